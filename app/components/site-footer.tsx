@@ -1,0 +1,47 @@
+import { Link } from "react-router";
+import type { StoreDetails } from "../../server/store-details";
+
+export function SiteFooter({ store }: { store: StoreDetails }) {
+  return (
+    <footer className="site-footer">
+      <div className="site-footer__inner">
+        <section>
+          <h2 className="footer-brand">{store.name}</h2>
+          <p>{store.tagline}</p>
+        </section>
+        <section>
+          <h2>Quick Links</h2>
+          <ul>
+            <li><Link to="/">Home</Link></li>
+            <li><Link to="/products">Products</Link></li>
+            <li><Link to="/about">About Us</Link></li>
+            <li><Link to="/cart">Cart</Link></li>
+          </ul>
+        </section>
+        <section>
+          <h2>Customer Service</h2>
+          <ul>
+            <li><Link to="/my-orders">My Orders</Link></li>
+            <li><Link to="/contact">Contact Us</Link></li>
+            <li><Link to="/faq">FAQs</Link></li>
+          </ul>
+        </section>
+        <section>
+          <h2>Contact</h2>
+          <address>
+            {store.address.street}
+            <br />
+            {store.address.city}, {store.address.country}
+            <br />
+            <a href={`mailto:${store.email}`}>{store.email}</a>
+            <br />
+            <a href={`tel:${store.phone.replace(/\s+/g, "")}`}>{store.phone}</a>
+          </address>
+        </section>
+      </div>
+      <p className="site-footer__legal">
+        © {new Date().getFullYear()} {store.name}. All rights reserved. Cash on Delivery · Free shipping across Pakistan.
+      </p>
+    </footer>
+  );
+}

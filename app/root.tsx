@@ -1,0 +1,83 @@
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import { SiteFooter } from "./components/site-footer";
+import { SiteHeader } from "./components/site-header";
+import { ErrorScreen } from "./components/error-screen";
+import { NotFoundScreen } from "./components/not-found-screen";
+import { requestContext } from "./context";
+import { useNonce } from "./lib/nonce";
+import "./app.css";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { user, store, publicUrl } = context.get(requestContext);
+  return {
+    user: user ? { name: user.name, role: user.role } : null,
+    // The cart module fills this in; the badge shows the total quantity on every page.
+    cartCount: 0,
+    site: { name: store.name, tagline: store.tagline, publicUrl },
+    store,
+  };
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>;
+
+export function useRootData(): RootData | undefined {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const data = useRootData();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#14110f" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <SiteHeader user={data?.user ?? null} cartCount={data?.cartCount ?? 0} brand={data?.site.name ?? "Waqt"} />
+        <main id="main" className="site-main">
+          {children}
+        </main>
+        {data ? <SiteFooter store={data.store} /> : null}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+/** The generic error screen of SPEC section 8; unknown paths get the 404 page instead. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundScreen />;
+  if (isRouteErrorResponse(error) && error.status === 503) {
+    return <ErrorScreen message="The store is busy or under maintenance. Please try again in a moment." />;
+  }
+  const message =
+    isRouteErrorResponse(error) && typeof error.data === "string" && error.status < 500 ? error.data : undefined;
+  return <ErrorScreen message={message} />;
+}

@@ -1,0 +1,16 @@
+import type { Knex } from "knex";
+import * as initialSchema from "./20261120000001_initial_schema";
+
+/**
+ * Every migration, in order. A static list (rather than a directory scan) lets the server be
+ * bundled for production and still migrate itself; add each new migration here.
+ */
+export const migrations: Record<string, Knex.Migration> = {
+  "20261120000001_initial_schema": initialSchema,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations).sort(),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name]!,
+};

@@ -1,0 +1,160 @@
+import crypto from "node:crypto";
+import path from "node:path";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type Express, type RequestHandler } from "express";
+import type pg from "pg";
+import { pinoHttp } from "pino-http";
+import type { RouterContextProvider, ServerBuild } from "react-router";
+import type { RequestContext } from "./http/request-context";
+import type { Config } from "./config";
+import type { Database } from "./db/database";
+import { createApiRouter } from "./http/api-router";
+import type { ApiRoute } from "./http/api-route";
+import { pageSessionOf, pageSessions } from "./http/page-session";
+import { securityHeaders } from "./http/security-headers";
+import { sameOriginPagePosts } from "./http/same-origin";
+import type { Logger } from "./logger";
+import type { Services } from "./services";
+
+export type AppDependencies = {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  /** A small pool of its own for the session store (connect-pg-simple speaks pg, not knex). */
+  sessionPool: pg.Pool;
+  services: Services;
+  apiRoutes: ApiRoute[];
+  /** The React Router server build: the built one in production, Vite's in development. */
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  /** Development only: Vite's middlewares (assets, HMR) in front of the pages. */
+  viteMiddlewares?: RequestHandler;
+  /** Production: the built browser assets (build/client). */
+  clientAssetsDir?: string;
+};
+
+/** Page forms are small; anything larger is refused before React Router reads it. */
+const PAGE_BODY_LIMIT_BYTES = 64 * 1024;
+
+export function createApp(deps: AppDependencies): Express {
+  const { config, logger, db, services } = deps;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy);
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const incoming = req.headers["x-request-id"];
+        const id =
+          typeof incoming === "string" && /^[\w.-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
+        res.setHeader("X-Request-Id", id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+    }),
+  );
+
+  // Liveness and readiness, for load balancers and orchestrators.
+  app.get("/healthz", (_req, res) => {
+    res.set("Cache-Control", "no-store").json({ status: "ok" });
+  });
+  app.get("/readyz", async (_req, res) => {
+    res.set("Cache-Control", "no-store");
+    try {
+      await Promise.race([
+        db.raw("select 1"),
+        new Promise((_resolve, reject) => setTimeout(() => reject(new Error("timeout")), 2_000).unref()),
+      ]);
+      res.json({ status: "ready" });
+    } catch {
+      res.status(503).json({ status: "database unavailable" });
+    }
+  });
+
+  app.use(compression());
+  app.use(securityHeaders({ development: config.env === "development" }));
+
+  if (deps.viteMiddlewares) {
+    app.use(deps.viteMiddlewares);
+  } else if (deps.clientAssetsDir) {
+    // Hashed file names: safe to cache for a year.
+    app.use(
+      "/assets",
+      express.static(path.join(deps.clientAssetsDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
+    );
+    app.use(express.static(deps.clientAssetsDir, { maxAge: "1h", index: false }));
+  }
+
+  app.use(
+    "/api/v1",
+    createApiRouter({
+      routes: deps.apiRoutes,
+      services,
+      corsOrigins: config.corsOrigins,
+      siteName: config.store.name,
+      publicUrl: config.publicUrl,
+    }),
+  );
+
+  // ---- Pages ----
+  app.use((req, res, next) => {
+    if (Number(req.get("content-length") ?? 0) > PAGE_BODY_LIMIT_BYTES) {
+      res.status(413).type("text/plain").send("Request body is too large");
+      return;
+    }
+    next();
+  });
+  app.use(sameOriginPagePosts({ publicUrl: config.publicUrl, development: config.env !== "production" }));
+  app.use(pageSessions({ pool: deps.sessionPool, secret: config.sessionSecret }));
+
+  const build = withAllowedActionOrigins(deps.build, config);
+  // The routes read their context through a key that lives in the React Router build.
+  const loadContextFactory = async () => {
+    const current = typeof build === "function" ? await build() : build;
+    return (current.entry.module as unknown as { createLoadContext: LoadContextFactory }).createLoadContext;
+  };
+
+  app.use(
+    createRequestHandler({
+      build,
+      mode: config.env === "production" ? "production" : "development",
+      async getLoadContext(req, res) {
+        const session = pageSessionOf(req, res);
+        // The user is loaded on every request, so a role change or a deletion applies at once.
+        const user = session.userId ? await services.accounts.findUserById(session.userId) : null;
+        return (await loadContextFactory())({
+          services,
+          store: config.store,
+          publicUrl: config.publicUrl,
+          env: config.env,
+          user,
+          session,
+          cspNonce: res.locals.cspNonce,
+          requestId: String(req.id),
+        });
+      },
+    }),
+  );
+
+  return app;
+}
+
+type LoadContextFactory = (value: RequestContext) => RouterContextProvider;
+
+/**
+ * React Router refuses an action whose Origin differs from the request's own URL. Behind a proxy
+ * or under the public address those differ legitimately, so those hosts are allowed by name.
+ */
+function withAllowedActionOrigins(
+  build: AppDependencies["build"],
+  config: Config,
+): ServerBuild | (() => Promise<ServerBuild>) {
+  const hosts = [new URL(config.publicUrl).host];
+  if (config.env !== "production") hosts.push(`localhost:${config.port}`, `127.0.0.1:${config.port}`);
+  const allow = (serverBuild: ServerBuild): ServerBuild => ({ ...serverBuild, allowedActionOrigins: hosts });
+  if (typeof build === "function") return async () => allow(await build());
+  return allow(build);
+}

@@ -1,0 +1,184 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import * as yup from "yup";
+import { storeDetails, type StoreDetails } from "./store-details";
+
+/**
+ * The whole configuration, read and validated once at start. Every setting comes from the
+ * environment; a bad value stops the process with one line that names the setting.
+ */
+export type Config = {
+  env: "development" | "production" | "test";
+  port: number;
+  host: string;
+  /** Empty: the server starts its own embedded PostgreSQL under dataDir. */
+  databaseUrl: string | null;
+  dataDir: string;
+  sessionSecret: string;
+  /** Absolute site address without a trailing slash, for canonical links and absolute image URLs. */
+  publicUrl: string;
+  corsOrigins: string[];
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** Express "trust proxy" value: false, true, a hop count or a list of addresses. */
+  trustProxy: boolean | number | string;
+  rateLimits: boolean;
+  initialAdmin: { email: string; password: string; name: string } | null;
+  /** Seed the demo catalogue and accounts when the database is empty (the embedded default does). */
+  seedDemoData: boolean;
+  store: StoreDetails;
+};
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(`Invalid configuration: ${setting} ${message}`);
+    this.name = "ConfigError";
+  }
+}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const envSchema = yup.object({
+  NODE_ENV: yup
+    .string()
+    .oneOf(["development", "production", "test"], "must be development, production or test")
+    .default("development"),
+  PORT: yup
+    .number()
+    .typeError("must be a port number (1-65535)")
+    .integer("must be a port number (1-65535)")
+    .min(0, "must be a port number (1-65535)")
+    .max(65535, "must be a port number (1-65535)")
+    .default(3000),
+  HOST: yup.string().trim().default("127.0.0.1"),
+  DATABASE_URL: yup
+    .string()
+    .trim()
+    .test("postgres-url", "must be a postgres:// or postgresql:// URL", (value) => {
+      if (!value) return true;
+      try {
+        return ["postgres:", "postgresql:"].includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }),
+  DATA_DIR: yup.string().trim(),
+  SESSION_SECRET: yup.string().min(32, "must be at least 32 characters long"),
+  PUBLIC_URL: yup
+    .string()
+    .trim()
+    .test("absolute-url", "must be an absolute http(s) URL such as https://waqt.pk", (value) => {
+      if (!value) return true;
+      try {
+        return ["http:", "https:"].includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }),
+  CORS_ORIGINS: yup
+    .string()
+    .default("")
+    .test("origins", "must be a comma-separated list of origins such as https://app.example.com", (value) =>
+      splitList(value ?? "").every(isOrigin),
+    ),
+  LOG_LEVEL: yup.string().oneOf(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`),
+  TRUST_PROXY: yup.string().trim().default("false"),
+  RATE_LIMITS: yup.string().oneOf(["on", "off"], "must be on or off").default("on"),
+  ADMIN_EMAIL: yup.string().trim().email("must be an email address"),
+  ADMIN_PASSWORD: yup.string().min(8, "must be at least 8 characters long"),
+  ADMIN_NAME: yup.string().trim().min(2, "must be at least 2 characters long"),
+  SEED_DEMO_DATA: yup.string().oneOf(["on", "off", ""], "must be on or off"),
+});
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  let raw: yup.InferType<typeof envSchema>;
+  try {
+    // Empty strings count as unset, as they do in most shells' `VAR= cmd`.
+    const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+    raw = envSchema.validateSync(present, { abortEarly: true, stripUnknown: true });
+  } catch (error) {
+    if (error instanceof yup.ValidationError) {
+      throw new ConfigError(error.path ?? "setting", error.errors[0] ?? "is invalid");
+    }
+    throw error;
+  }
+
+  const nodeEnv = raw.NODE_ENV as Config["env"];
+  const dataDir = path.resolve(raw.DATA_DIR ?? "data");
+  const databaseUrl = raw.DATABASE_URL || null;
+  const port = raw.PORT;
+
+  if (raw.ADMIN_EMAIL && !raw.ADMIN_PASSWORD) {
+    throw new ConfigError("ADMIN_PASSWORD", "is required when ADMIN_EMAIL is set");
+  }
+  if (raw.ADMIN_PASSWORD && Buffer.byteLength(raw.ADMIN_PASSWORD) > 72) {
+    throw new ConfigError("ADMIN_PASSWORD", "must be at most 72 bytes long");
+  }
+
+  let sessionSecret = raw.SESSION_SECRET;
+  if (!sessionSecret) {
+    if (nodeEnv === "production" && databaseUrl) {
+      throw new ConfigError("SESSION_SECRET", "is required in production (at least 32 random characters)");
+    }
+    // The self-contained default keeps a secret of its own, so sessions survive a restart.
+    sessionSecret = readOrCreateSecret(path.join(dataDir, "session-secret"));
+  }
+
+  const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
+
+  return {
+    env: nodeEnv,
+    port,
+    host: raw.HOST,
+    databaseUrl,
+    dataDir,
+    sessionSecret,
+    publicUrl,
+    corsOrigins: splitList(raw.CORS_ORIGINS),
+    logLevel: (raw.LOG_LEVEL as Config["logLevel"] | undefined) ?? (nodeEnv === "test" ? "silent" : "info"),
+    trustProxy: parseTrustProxy(raw.TRUST_PROXY),
+    rateLimits: raw.RATE_LIMITS === "on",
+    initialAdmin: raw.ADMIN_EMAIL
+      ? { email: raw.ADMIN_EMAIL, password: raw.ADMIN_PASSWORD!, name: raw.ADMIN_NAME ?? "Administrator" }
+      : null,
+    seedDemoData: raw.SEED_DEMO_DATA ? raw.SEED_DEMO_DATA === "on" : !databaseUrl,
+    store: storeDetails(env),
+  };
+}
+
+function splitList(value: string): string[] {
+  return value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return ["http:", "https:"].includes(url.protocol) && url.origin === value.replace(/\/$/, "");
+  } catch {
+    return false;
+  }
+}
+
+function parseTrustProxy(value: string): Config["trustProxy"] {
+  if (value === "true") return true;
+  if (value === "false" || value === "") return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+function readOrCreateSecret(file: string): string {
+  try {
+    return fs.readFileSync(file, "utf8").trim();
+  } catch {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const secret = crypto.randomBytes(48).toString("base64url");
+    fs.writeFileSync(file, secret + "\n", { mode: 0o600 });
+    return secret;
+  }
+}

@@ -1,0 +1,47 @@
+import knexFactory, { type Knex } from "knex";
+import { Model, knexSnakeCaseMappers } from "objection";
+import pg from "pg";
+import { migrationSource } from "../../migrations/index";
+
+// COUNT(*) and other bigints arrive as strings; every count here fits a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+
+export type Database = Knex;
+
+type DatabaseLog = (level: "warn" | "error" | "debug", message: unknown) => void;
+
+export function connectDatabase(url: string, options: { poolMax?: number; log?: DatabaseLog } = {}): Database {
+  const log: DatabaseLog = options.log ?? (() => {});
+  const knex = knexFactory({
+    client: "pg",
+    connection: { connectionString: url, connectionTimeoutMillis: 5_000 },
+    pool: {
+      min: 0,
+      max: options.poolMax ?? 10,
+      // A request waiting longer than this for a connection fails as "database unavailable"
+      // rather than piling up behind a dead database.
+      acquireTimeoutMillis: 10_000,
+    },
+    migrations: { migrationSource, tableName: "knex_migrations" },
+    // Knex would print to the console; its messages go to the process's log instead.
+    log: {
+      warn: (message) => log("warn", message),
+      error: (message) => log("error", message),
+      debug: (message) => log("debug", message),
+      deprecate: (message) => log("debug", message),
+    },
+    ...knexSnakeCaseMappers(),
+  });
+  Model.knex(knex);
+  return knex;
+}
+
+export async function migrateToLatest(knex: Database): Promise<string[]> {
+  const [, applied] = (await knex.migrate.latest()) as [number, string[]];
+  return applied;
+}
+
+/** Waits until the database answers, so a slow-starting server is not mistaken for bad config. */
+export async function checkDatabase(knex: Database): Promise<void> {
+  await knex.raw("select 1");
+}

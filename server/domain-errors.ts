@@ -1,0 +1,68 @@
+/**
+ * The errors a service may throw. Each adapter maps them once: the API to its envelope and
+ * status code, the pages to a form error or the error screen. Their messages are written for
+ * shoppers and administrators, so an adapter may show them as they are.
+ */
+export type FieldError = { field: string; message: string };
+
+export class DomainError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Input that breaks a rule; `errors` says which field and why. */
+export class InvalidInputError extends DomainError {
+  constructor(readonly errors: FieldError[]) {
+    super(errors[0]?.message ?? "Invalid input");
+  }
+  /** The first message of each field, as the pages show them beside the inputs. */
+  get fieldErrors(): Record<string, string> {
+    const byField: Record<string, string> = {};
+    for (const { field, message } of this.errors) byField[field] ??= message;
+    return byField;
+  }
+}
+
+/** A rule of the store refuses the request (e.g. demoting the last admin). */
+export class RuleViolationError extends DomainError {}
+
+export class NotFoundError extends DomainError {}
+
+/** The request clashes with the current state (email taken, not enough stock). */
+export class ConflictError extends DomainError {}
+
+export class UnauthorizedError extends DomainError {}
+
+export class ForbiddenError extends DomainError {}
+
+export class RateLimitedError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+export class ServiceUnavailableError extends DomainError {
+  constructor() {
+    super("Service temporarily unavailable");
+  }
+}
+
+/** True when an error means the database cannot be reached (down, restarting, pool exhausted). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string") {
+    // Connection exceptions (08…), shutdown and crash recovery (57P…), too many connections.
+    if (/^(08|57P)/.test(code) || code === "53300") return true;
+    if (["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH"].includes(code)) return true;
+  }
+  return (
+    error.name === "KnexTimeoutError" ||
+    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(error.message)
+  );
+}

@@ -1,0 +1,76 @@
+import express, { type Router } from "express";
+import { ForbiddenError, UnauthorizedError } from "../domain-errors";
+import type { Services } from "../services";
+import { apiErrorHandler } from "./api-errors";
+import type { ApiRoute } from "./api-route";
+import { bearerAuth } from "./bearer-auth";
+import { apiCors } from "./cors";
+import { failure, ok } from "./envelope";
+import { buildOpenApiDocument } from "./openapi";
+import { validateInput } from "./validate";
+
+export const API_BODY_LIMIT = "10kb";
+
+/**
+ * /api/v1: JSON in (at most 10 kB), the envelope out, bearer tokens only (never the session
+ * cookie), CORS for the configured origins, and a JSON 404 for unknown paths.
+ */
+export function createApiRouter(options: {
+  routes: ApiRoute[];
+  services: Services;
+  corsOrigins: string[];
+  siteName: string;
+  publicUrl: string;
+}): Router {
+  const router = express.Router();
+  router.use(apiCors(options.corsOrigins));
+  // Never cache API answers in shared caches: they may depend on the caller.
+  router.use((_req, res, next) => {
+    res.set("Cache-Control", "no-store");
+    next();
+  });
+  router.use(express.json({ limit: API_BODY_LIMIT, strict: true }));
+
+  const openApiDocument = buildOpenApiDocument(options.routes, {
+    title: options.siteName,
+    serverUrl: options.publicUrl,
+  });
+  router.get("/openapi.json", (_req, res) => {
+    res.json(openApiDocument);
+  });
+
+  router.use(bearerAuth(options.services));
+
+  for (const route of options.routes) {
+    router[route.method](route.path, async (req, res, next) => {
+      try {
+        const user = req.apiAuth?.user ?? null;
+        if (route.access !== "public" && !user) throw new UnauthorizedError("Not authorized, please log in");
+        if (route.access === "admin" && user?.role !== "admin") {
+          throw new ForbiddenError("Not authorized as an admin");
+        }
+        const body = route.body ? validateInput(route.body, req.body) : undefined;
+        const query = route.query ? validateInput(route.query, req.query) : undefined;
+        const result = await route.handler({
+          req,
+          res,
+          services: options.services,
+          user,
+          body,
+          query,
+          params: req.params as Record<string, string>,
+        });
+        const { status, message, data, ...extra } = result;
+        res.status(status ?? route.successStatus ?? 200).json(ok(data, message, extra));
+      } catch (error) {
+        next(error);
+      }
+    });
+  }
+
+  router.use((req, res) => {
+    res.status(404).json(failure(`Not found - ${req.originalUrl.split("?")[0]}`));
+  });
+  router.use(apiErrorHandler);
+  return router;
+}

@@ -1,0 +1,28 @@
+import type { FieldError } from "../domain-errors";
+
+/** The response shapes of API.md: every body says `success`. */
+export type SuccessEnvelope<T> = {
+  success: true;
+  message: string;
+  data: T;
+  pagination?: unknown;
+  meta?: unknown;
+};
+
+export type ErrorEnvelope = {
+  success: false;
+  message: string;
+  errors?: FieldError[];
+};
+
+export function ok<T>(
+  data: T,
+  message = "OK",
+  extra: { pagination?: unknown; meta?: unknown } = {},
+): SuccessEnvelope<T> {
+  return { success: true, message, data, ...extra };
+}
+
+export function failure(message: string, errors?: FieldError[]): ErrorEnvelope {
+  return errors && errors.length > 0 ? { success: false, message, errors } : { success: false, message };
+}

@@ -1,0 +1,67 @@
+import connectPgSimple from "connect-pg-simple";
+import type { Request, RequestHandler, Response } from "express";
+import session from "express-session";
+import type pg from "pg";
+import type { PageSession } from "./request-context";
+
+declare module "express-session" {
+  interface SessionData {
+    userId?: string;
+  }
+}
+
+export const SESSION_COOKIE = "waqt.sid";
+const SESSION_DAYS = 30;
+
+/**
+ * Browser sessions for the pages, kept in PostgreSQL so that several app servers share them.
+ * The cookie holds only the signed session id: httpOnly, SameSite=Lax, Secure behind HTTPS.
+ */
+export function pageSessions(options: { pool: pg.Pool; secret: string }): RequestHandler {
+  const PgStore = connectPgSimple(session);
+  return session({
+    name: SESSION_COOKIE,
+    secret: options.secret,
+    store: new PgStore({
+      pool: options.pool,
+      tableName: "sessions",
+      createTableIfMissing: false,
+      pruneSessionInterval: 15 * 60,
+    }),
+    resave: false,
+    // A guest gets no session row and no cookie until something needs one.
+    saveUninitialized: false,
+    rolling: false,
+    cookie: {
+      httpOnly: true,
+      sameSite: "lax",
+      // "auto": Secure whenever the request is HTTPS, directly or through a trusted proxy.
+      secure: "auto",
+      maxAge: SESSION_DAYS * 24 * 3600 * 1000,
+      path: "/",
+    },
+  });
+}
+
+export function pageSessionOf(req: Request, res: Response): PageSession {
+  return {
+    userId: req.session?.userId ?? null,
+    signIn: (userId) =>
+      new Promise<void>((resolve, reject) => {
+        req.session.regenerate((regenerateError) => {
+          if (regenerateError) return reject(regenerateError);
+          req.session.userId = userId;
+          req.session.save((saveError) => (saveError ? reject(saveError) : resolve()));
+        });
+      }),
+    signOut: () =>
+      new Promise<void>((resolve, reject) => {
+        if (!req.session) return resolve();
+        req.session.destroy((error) => {
+          if (error) return reject(error);
+          res.clearCookie(SESSION_COOKIE, { path: "/" });
+          resolve();
+        });
+      }),
+  };
+}

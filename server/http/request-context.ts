@@ -1,0 +1,23 @@
+import type { Config } from "../config";
+import type { PublicUser } from "../modules/accounts/user.model";
+import type { Services } from "../services";
+import type { StoreDetails } from "../store-details";
+
+/** The browser session of the pages (the cookie holds only its id; the data lives in PostgreSQL). */
+export type PageSession = {
+  userId: string | null;
+  /** Starts a signed-in session under a new id (no session fixation). */
+  signIn(userId: string): Promise<void>;
+  signOut(): Promise<void>;
+};
+
+export type RequestContext = {
+  services: Services;
+  store: StoreDetails;
+  publicUrl: string;
+  env: Config["env"];
+  user: PublicUser | null;
+  session: PageSession;
+  cspNonce: string;
+  requestId: string;
+};

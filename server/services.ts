@@ -1,0 +1,15 @@
+import type { Config } from "./config";
+import type { Database } from "./db/database";
+import type { Logger } from "./logger";
+import { AccountsService } from "./modules/accounts/accounts.service";
+import { CatalogService } from "./modules/catalog/catalog.service";
+
+/** The domain layer: one instance of each module's service, shared by the pages and the API. */
+export function createServices(deps: { db: Database; config: Config; logger: Logger }) {
+  return {
+    accounts: new AccountsService(deps.db),
+    catalog: new CatalogService(deps.db),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
