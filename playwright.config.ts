@@ -1,0 +1,57 @@
+import { defineConfig } from "@playwright/test";
+
+/**
+ * End-to-end journeys in a real Chromium (Debian's, at /usr/bin/chromium: Playwright's own
+ * browser download does not work on these machines). Every journey runs twice: with JavaScript
+ * off, as a shopper on a basic phone would, and with it on.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3210);
+const DATA_DIR = "test-results/e2e-data";
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "test-results/artifacts",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  projects: [
+    { name: "no-js", use: { javaScriptEnabled: false } },
+    { name: "js", use: { javaScriptEnabled: true } },
+  ],
+  webServer: {
+    // A store of its own: a fresh embedded database with the demo data, the production build.
+    command: `rm -rf ${DATA_DIR} && exec node build/node/main.js`,
+    url: `http://127.0.0.1:${PORT}/readyz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+    env: {
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      DATA_DIR,
+      PUBLIC_URL: `http://127.0.0.1:${PORT}`,
+      RATE_LIMITS: "off",
+      LOG_LEVEL: "warn",
+    },
+  },
+});

@@ -1,0 +1,73 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config";
+
+const tempDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "waqt-config-"));
+
+function errorOf(env: Record<string, string>): string {
+  try {
+    loadConfig({ DATA_DIR: tempDataDir(), ...env });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error("expected the configuration to be refused");
+}
+
+describe("configuration", () => {
+  it("has working defaults for the self-contained store", () => {
+    const config = loadConfig({ DATA_DIR: tempDataDir() });
+    expect(config.port).toBe(3000);
+    expect(config.databaseUrl).toBeNull();
+    expect(config.publicUrl).toBe("http://localhost:3000");
+    expect(config.rateLimits).toBe(true);
+    expect(config.seedDemoData).toBe(true);
+    expect(config.store.name).toBe("Waqt");
+  });
+
+  it("names the setting in one line when a value is bad", () => {
+    expect(errorOf({ PORT: "abc" })).toBe("Invalid configuration: PORT must be a port number (1-65535)");
+    expect(errorOf({ PORT: "70000" })).toMatch(/^Invalid configuration: PORT /);
+    expect(errorOf({ DATABASE_URL: "mysql://x" })).toMatch(/^Invalid configuration: DATABASE_URL /);
+    expect(errorOf({ PUBLIC_URL: "waqt.pk" })).toMatch(/^Invalid configuration: PUBLIC_URL /);
+    expect(errorOf({ CORS_ORIGINS: "not a url" })).toMatch(/^Invalid configuration: CORS_ORIGINS /);
+    expect(errorOf({ RATE_LIMITS: "maybe" })).toMatch(/^Invalid configuration: RATE_LIMITS must be on or off/);
+    expect(errorOf({ ADMIN_EMAIL: "boss@waqt.pk" })).toMatch(/ADMIN_PASSWORD is required/);
+  });
+
+  it("refuses to run in production on a real database without a session secret", () => {
+    expect(errorOf({ NODE_ENV: "production", DATABASE_URL: "postgres://u:p@127.0.0.1/db" })).toMatch(
+      /^Invalid configuration: SESSION_SECRET is required in production/,
+    );
+  });
+
+  it("makes a session secret once and keeps it under DATA_DIR", () => {
+    const dataDir = tempDataDir();
+    const first = loadConfig({ DATA_DIR: dataDir }).sessionSecret;
+    const second = loadConfig({ DATA_DIR: dataDir }).sessionSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(second).toBe(first);
+    expect(fs.readFileSync(path.join(dataDir, "session-secret"), "utf8").trim()).toBe(first);
+  });
+
+  it("reads lists, proxies, the brand and the first admin", () => {
+    const config = loadConfig({
+      DATA_DIR: tempDataDir(),
+      CORS_ORIGINS: "https://app.example.com, https://m.example.com",
+      TRUST_PROXY: "1",
+      RATE_LIMITS: "off",
+      PUBLIC_URL: "https://waqt.pk/",
+      SITE_NAME: "Ghari",
+      ADMIN_EMAIL: "boss@waqt.pk",
+      ADMIN_PASSWORD: "a-long-password",
+    });
+    expect(config.corsOrigins).toEqual(["https://app.example.com", "https://m.example.com"]);
+    expect(config.trustProxy).toBe(1);
+    expect(config.rateLimits).toBe(false);
+    expect(config.publicUrl).toBe("https://waqt.pk");
+    expect(config.store.name).toBe("Ghari");
+    expect(config.initialAdmin).toEqual({ email: "boss@waqt.pk", password: "a-long-password", name: "Administrator" });
+  });
+});

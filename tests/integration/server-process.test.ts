@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+/**
+ * The real `npm start` process: built server, embedded PostgreSQL under DATA_DIR, demo data on
+ * first start, reused on the second, and nothing left running after SIGTERM or SIGINT.
+ */
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-process-"));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+function startServer(env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ["build/node/main.js"], {
+    env: { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const ready = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    child.stdout!.on("data", () => {
+      const match = output.match(/is running at http:\/\/localhost:(\d+)/);
+      if (match) {
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${match[1]}`);
+      }
+    });
+    child.on("exit", () => reject(new Error(`server exited:\n${output}`)));
+  });
+  return { child, ready, output: () => output };
+}
+
+function exitOf(child: ChildProcess) {
+  return new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+}
+
+function postmasterRunning(): boolean {
+  const pidFile = path.join(dataDir, "postgres", "postmaster.pid");
+  if (!fs.existsSync(pidFile)) return false;
+  const pid = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0]);
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("the server process", () => {
+  it("starts with demo data, stops cleanly on SIGTERM, and reuses its data on the next start", async () => {
+    const first = startServer();
+    const url = await first.ready;
+    const home = await fetch(url + "/");
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain("New arrivals");
+    expect(first.output()).toContain("demo data seeded (first start)");
+    expect(first.output()).toContain("admin@waqt.pk");
+
+    const exited = exitOf(first.child);
+    first.child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(postmasterRunning()).toBe(false);
+
+    const second = startServer();
+    const secondUrl = await second.ready;
+    expect((await fetch(secondUrl + "/")).status).toBe(200);
+    expect(second.output()).not.toContain("demo data seeded");
+    const secondExit = exitOf(second.child);
+    second.child.kill("SIGINT");
+    expect(await secondExit).toBe(0);
+    expect(postmasterRunning()).toBe(false);
+  }, 120_000);
+
+  it("lets an in-flight request finish before stopping", async () => {
+    const server = startServer();
+    const url = new URL(await server.ready);
+    // A request whose body is still arriving when the stop signal comes: it must be answered,
+    // not cut off.
+    const body = JSON.stringify({ name: "x".repeat(200) });
+    const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const request = http.request(
+        { host: url.hostname, port: url.port, path: "/api/v1/slow-upload", method: "POST",
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        (response) => {
+          let text = "";
+          response.on("data", (chunk) => (text += chunk));
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
+        },
+      );
+      request.on("error", reject);
+      request.write(body.slice(0, 50));
+      setTimeout(() => {
+        server.child.kill("SIGTERM");
+        setTimeout(() => request.end(body.slice(50)), 500);
+      }, 200);
+    });
+    const exited = exitOf(server.child);
+    const response = await answered;
+    expect(response.status).toBe(404);
+    expect(JSON.parse(response.text)).toEqual({ success: false, message: "Not found - /api/v1/slow-upload" });
+    expect(await exited).toBe(0);
+    expect(postmasterRunning()).toBe(false);
+  }, 120_000);
+
+  it("refuses bad configuration with one clear line and exit code 1", async () => {
+    const bad = spawn(process.execPath, ["build/node/main.js"], {
+      env: { ...process.env, PORT: "abc", DATA_DIR: dataDir },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    bad.stderr!.on("data", (chunk) => (stderr += chunk));
+    expect(await exitOf(bad)).toBe(1);
+    expect(stderr.trim()).toBe("Invalid configuration: PORT must be a port number (1-65535)");
+
+    const unreachable = spawn(process.execPath, ["build/node/main.js"], {
+      env: { ...process.env, DATABASE_URL: "postgres://nobody:x@127.0.0.1:9/none", DATA_DIR: dataDir, PORT: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let unreachableErr = "";
+    unreachable.stderr!.on("data", (chunk) => (unreachableErr += chunk));
+    expect(await exitOf(unreachable)).toBe(1);
+    expect(unreachableErr.trim().split("\n")).toHaveLength(1);
+    expect(unreachableErr).toMatch(/^Invalid configuration: DATABASE_URL does not answer/);
+  }, 60_000);
+});

@@ -1,0 +1,61 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import knexFactory from "knex";
+import { knexSnakeCaseMappers } from "objection";
+import { migrationSource } from "../../migrations/index";
+import { createDatabaseIfMissing } from "../../server/db/open-database";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../server/db/embedded-postgres";
+
+export const TEMPLATE_DATABASE = "waqt_test_template";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Connection string of the maintenance database of the test cluster. */
+    testDatabaseAdminUrl: string;
+    testTemplateDatabase: string;
+  }
+}
+
+let embedded: EmbeddedDatabase | null = null;
+let tempDir: string | null = null;
+
+export async function setup(project: TestProject) {
+  // Pages are tested through the real build; make it when a source is newer (or none exists).
+  const build = spawnSync("npx", ["tsx", "server/cli/ensure-build.ts"], { stdio: "inherit" });
+  if (build.status !== 0) throw new Error("The build failed; pages cannot be tested");
+
+  let adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-test-"));
+    embedded = await startEmbeddedPostgres(path.join(tempDir, "postgres"));
+    adminUrl = embedded.adminUrl;
+  }
+
+  // A migrated template: each test file's database is a fast copy of it.
+  const adminConnection = new URL(adminUrl);
+  const templateUrl = new URL(adminUrl);
+  templateUrl.pathname = `/${TEMPLATE_DATABASE}`;
+  const dropper = knexFactory({ client: "pg", connection: adminConnection.href });
+  await dropper.raw(`DROP DATABASE IF EXISTS ${TEMPLATE_DATABASE} WITH (FORCE)`);
+  await dropper.destroy();
+  await createDatabaseIfMissing(adminUrl, TEMPLATE_DATABASE);
+  const template = knexFactory({
+    client: "pg",
+    connection: templateUrl.href,
+    migrations: { migrationSource },
+    ...knexSnakeCaseMappers(),
+  });
+  await template.migrate.latest();
+  await template.destroy();
+
+  project.provide("testDatabaseAdminUrl", adminUrl);
+  project.provide("testTemplateDatabase", TEMPLATE_DATABASE);
+}
+
+export async function teardown() {
+  await embedded?.stop();
+  if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+}

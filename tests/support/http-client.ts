@@ -1,0 +1,65 @@
+/**
+ * A small browser-like HTTP client for integration tests: it keeps cookies, sends forms the way
+ * a browser without JavaScript does, and never follows redirects, so tests see each 303.
+ */
+export class TestClient {
+  private readonly cookies = new Map<string, string>();
+  constructor(readonly baseUrl: string) {}
+
+  async get(path: string, headers: Record<string, string> = {}): Promise<Response> {
+    return this.send(path, { method: "GET", headers });
+  }
+
+  /** A form post from one of the store's own pages (same origin). */
+  async postForm(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+    return this.send(path, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: this.baseUrl,
+        ...headers,
+      },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+
+  /** A JSON API call, with a bearer token when given. */
+  async api(method: string, path: string, options: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { accept: "application/json", ...options.headers };
+    if (options.body !== undefined) headers["content-type"] = "application/json";
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const response = await fetch(this.baseUrl + "/api/v1" + path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body),
+    });
+    const text = await response.text();
+    let json: any = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    return { status: response.status, headers: response.headers, body: json, text };
+  }
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  private async send(path: string, init: RequestInit & { headers?: Record<string, string> }) {
+    const headers: Record<string, string> = { ...(init.headers ?? {}) };
+    if (this.cookies.size > 0) {
+      headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    }
+    const response = await fetch(this.baseUrl + path, { ...init, headers, redirect: "manual" });
+    for (const setCookie of response.headers.getSetCookie()) {
+      const [pair] = setCookie.split(";");
+      const [name, ...rest] = pair!.split("=");
+      const value = rest.join("=");
+      if (/expires=Thu, 01 Jan 1970/i.test(setCookie) || value === "") this.cookies.delete(name!.trim());
+      else this.cookies.set(name!.trim(), value);
+    }
+    return response;
+  }
+}

@@ -1,0 +1,71 @@
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import pg from "pg";
+import { pino } from "pino";
+import type { ServerBuild } from "react-router";
+import { apiRoutes } from "../../server/api-routes";
+import { createApp } from "../../server/app";
+import { loadConfig, type Config } from "../../server/config";
+import { createServices, type Services } from "../../server/services";
+import { createTestDatabase, type TestDatabase } from "./test-database";
+
+export type TestServer = {
+  baseUrl: string;
+  config: Config;
+  services: Services;
+  database: TestDatabase;
+  close(): Promise<void>;
+};
+
+let buildPromise: Promise<ServerBuild> | null = null;
+/** The real production build of the pages (the global setup made sure it is current). */
+export function loadServerBuild(): Promise<ServerBuild> {
+  buildPromise ??= import(pathToFileURL(path.resolve("build/server/index.js")).href) as Promise<ServerBuild>;
+  return buildPromise;
+}
+
+/**
+ * The whole store on a loopback port: the real Express app, the real page build and a real
+ * PostgreSQL database of the test file's own. Nothing is mocked.
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: "production",
+    PORT: "0",
+    SESSION_SECRET: "test-session-secret-that-is-long-enough-0123456789",
+    DATABASE_URL: database.url,
+    LOG_LEVEL: "silent",
+    ...env,
+  });
+  const logger = pino({ level: "silent" });
+  const services = createServices({ db: database.db, config, logger });
+  const sessionPool = new pg.Pool({ connectionString: database.url, max: 3 });
+  sessionPool.on("error", () => {});
+  const app = createApp({
+    config,
+    logger,
+    db: database.db,
+    sessionPool,
+    services,
+    apiRoutes,
+    build: await loadServerBuild(),
+    clientAssetsDir: path.resolve("build/client"),
+  });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    config,
+    services,
+    database,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await sessionPool.end().catch(() => {});
+      await database.drop();
+    },
+  };
+}

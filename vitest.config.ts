@@ -1,0 +1,22 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * Unit and integration tests on a real PostgreSQL: the global setup starts an embedded cluster
+ * (or uses TEST_DATABASE_URL) and prepares a migrated template; each test file gets its own
+ * database cloned from it. The React Router plugin is left out on purpose: pages are tested
+ * through the real production build, which the global setup makes when it is missing or stale.
+ */
+export default defineConfig({
+  test: {
+    include: ["server/**/*.test.ts", "app/**/*.test.{ts,tsx}", "seeds/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    globalSetup: ["tests/support/global-setup.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // Two cores: two workers keep the machine responsive for PostgreSQL.
+    maxWorkers: 2,
+    reporters: ["default"],
+    // The built pages load natively, like in production, so they share React Router with the
+    // Express adapter (one copy of its classes).
+    server: { deps: { external: [/\/build\//] } },
+  },
+});
