@@ -204,7 +204,7 @@ function describeToJson(description: Description): JsonSchema {
     if (test.name === "max") json[json.type === "string" ? "maxLength" : "maximum"] = params.max;
     if (test.name === "email") json.format = "email";
   }
-  if (description.default !== undefined && typeof description.default !== "function") {
+  if (description.type !== "object" && description.default !== undefined && typeof description.default !== "function") {
     json.default = description.default;
   }
   return json;
