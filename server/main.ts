@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { RequestHandler } from "express";
@@ -13,8 +14,8 @@ import { openDatabase, type OpenDatabase } from "./db/open-database";
 import { createLogger } from "./logger";
 import { createServices } from "./services";
 
-/** server/main.ts and build/node/main.js both sit two levels below the project root. */
-const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+/** The folder with package.json: server/main.ts runs in development, build/node/main.js in production. */
+const PROJECT_ROOT = findProjectRoot(path.dirname(fileURLToPath(import.meta.url)));
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Set once a database is open, so that a failed start does not leave PostgreSQL running. */
@@ -128,6 +129,16 @@ async function main() {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+function findProjectRoot(start: string): string {
+  let dir = start;
+  while (!fs.existsSync(path.join(dir, "package.json"))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+  return dir;
 }
 
 function describeConnectionError(error: unknown): string {
