@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import * as initialSchema from "./20261120000001_initial_schema";
+import * as rateLimits from "./20261120000002_rate_limits";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -7,6 +8,7 @@ import * as initialSchema from "./20261120000001_initial_schema";
  */
 export const migrations: Record<string, Knex.Migration> = {
   "20261120000001_initial_schema": initialSchema,
+  "20261120000002_rate_limits": rateLimits,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

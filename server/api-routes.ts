@@ -1,4 +1,5 @@
 import type { ApiRoute } from "./http/api-route";
+import { accountsApiRoutes } from "./modules/accounts/accounts.api";
 
 /** Every /api/v1 call, module by module; the router and the OpenAPI document are made from this. */
-export const apiRoutes: ApiRoute[] = [];
+export const apiRoutes: ApiRoute[] = [...accountsApiRoutes];

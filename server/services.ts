@@ -3,11 +3,14 @@ import type { Database } from "./db/database";
 import type { Logger } from "./logger";
 import { AccountsService } from "./modules/accounts/accounts.service";
 import { CatalogService } from "./modules/catalog/catalog.service";
+import { RateLimiter } from "./rate-limiter";
 
 /** The domain layer: one instance of each module's service, shared by the pages and the API. */
 export function createServices(deps: { db: Database; config: Config; logger: Logger }) {
+  const rateLimiter = new RateLimiter(deps.db, deps.config.rateLimits);
   return {
-    accounts: new AccountsService(deps.db),
+    rateLimiter,
+    accounts: new AccountsService(deps.db, rateLimiter),
     catalog: new CatalogService(deps.db),
   };
 }

@@ -37,6 +37,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     SESSION_SECRET: "test-session-secret-that-is-long-enough-0123456789",
     DATABASE_URL: database.url,
     LOG_LEVEL: "silent",
+    // Many log-ins from one address in a test file; the rate-limit tests turn them on.
+    RATE_LIMITS: "off",
     ...env,
   });
   const logger = pino({ level: "silent" });

@@ -1,0 +1,182 @@
+import { defineApiRoute, type ApiRoute } from "../../http/api-route";
+import {
+  changePasswordSchema,
+  createAdminSchema,
+  loginSchema,
+  profileSchema,
+  registerSchema,
+  roleSchema,
+  userListQuerySchema,
+} from "./accounts.schemas";
+
+const userSchema = {
+  type: "object",
+  properties: {
+    _id: { type: "string", format: "uuid" },
+    name: { type: "string" },
+    email: { type: "string", format: "email" },
+    phone: { type: "string" },
+    address: {
+      type: "object",
+      properties: {
+        street: { type: "string" },
+        city: { type: "string" },
+        state: { type: "string" },
+        zipCode: { type: "string" },
+        country: { type: "string" },
+      },
+    },
+    role: { type: "string", enum: ["customer", "admin"] },
+    createdAt: { type: "string", format: "date-time" },
+  },
+};
+const userAndToken = { type: "object", properties: { user: userSchema, token: { type: "string" } } };
+
+/** /api/v1/auth and /api/v1/users (API.md). */
+export const accountsApiRoutes: ApiRoute[] = [
+  defineApiRoute({
+    method: "post",
+    path: "/auth/register",
+    tag: "Auth",
+    summary: "Create a customer account and sign in",
+    access: "public",
+    body: registerSchema,
+    successStatus: 201,
+    responseData: userAndToken,
+    errorStatuses: [409, 429],
+    handler: async ({ services, body, req }) => {
+      const user = await services.accounts.register(body, { ip: req.ip ?? "" });
+      const { token } = await services.accounts.issueToken(user._id);
+      return { message: "User registered successfully", data: { user, token } };
+    },
+  }),
+  defineApiRoute({
+    method: "post",
+    path: "/auth/login",
+    tag: "Auth",
+    summary: "Sign in with email and password",
+    access: "public",
+    body: loginSchema,
+    responseData: userAndToken,
+    errorStatuses: [401, 429],
+    handler: async ({ services, body, req }) => {
+      const user = await services.accounts.logIn(body, { ip: req.ip ?? "" });
+      const { token } = await services.accounts.issueToken(user._id);
+      return { message: "Logged in successfully", data: { user, token } };
+    },
+  }),
+  defineApiRoute({
+    method: "post",
+    path: "/auth/logout",
+    tag: "Auth",
+    summary: "Sign out: the token stops working",
+    access: "signed-in",
+    handler: async ({ services, req }) => {
+      await services.accounts.revokeToken(req.apiAuth!.tokenId);
+      return { message: "Logged out successfully", data: null };
+    },
+  }),
+  defineApiRoute({
+    method: "get",
+    path: "/auth/me",
+    tag: "Auth",
+    summary: "The signed-in user",
+    access: "signed-in",
+    responseData: { type: "object", properties: { user: userSchema } },
+    handler: async ({ user }) => ({ message: "OK", data: { user } }),
+  }),
+  defineApiRoute({
+    method: "put",
+    path: "/auth/update-profile",
+    tag: "Auth",
+    summary: "Update name, email, phone and address",
+    access: "signed-in",
+    body: profileSchema,
+    responseData: { type: "object", properties: { user: userSchema } },
+    errorStatuses: [409],
+    handler: async ({ services, user, body }) => {
+      const updated = await services.accounts.updateProfile(user!._id, body);
+      return { message: "Profile updated successfully", data: { user: updated } };
+    },
+  }),
+  defineApiRoute({
+    method: "put",
+    path: "/auth/change-password",
+    tag: "Auth",
+    summary: "Change the password; every other session and token ends, a fresh token is returned",
+    access: "signed-in",
+    body: changePasswordSchema,
+    responseData: { type: "object", properties: { token: { type: "string" } } },
+    handler: async ({ services, user, body, req }) => {
+      await services.accounts.changePassword(user!._id, body, { tokenId: req.apiAuth!.tokenId });
+      const { token } = await services.accounts.issueToken(user!._id);
+      return { message: "Password changed successfully", data: { token } };
+    },
+  }),
+  defineApiRoute({
+    method: "get",
+    path: "/users",
+    tag: "Users",
+    summary: "List users (search by name or email, filter by role)",
+    access: "admin",
+    query: userListQuerySchema,
+    responseData: {
+      type: "object",
+      properties: {
+        users: { type: "array", items: userSchema },
+        pagination: {
+          type: "object",
+          properties: { total: { type: "integer" }, page: { type: "integer" }, pages: { type: "integer" } },
+        },
+      },
+    },
+    handler: async ({ services, query }) => {
+      const { users, pagination } = await services.accounts.listUsers(query);
+      return {
+        message: "OK",
+        data: { users, pagination: { total: pagination.total, page: pagination.page, pages: pagination.pages } },
+      };
+    },
+  }),
+  defineApiRoute({
+    method: "post",
+    path: "/users/create-admin",
+    tag: "Users",
+    summary: "Create an admin account",
+    access: "admin",
+    body: createAdminSchema,
+    successStatus: 201,
+    responseData: { type: "object", properties: { user: userSchema } },
+    errorStatuses: [409],
+    handler: async ({ services, body }) => {
+      const user = await services.accounts.createAdmin(body);
+      return { message: "Admin user created successfully!", data: { user } };
+    },
+  }),
+  defineApiRoute({
+    method: "put",
+    path: "/users/:userId/role",
+    tag: "Users",
+    summary: "Change a user's role (not one's own; never the last admin's)",
+    access: "admin",
+    body: roleSchema,
+    responseData: { type: "object", properties: { user: userSchema } },
+    errorStatuses: [404],
+    handler: async ({ services, user, params, body }) => {
+      const updated = await services.accounts.changeRole(user!._id, params.userId!, body);
+      return { message: "User role updated successfully!", data: { user: updated } };
+    },
+  }),
+  defineApiRoute({
+    method: "delete",
+    path: "/users/:userId",
+    tag: "Users",
+    summary: "Delete a user (their orders are kept)",
+    access: "admin",
+    errorStatuses: [404],
+    handler: async ({ services, user, params }) => {
+      await services.accounts.deleteUser(user!._id, params.userId!);
+      return { message: "User deleted successfully!", data: null };
+    },
+  }),
+];

@@ -1,0 +1,119 @@
+import * as yup from "yup";
+import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from "./passwords";
+import { ROLES } from "./user.model";
+
+/**
+ * One schema per input, shared by the pages and the API. The messages are the store's own
+ * (SPEC section 5) and are shown to people as they are.
+ */
+const email = (message: string) =>
+  yup
+    .string()
+    .trim()
+    .lowercase()
+    .required("Email is required")
+    .max(254, "Email must be at most 254 characters")
+    .email(message);
+
+const newPassword = (minMessage: string) =>
+  yup
+    .string()
+    .required("Password is required")
+    .min(PASSWORD_MIN_LENGTH, minMessage)
+    .test(
+      "bcrypt-bytes",
+      `Password must be at most ${PASSWORD_MAX_BYTES} bytes long`,
+      (value) => !value || Buffer.byteLength(value, "utf8") <= PASSWORD_MAX_BYTES,
+    );
+
+const name = yup
+  .string()
+  .trim()
+  .required("Name is required")
+  .max(100, "Name must be at most 100 characters");
+
+export const registerSchema = yup.object({
+  name,
+  email: email("Please enter a valid email address"),
+  password: newPassword("Password must be at least 8 characters long"),
+});
+
+/** The sign-up page adds the confirmation, which is checked and never stored. */
+export const signupFormSchema = registerSchema.shape({
+  confirmPassword: yup
+    .string()
+    .required("Please confirm your password")
+    .oneOf([yup.ref("password")], "Passwords do not match"),
+});
+
+export const loginSchema = yup.object({
+  email: yup.string().trim().lowercase().required("Email is required").max(254, "Email must be at most 254 characters"),
+  password: yup.string().required("Password is required").max(1024, "Password is too long"),
+});
+
+const optionalText = (max: number, label: string) =>
+  yup.string().trim().max(max, `${label} must be at most ${max} characters`).default("");
+
+export const profileSchema = yup.object({
+  name,
+  email: email("Please enter a valid email address"),
+  phone: yup
+    .string()
+    .trim()
+    .max(30, "Phone must be at most 30 characters")
+    .matches(/^[+\d\s()-]*$/, "Phone may contain digits, spaces, +, - and brackets only")
+    .default(""),
+  address: yup
+    .object({
+      street: optionalText(200, "Street"),
+      city: optionalText(100, "City"),
+      state: optionalText(100, "State"),
+      zipCode: optionalText(20, "ZIP code"),
+      country: yup.string().trim().max(100, "Country must be at most 100 characters").default("Pakistan"),
+    })
+    .default({}),
+});
+
+export const changePasswordSchema = yup.object({
+  currentPassword: yup.string().required("Current password is required").max(1024, "Password is too long"),
+  newPassword: newPassword("Password must be at least 8 characters long"),
+});
+
+/** The change-password page adds the confirmation. */
+export const changePasswordFormSchema = changePasswordSchema.shape({
+  confirmPassword: yup
+    .string()
+    .required("Please confirm your new password")
+    .oneOf([yup.ref("newPassword")], "New passwords do not match"),
+});
+
+export const createAdminSchema = yup.object({
+  name: yup
+    .string()
+    .trim()
+    .required("Name must be at least 2 characters")
+    .min(2, "Name must be at least 2 characters")
+    .max(100, "Name must be at most 100 characters"),
+  email: yup
+    .string()
+    .trim()
+    .lowercase()
+    .required("Valid email is required")
+    .max(254, "Valid email is required")
+    .email("Valid email is required"),
+  password: newPassword("Password must be at least 8 characters"),
+});
+
+export const roleSchema = yup.object({
+  role: yup.string().required("Role is required").oneOf(ROLES, "Role must be customer or admin"),
+});
+
+/** Empty values mean "no filter" (existing clients always send every parameter). */
+const emptyToUndefined = (value: unknown, original: unknown) => (original === "" ? undefined : value);
+
+export const userListQuerySchema = yup.object({
+  page: yup.number().transform(emptyToUndefined).typeError("Page must be a number").integer("Page must be a whole number").min(1, "Page must be at least 1").default(1),
+  limit: yup.number().transform(emptyToUndefined).typeError("Limit must be a number").integer("Limit must be a whole number").min(1, "Limit must be between 1 and 1000").max(1000, "Limit must be between 1 and 1000").default(50),
+  search: yup.string().trim().max(100, "Search must be at most 100 characters").default(""),
+  role: yup.string().transform(emptyToUndefined).oneOf([...ROLES, undefined], "Role must be customer or admin"),
+});
