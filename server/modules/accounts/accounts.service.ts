@@ -60,18 +60,7 @@ export class AccountsService {
   async register(input: unknown, client: { ip: string }): Promise<PublicUser> {
     const fields = validateInput(registerSchema, input);
     await this.rateLimiter.hit(SIGNUP_PER_IP, client.ip, TOO_MANY_SIGNUPS);
-    const passwordHash = await hashPassword(fields.password);
-    try {
-      const user = await User.query(this.db).insert({
-        name: fields.name,
-        email: fields.email,
-        passwordHash,
-        role: "customer",
-      }).returning("*");
-      return user.toPublic();
-    } catch (error) {
-      throw uniqueEmailError(error) ?? error;
-    }
+    return this.createUser(fields, "customer");
   }
 
   /**
@@ -182,19 +171,7 @@ export class AccountsService {
   }
 
   async createAdmin(input: unknown): Promise<PublicUser> {
-    const fields = validateInput(createAdminSchema, input);
-    const passwordHash = await hashPassword(fields.password);
-    try {
-      const user = await User.query(this.db).insert({
-        name: fields.name,
-        email: fields.email,
-        passwordHash,
-        role: "admin",
-      }).returning("*");
-      return user.toPublic();
-    } catch (error) {
-      throw uniqueEmailError(error) ?? error;
-    }
+    return this.createUser(validateInput(createAdminSchema, input), "admin");
   }
 
   /** Admin rules: not one's own role, and never leave the store without an admin. */
@@ -248,6 +225,18 @@ export class AccountsService {
       role: "admin",
     });
     return "created";
+  }
+
+  private async createUser(fields: { name: string; email: string; password: string }, role: Role) {
+    const passwordHash = await hashPassword(fields.password);
+    try {
+      const user = await User.query(this.db)
+        .insert({ name: fields.name, email: fields.email, passwordHash, role })
+        .returning("*");
+      return user.toPublic();
+    } catch (error) {
+      throw uniqueEmailError(error) ?? error;
+    }
   }
 
   /** Locks every admin row, so two admins cannot demote or delete the last two at once. */
