@@ -3,6 +3,22 @@ import { type RouteConfig, index, route } from "@react-router/dev/routes";
 /** Every page of the store. The authorization tests read this table too. */
 export default [
   index("content/home.tsx"),
+
+  // Accounts
+  route("signup", "accounts/signup.tsx"),
+  route("login", "accounts/login.tsx"),
+  route("logout", "accounts/logout.tsx"),
+  route("profile", "accounts/profile.tsx"),
+  route("profile/edit", "accounts/profile-edit.tsx"),
+  route("profile/password", "accounts/profile-password.tsx"),
+
+  // Admin
+  route("admin", "admin/dashboard.tsx"),
+  route("admin/users", "admin/users.tsx"),
+  route("admin/users/new", "admin/user-create.tsx"),
+  route("admin/users/:userId/role", "admin/user-role.tsx"),
+  route("admin/users/:userId/delete", "admin/user-delete.tsx"),
+
   // Any other path: the 404 page.
   route("*", "content/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -131,6 +131,7 @@ export function createApp(deps: AppDependencies): Express {
           publicUrl: config.publicUrl,
           env: config.env,
           user,
+          clientIp: req.ip ?? "",
           session,
           cspNonce: res.locals.cspNonce,
           requestId: String(req.id),

@@ -5,7 +5,23 @@
  */
 export type FieldError = { field: string; message: string };
 
+/**
+ * `kind` names the error across bundles: the pages (a separate build) recognise a domain error
+ * by it, since `instanceof` does not hold between two copies of a class.
+ */
+export type DomainErrorKind =
+  | "InvalidInput"
+  | "RuleViolation"
+  | "NotFound"
+  | "Conflict"
+  | "Unauthorized"
+  | "Forbidden"
+  | "RateLimited"
+  | "ServiceUnavailable"
+  | "Domain";
+
 export class DomainError extends Error {
+  readonly kind: DomainErrorKind = "Domain";
   constructor(message: string) {
     super(message);
     this.name = new.target.name;
@@ -14,6 +30,7 @@ export class DomainError extends Error {
 
 /** Input that breaks a rule; `errors` says which field and why. */
 export class InvalidInputError extends DomainError {
+  readonly kind = "InvalidInput" as const;
   constructor(readonly errors: FieldError[]) {
     super(errors[0]?.message ?? "Invalid input");
   }
@@ -26,18 +43,29 @@ export class InvalidInputError extends DomainError {
 }
 
 /** A rule of the store refuses the request (e.g. demoting the last admin). */
-export class RuleViolationError extends DomainError {}
+export class RuleViolationError extends DomainError {
+  readonly kind = "RuleViolation" as const;
+}
 
-export class NotFoundError extends DomainError {}
+export class NotFoundError extends DomainError {
+  readonly kind = "NotFound" as const;
+}
 
 /** The request clashes with the current state (email taken, not enough stock). */
-export class ConflictError extends DomainError {}
+export class ConflictError extends DomainError {
+  readonly kind = "Conflict" as const;
+}
 
-export class UnauthorizedError extends DomainError {}
+export class UnauthorizedError extends DomainError {
+  readonly kind = "Unauthorized" as const;
+}
 
-export class ForbiddenError extends DomainError {}
+export class ForbiddenError extends DomainError {
+  readonly kind = "Forbidden" as const;
+}
 
 export class RateLimitedError extends DomainError {
+  readonly kind = "RateLimited" as const;
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
@@ -47,6 +75,7 @@ export class RateLimitedError extends DomainError {
 }
 
 export class ServiceUnavailableError extends DomainError {
+  readonly kind = "ServiceUnavailable" as const;
   constructor() {
     super("Service temporarily unavailable");
   }

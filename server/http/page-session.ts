@@ -45,7 +45,12 @@ export function pageSessions(options: { pool: pg.Pool; secret: string }): Reques
 
 export function pageSessionOf(req: Request, res: Response): PageSession {
   return {
-    userId: req.session?.userId ?? null,
+    get id() {
+      return req.session?.userId ? req.sessionID : null;
+    },
+    get userId() {
+      return req.session?.userId ?? null;
+    },
     signIn: (userId) =>
       new Promise<void>((resolve, reject) => {
         req.session.regenerate((regenerateError) => {

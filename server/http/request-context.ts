@@ -5,6 +5,8 @@ import type { StoreDetails } from "../store-details";
 
 /** The browser session of the pages (the cookie holds only its id; the data lives in PostgreSQL). */
 export type PageSession = {
+  /** The session's id (to keep this session when a password change ends the others). */
+  id: string | null;
   userId: string | null;
   /** Starts a signed-in session under a new id (no session fixation). */
   signIn(userId: string): Promise<void>;
@@ -17,6 +19,8 @@ export type RequestContext = {
   publicUrl: string;
   env: Config["env"];
   user: PublicUser | null;
+  /** The client's address (through TRUST_PROXY), for rate limits. */
+  clientIp: string;
   session: PageSession;
   cspNonce: string;
   requestId: string;

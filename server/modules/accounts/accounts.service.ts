@@ -10,12 +10,14 @@ import {
 import { validateInput } from "../../http/validate";
 import type { RateLimiter, RateLimitRule } from "../../rate-limiter";
 import {
+  changePasswordFormSchema,
   changePasswordSchema,
   createAdminSchema,
   loginSchema,
   profileSchema,
   registerSchema,
   roleSchema,
+  signupFormSchema,
   userListQuerySchema,
 } from "./accounts.schemas";
 import { ApiToken } from "./api-token.model";
@@ -57,8 +59,9 @@ export class AccountsService {
   }
 
   /** A new customer account. The email must not be taken (whatever its letter case). */
-  async register(input: unknown, client: { ip: string }): Promise<PublicUser> {
-    const fields = validateInput(registerSchema, input);
+  async register(input: unknown, client: { ip: string }, options: { confirmation?: boolean } = {}): Promise<PublicUser> {
+    // The sign-up page also asks for the password twice; the API does not.
+    const fields = validateInput(options.confirmation ? signupFormSchema : registerSchema, input);
     await this.rateLimiter.hit(SIGNUP_PER_IP, client.ip, TOO_MANY_SIGNUPS);
     return this.createUser(fields, "customer");
   }
@@ -129,8 +132,16 @@ export class AccountsService {
    * Changes the password after checking the current one, and ends every other session and
    * token of the user: whoever knew the old password is signed out everywhere else.
    */
-  async changePassword(userId: string, input: unknown, current: CurrentSignIn): Promise<void> {
-    const { currentPassword, newPassword } = validateInput(changePasswordSchema, input);
+  async changePassword(
+    userId: string,
+    input: unknown,
+    current: CurrentSignIn,
+    options: { confirmation?: boolean } = {},
+  ): Promise<void> {
+    const { currentPassword, newPassword } = validateInput(
+      options.confirmation ? changePasswordFormSchema : changePasswordSchema,
+      input,
+    );
     const user = await User.query(this.db).findById(userId);
     if (!user) throw new NotFoundError("User not found");
     if (!(await verifyPassword(currentPassword, user.passwordHash))) {

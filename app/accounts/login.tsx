@@ -1,0 +1,59 @@
+import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { requestContext } from "../context";
+import { Field, FormError, formFailure, formValues } from "../lib/forms";
+import { redirectSignedInUser, safeRedirectPath } from "../lib/guards";
+import { pageMeta } from "../lib/meta";
+import type { RootData } from "../root";
+import type { Route } from "./+types/login";
+
+export function loader({ context }: Route.LoaderArgs) {
+  redirectSignedInUser(context);
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  redirectSignedInUser(context);
+  const { services, session, clientIp } = context.get(requestContext);
+  const values = formValues(await request.formData());
+  try {
+    const user = await services.accounts.logIn(values, { ip: clientIp });
+    // A new session id at log-in: a session id planted before cannot be used to ride along.
+    await session.signIn(user._id);
+  } catch (error) {
+    return formFailure(error, values);
+  }
+  throw redirect(safeRedirectPath(values.redirectTo), 303);
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta((matches[0]?.loaderData as RootData | undefined)?.site, {
+    title: "Log in",
+    description: "Log in to your account to see your cart and orders.",
+    path: "/login",
+    noindex: true,
+  });
+
+export default function Login({ actionData }: Route.ComponentProps) {
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const errors = actionData?.fieldErrors ?? {};
+  const values = actionData?.values ?? {};
+  const redirectTo = searchParams.get("redirectTo") ?? values.redirectTo ?? "";
+  return (
+    <section className="auth-card">
+      <h1>Log in</h1>
+      <FormError message={actionData?.formError} />
+      <Form method="post" noValidate>
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <Field name="email" label="Email" type="email" autoComplete="email" defaultValue={values.email} error={errors.email} required />
+        <Field name="password" label="Password" type="password" autoComplete="current-password" error={errors.password} required />
+        <button type="submit" className="button button--block" disabled={navigation.state === "submitting"}>
+          {navigation.state === "submitting" ? "Logging in..." : "Log In"}
+        </button>
+      </Form>
+      <p>
+        New to the store? <Link to={redirectTo ? `/signup?redirectTo=${encodeURIComponent(redirectTo)}` : "/signup"}>Create an account</Link>
+      </p>
+    </section>
+  );
+}

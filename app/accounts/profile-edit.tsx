@@ -1,0 +1,72 @@
+import { Form, Link, redirect, useNavigation } from "react-router";
+import { requestContext } from "../context";
+import { Field, FormError, formFailure, formValues } from "../lib/forms";
+import { requireUser } from "../lib/guards";
+import { pageMeta } from "../lib/meta";
+import type { RootData } from "../root";
+import type { Route } from "./+types/profile-edit";
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  return { user: requireUser(context, request) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const { services } = context.get(requestContext);
+  const values = formValues(await request.formData());
+  try {
+    await services.accounts.updateProfile(user._id, {
+      name: values.name,
+      email: values.email,
+      phone: values.phone,
+      address: {
+        street: values.street,
+        city: values.city,
+        state: values.state,
+        zipCode: values.zipCode,
+        country: values.country,
+      },
+    });
+  } catch (error) {
+    return formFailure(error, values, { fieldFor: { Conflict: "email" } });
+  }
+  throw redirect("/profile?done=updated", 303);
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta((matches[0]?.loaderData as RootData | undefined)?.site, { title: "Edit Profile", path: "/profile/edit", noindex: true });
+
+export default function ProfileEdit({ loaderData, actionData }: Route.ComponentProps) {
+  const { user } = loaderData;
+  const navigation = useNavigation();
+  const errors = actionData?.fieldErrors ?? {};
+  // After a refused save, the form shows what was typed, not what is stored.
+  const value = (name: string, stored: string) => actionData?.values[name] ?? stored;
+  return (
+    <section className="form-page">
+      <h1>Edit Profile</h1>
+      <FormError message={actionData?.formError} />
+      <Form method="post" noValidate className="card">
+        <Field name="name" label="Full Name" autoComplete="name" defaultValue={value("name", user.name)} error={errors.name} required />
+        <Field name="email" label="Email" type="email" autoComplete="email" defaultValue={value("email", user.email)} error={errors.email} required />
+        <Field name="phone" label="Phone (optional)" type="tel" autoComplete="tel" defaultValue={value("phone", user.phone)} error={errors.phone} />
+        <fieldset>
+          <legend>Address</legend>
+          <Field name="street" label="Street Address" autoComplete="street-address" defaultValue={value("street", user.address.street)} error={errors.street} />
+          <Field name="city" label="City" autoComplete="address-level2" defaultValue={value("city", user.address.city)} error={errors.city} />
+          <Field name="state" label="State / Province" autoComplete="address-level1" defaultValue={value("state", user.address.state)} error={errors.state} />
+          <Field name="zipCode" label="ZIP / Postal Code" autoComplete="postal-code" defaultValue={value("zipCode", user.address.zipCode)} error={errors.zipCode} />
+          <Field name="country" label="Country" autoComplete="country-name" defaultValue={value("country", user.address.country || "Pakistan")} error={errors.country} />
+        </fieldset>
+        <div className="actions">
+          <button type="submit" className="button" disabled={navigation.state === "submitting"}>
+            {navigation.state === "submitting" ? "Saving..." : "Save Changes"}
+          </button>
+          <Link className="button button--ghost" to="/profile">
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+import { Form, Link, redirect, useNavigation } from "react-router";
+import { requestContext } from "../context";
+import { Field, FormError, formFailure, formValues } from "../lib/forms";
+import { requireUser } from "../lib/guards";
+import { pageMeta } from "../lib/meta";
+import type { RootData } from "../root";
+import type { Route } from "./+types/profile-password";
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  requireUser(context, request);
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const { services, session } = context.get(requestContext);
+  const values = formValues(await request.formData());
+  try {
+    // This browser stays signed in; every other session and API token ends.
+    await services.accounts.changePassword(user._id, values, { sessionId: session.id ?? undefined }, { confirmation: true });
+  } catch (error) {
+    return formFailure(error, values, { fieldFor: { Unauthorized: "currentPassword" } });
+  }
+  throw redirect("/profile?done=password-changed", 303);
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta((matches[0]?.loaderData as RootData | undefined)?.site, { title: "Change Password", path: "/profile/password", noindex: true });
+
+export default function ProfilePassword({ actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const errors = actionData?.fieldErrors ?? {};
+  return (
+    <section className="form-page">
+      <h1>Change Password</h1>
+      <p>Changing your password signs you out on every other device.</p>
+      <FormError message={actionData?.formError} />
+      <Form method="post" noValidate className="card">
+        <Field name="currentPassword" label="Current Password" type="password" autoComplete="current-password" error={errors.currentPassword} required />
+        <Field name="newPassword" label="New Password" type="password" autoComplete="new-password" error={errors.newPassword} required minLength={8} hint="At least 8 characters" />
+        <Field name="confirmPassword" label="Confirm New Password" type="password" autoComplete="new-password" error={errors.confirmPassword} required />
+        <div className="actions">
+          <button type="submit" className="button" disabled={navigation.state === "submitting"}>
+            {navigation.state === "submitting" ? "Changing..." : "Change Password"}
+          </button>
+          <Link className="button button--ghost" to="/profile">
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { requestContext } from "../context";
+import { Field, FormError, Honeypot, formFailure, formValues, isHoneypotFilled } from "../lib/forms";
+import { redirectSignedInUser, safeRedirectPath } from "../lib/guards";
+import { pageMeta } from "../lib/meta";
+import type { RootData } from "../root";
+import type { Route } from "./+types/signup";
+
+export function loader({ context }: Route.LoaderArgs) {
+  redirectSignedInUser(context);
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  redirectSignedInUser(context);
+  const { services, session, clientIp } = context.get(requestContext);
+  const values = formValues(await request.formData());
+  if (isHoneypotFilled(values)) {
+    return formFailure({ kind: "Forbidden", message: "Your sign-up could not be accepted." }, values);
+  }
+  try {
+    const user = await services.accounts.register(values, { ip: clientIp }, { confirmation: true });
+    await session.signIn(user._id);
+  } catch (error) {
+    return formFailure(error, values, { fieldFor: { Conflict: "email" } });
+  }
+  throw redirect(safeRedirectPath(values.redirectTo), 303);
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta((matches[0]?.loaderData as RootData | undefined)?.site, {
+    title: "Create an account",
+    description: "Create your account to keep a cart, order with cash on delivery and follow your orders.",
+    path: "/signup",
+    noindex: true,
+  });
+
+export default function Signup({ actionData }: Route.ComponentProps) {
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const errors = actionData?.fieldErrors ?? {};
+  const values = actionData?.values ?? {};
+  const redirectTo = searchParams.get("redirectTo") ?? values.redirectTo ?? "";
+  return (
+    <section className="auth-card">
+      <h1>Create an account</h1>
+      <FormError message={actionData?.formError} />
+      <Form method="post" noValidate>
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <Honeypot />
+        <Field name="name" label="Full Name" autoComplete="name" defaultValue={values.name} error={errors.name} required />
+        <Field name="email" label="Email" type="email" autoComplete="email" defaultValue={values.email} error={errors.email} required />
+        <Field name="password" label="Password" type="password" autoComplete="new-password" error={errors.password} required minLength={8} hint="At least 8 characters" />
+        <Field name="confirmPassword" label="Confirm Password" type="password" autoComplete="new-password" error={errors.confirmPassword} required />
+        <button type="submit" className="button button--block" disabled={navigation.state === "submitting"}>
+          {navigation.state === "submitting" ? "Creating account..." : "Sign Up"}
+        </button>
+      </Form>
+      <p>
+        Already have an account? <Link to={redirectTo ? `/login?redirectTo=${encodeURIComponent(redirectTo)}` : "/login"}>Log in</Link>
+      </p>
+    </section>
+  );
+}

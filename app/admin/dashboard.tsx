@@ -1,0 +1,30 @@
+import { Link } from "react-router";
+import { requireAdmin } from "../lib/guards";
+import { pageMeta } from "../lib/meta";
+import type { RootData } from "../root";
+import type { Route } from "./+types/dashboard";
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  requireAdmin(context, request);
+  return null;
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta((matches[0]?.loaderData as RootData | undefined)?.site, { title: "Admin Dashboard", path: "/admin", noindex: true });
+
+/** The admin's start page: the admin areas (the order figures join when orders exist). */
+export default function AdminDashboard() {
+  return (
+    <section>
+      <h1>Admin Dashboard</h1>
+      <ul className="collections">
+        <li>
+          <Link className="collection-card" to="/admin/users">
+            <span className="collection-card__title">Manage Users</span>
+            <span>Search users, create admins, change roles</span>
+          </Link>
+        </li>
+      </ul>
+    </section>
+  );
+}

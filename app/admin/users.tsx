@@ -1,0 +1,127 @@
+import { Form, Link } from "react-router";
+import { FlashBanner } from "../components/flash-banner";
+import { requestContext } from "../context";
+import { requireAdmin } from "../lib/guards";
+import { pageMeta } from "../lib/meta";
+import type { RootData } from "../root";
+import type { Route } from "./+types/users";
+
+const FLASH_MESSAGES: Record<string, string> = {
+  created: "Admin user created successfully!",
+  "role-updated": "User role updated successfully!",
+  deleted: "User deleted successfully!",
+};
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = requireAdmin(context, request);
+  const { services } = context.get(requestContext);
+  const params = new URL(request.url).searchParams;
+  const search = (params.get("search") ?? "").slice(0, 100);
+  const role = ["customer", "admin"].includes(params.get("role") ?? "") ? params.get("role")! : "";
+  const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
+  // A page is forgiving: an unknown filter value is simply no filter.
+  const { users, pagination } = await services.accounts.listUsers({ search, role, page });
+  const flash = params.get("done");
+  return { users, pagination, search, role, currentUserId: admin._id, flash: flash ? (FLASH_MESSAGES[flash] ?? null) : null };
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta((matches[0]?.loaderData as RootData | undefined)?.site, { title: "Manage Users", path: "/admin/users", noindex: true });
+
+export default function AdminUsers({ loaderData }: Route.ComponentProps) {
+  const { users, pagination, search, role, currentUserId, flash } = loaderData;
+  const pageLink = (page: number) => {
+    const params = new URLSearchParams();
+    if (search) params.set("search", search);
+    if (role) params.set("role", role);
+    params.set("page", String(page));
+    return `/admin/users?${params}`;
+  };
+  return (
+    <section>
+      <FlashBanner message={flash} />
+      <header className="page-header">
+        <h1>Manage Users</h1>
+        <Link className="button" to="/admin/users/new">
+          Create Admin
+        </Link>
+      </header>
+      <Form method="get" className="filters" role="search">
+        <div className="field">
+          <label htmlFor="user-search">Search by name or email</label>
+          <input id="user-search" type="search" name="search" defaultValue={search} maxLength={100} />
+        </div>
+        <div className="field">
+          <label htmlFor="user-role">Role</label>
+          <select id="user-role" name="role" defaultValue={role}>
+            <option value="">All Roles</option>
+            <option value="customer">Customer</option>
+            <option value="admin">Admin</option>
+          </select>
+        </div>
+        <button type="submit" className="button">
+          Search
+        </button>
+      </Form>
+      <p>
+        {pagination.total} {pagination.total === 1 ? "user" : "users"}
+      </p>
+      {users.length === 0 ? (
+        <p>No users found</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Joined</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((user) => {
+                const otherRole = user.role === "admin" ? "customer" : "admin";
+                const isSelf = user._id === currentUserId;
+                return (
+                  <tr key={user._id}>
+                    <td>{user.name}</td>
+                    <td>{user.email}</td>
+                    <td>
+                      <span className={`badge badge--role badge--${user.role}`}>{user.role === "admin" ? "Admin" : "Customer"}</span>
+                    </td>
+                    <td>{new Date(user.createdAt).toLocaleDateString("en-PK")}</td>
+                    <td className="actions">
+                      {isSelf ? (
+                        <span className="muted">This is you</span>
+                      ) : (
+                        <>
+                          <Link className="button button--small button--ghost" to={`/admin/users/${user._id}/role?role=${otherRole}`}>
+                            Make {otherRole === "admin" ? "Admin" : "Customer"}
+                          </Link>
+                          <Link className="button button--small button--danger" to={`/admin/users/${user._id}/delete`}>
+                            Delete
+                          </Link>
+                        </>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pagination.pages > 1 ? (
+        <nav className="pagination" aria-label="Pages">
+          {pagination.page > 1 ? <Link to={pageLink(pagination.page - 1)}>Previous</Link> : null}
+          <span>
+            Page {pagination.page} of {pagination.pages}
+          </span>
+          {pagination.page < pagination.pages ? <Link to={pageLink(pagination.page + 1)}>Next</Link> : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,21 @@
+import { useEffect, useState } from "react";
+
+/**
+ * A success message that came with the page (after a redirect). With JavaScript it fades after
+ * three seconds, as the spec says; without it, it simply stays on this page.
+ */
+export function FlashBanner({ message }: { message: string | null }) {
+  const [visible, setVisible] = useState(Boolean(message));
+  useEffect(() => {
+    setVisible(Boolean(message));
+    if (!message) return;
+    const timer = setTimeout(() => setVisible(false), 3000);
+    return () => clearTimeout(timer);
+  }, [message]);
+  if (!message || !visible) return null;
+  return (
+    <div className="alert alert--success" role="status">
+      {message}
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+import type { ReactNode } from "react";
+import { data } from "react-router";
+
+export type FieldErrors = Record<string, string>;
+
+/** What a failed form action answers: messages beside fields, one for the form, the input back. */
+export type FormFailure = {
+  fieldErrors: FieldErrors;
+  formError?: string;
+  values: Record<string, string>;
+};
+
+/** The posted fields as plain strings (files are not accepted by any form of the store). */
+export function formValues(formData: FormData): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of formData) if (typeof value === "string") values[key] = value;
+  return values;
+}
+
+type DomainErrorLike = {
+  kind: string;
+  message: string;
+  errors?: { field: string; message: string }[];
+  retryAfterSeconds?: number;
+};
+
+function asDomainError(error: unknown): DomainErrorLike | null {
+  if (error && typeof error === "object" && "kind" in error && typeof (error as { kind: unknown }).kind === "string") {
+    return error as DomainErrorLike;
+  }
+  return null;
+}
+
+/**
+ * Turns a service's refusal into the form's answer (status 400, 409 or 429), keeping what the
+ * user typed (but never a password). Anything else is not the user's fault and is rethrown to
+ * the error screen.
+ */
+export function formFailure(
+  error: unknown,
+  values: Record<string, string>,
+  options: { fieldFor?: Partial<Record<string, string>>; fallback?: string } = {},
+) {
+  const domainError = asDomainError(error);
+  if (!domainError || domainError.kind === "ServiceUnavailable") throw error;
+  const keptValues = Object.fromEntries(Object.entries(values).filter(([key]) => !/password/i.test(key)));
+  const fieldErrors: FieldErrors = {};
+  let formError: string | undefined;
+  if (domainError.kind === "InvalidInput") {
+    for (const { field, message } of domainError.errors ?? []) {
+      // "address.city" from the schema is the "city" input of the form.
+      const name = field.includes(".") ? field.split(".").pop()! : field;
+      fieldErrors[name] ??= message;
+    }
+  } else {
+    const field = options.fieldFor?.[domainError.kind];
+    if (field) fieldErrors[field] = domainError.message;
+    else formError = domainError.message || options.fallback || "Something went wrong";
+  }
+  const status = { Conflict: 409, RateLimited: 429, Unauthorized: 401, Forbidden: 403, NotFound: 404 }[domainError.kind] ?? 400;
+  const headers: HeadersInit = domainError.retryAfterSeconds ? { "Retry-After": String(domainError.retryAfterSeconds) } : {};
+  return data<FormFailure>({ fieldErrors, formError, values: keptValues }, { status, headers });
+}
+
+export function Field({
+  name,
+  label,
+  type = "text",
+  error,
+  defaultValue,
+  autoComplete,
+  required,
+  hint,
+  children,
+  ...rest
+}: {
+  name: string;
+  label: string;
+  type?: string;
+  error?: string;
+  defaultValue?: string;
+  autoComplete?: string;
+  required?: boolean;
+  hint?: string;
+  children?: ReactNode;
+  minLength?: number;
+  maxLength?: number;
+  min?: number | string;
+  max?: number | string;
+  step?: string;
+  inputMode?: "numeric" | "decimal" | "email" | "tel" | "text";
+}) {
+  const id = `field-${name}`;
+  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children ?? (
+        <input
+          id={id}
+          name={name}
+          type={type}
+          defaultValue={defaultValue}
+          autoComplete={autoComplete}
+          required={required}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          {...rest}
+        />
+      )}
+      {hint ? (
+        <p className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A field no person sees or fills; a bot that fills it is refused (RULINGS: honeypot). */
+export function Honeypot() {
+  return (
+    <div className="honeypot" aria-hidden="true">
+      <label htmlFor="field-website"></label>
+      <input id="field-website" type="text" name="website" tabIndex={-1} autoComplete="off" defaultValue="" />
+    </div>
+  );
+}
+
+export function isHoneypotFilled(values: Record<string, string>): boolean {
+  return Boolean(values.website);
+}
+
+export function FormError({ message }: { message?: string }) {
+  if (!message) return null;
+  return (
+    <div className="form-error" role="alert">
+      {message}
+    </div>
+  );
+}
