@@ -9,6 +9,12 @@ async function logIn(page: Page, email: string, password: string) {
   await page.getByRole("button", { name: "Log In" }).click();
 }
 
+/** Logs out and waits until the page shows a guest's header (with JavaScript it is a fetch). */
+async function logOut(page: Page) {
+  await page.getByRole("button", { name: "Logout" }).first().click();
+  await expect(page.getByRole("link", { name: "Login" }).first()).toBeVisible();
+}
+
 test.describe("accounts", () => {
   test("a shopper signs up, logs out, and logs in again landing where they were", async ({ page }, testInfo) => {
     const email = `sana.${testInfo.project.name}.${Date.now()}@example.com`;
@@ -26,8 +32,7 @@ test.describe("accounts", () => {
     await page.getByRole("button", { name: "Sign Up" }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
-    await page.getByRole("button", { name: "Logout" }).first().click();
-    await expect(page.getByRole("link", { name: "Login" }).first()).toBeVisible();
+    await logOut(page);
 
     // A guest asking for the profile is sent to log in, then back to the profile.
     await page.goto("/profile");
@@ -66,7 +71,7 @@ test.describe("accounts", () => {
     await page.getByRole("button", { name: "Change Password" }).click();
     await expect(page.getByText("Password changed successfully!")).toBeVisible();
 
-    await page.getByRole("button", { name: "Logout" }).first().click();
+    await logOut(page);
     await page.goto("/login");
     await logIn(page, email, "newpassword1");
     await expect(page).toHaveURL(/\/$/);
@@ -81,7 +86,7 @@ test.describe("accounts", () => {
     await page.getByLabel("Password", { exact: true }).fill("password123");
     await page.getByLabel("Confirm Password").fill("password123");
     await page.getByRole("button", { name: "Sign Up" }).click();
-    await page.getByRole("button", { name: "Logout" }).first().click();
+    await logOut(page);
 
     await page.goto("/admin/users");
     await logIn(page, ADMIN.email, ADMIN.password);
