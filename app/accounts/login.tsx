@@ -2,8 +2,7 @@ import { Form, Link, redirect, useNavigation, useSearchParams } from "react-rout
 import { requestContext } from "../context";
 import { Field, FormError, formFailure, formValues } from "../lib/forms";
 import { redirectSignedInUser, safeRedirectPath } from "../lib/guards";
-import { pageMeta } from "../lib/meta";
-import type { RootData } from "../root";
+import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/login";
 
 export function loader({ context }: Route.LoaderArgs) {
@@ -25,8 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect(safeRedirectPath(values.redirectTo), 303);
 }
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta((matches[0]?.loaderData as RootData | undefined)?.site, {
+export const meta: Route.MetaFunction = routeMeta({
     title: "Log in",
     description: "Log in to your account to see your cart and orders.",
     path: "/login",

@@ -1,9 +1,8 @@
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, redirect } from "react-router";
 import { requestContext } from "../context";
-import { Field, FormError, formFailure, formValues } from "../lib/forms";
+import { Field, FormActions, FormError, formFailure, formValues } from "../lib/forms";
 import { requireUser } from "../lib/guards";
-import { pageMeta } from "../lib/meta";
-import type { RootData } from "../root";
+import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/profile-edit";
 
 export function loader({ request, context }: Route.LoaderArgs) {
@@ -33,12 +32,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect("/profile?done=updated", 303);
 }
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta((matches[0]?.loaderData as RootData | undefined)?.site, { title: "Edit Profile", path: "/profile/edit", noindex: true });
+export const meta: Route.MetaFunction = routeMeta({ title: "Edit Profile", path: "/profile/edit", noindex: true });
 
 export default function ProfileEdit({ loaderData, actionData }: Route.ComponentProps) {
   const { user } = loaderData;
-  const navigation = useNavigation();
   const errors = actionData?.fieldErrors ?? {};
   // After a refused save, the form shows what was typed, not what is stored.
   const value = (name: string, stored: string) => actionData?.values[name] ?? stored;
@@ -58,14 +55,7 @@ export default function ProfileEdit({ loaderData, actionData }: Route.ComponentP
           <Field name="zipCode" label="ZIP / Postal Code" autoComplete="postal-code" defaultValue={value("zipCode", user.address.zipCode)} error={errors.zipCode} />
           <Field name="country" label="Country" autoComplete="country-name" defaultValue={value("country", user.address.country || "Pakistan")} error={errors.country} />
         </fieldset>
-        <div className="actions">
-          <button type="submit" className="button" disabled={navigation.state === "submitting"}>
-            {navigation.state === "submitting" ? "Saving..." : "Save Changes"}
-          </button>
-          <Link className="button button--ghost" to="/profile">
-            Cancel
-          </Link>
-        </div>
+        <FormActions label="Save Changes" pendingLabel="Saving..." cancelTo="/profile" />
       </Form>
     </section>
   );

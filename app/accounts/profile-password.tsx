@@ -1,9 +1,8 @@
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, redirect } from "react-router";
 import { requestContext } from "../context";
-import { Field, FormError, formFailure, formValues } from "../lib/forms";
+import { Field, FormActions, FormError, formFailure, formValues } from "../lib/forms";
 import { requireUser } from "../lib/guards";
-import { pageMeta } from "../lib/meta";
-import type { RootData } from "../root";
+import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/profile-password";
 
 export function loader({ request, context }: Route.LoaderArgs) {
@@ -24,11 +23,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect("/profile?done=password-changed", 303);
 }
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta((matches[0]?.loaderData as RootData | undefined)?.site, { title: "Change Password", path: "/profile/password", noindex: true });
+export const meta: Route.MetaFunction = routeMeta({ title: "Change Password", path: "/profile/password", noindex: true });
 
 export default function ProfilePassword({ actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
   const errors = actionData?.fieldErrors ?? {};
   return (
     <section className="form-page">
@@ -39,14 +36,7 @@ export default function ProfilePassword({ actionData }: Route.ComponentProps) {
         <Field name="currentPassword" label="Current Password" type="password" autoComplete="current-password" error={errors.currentPassword} required />
         <Field name="newPassword" label="New Password" type="password" autoComplete="new-password" error={errors.newPassword} required minLength={8} hint="At least 8 characters" />
         <Field name="confirmPassword" label="Confirm New Password" type="password" autoComplete="new-password" error={errors.confirmPassword} required />
-        <div className="actions">
-          <button type="submit" className="button" disabled={navigation.state === "submitting"}>
-            {navigation.state === "submitting" ? "Changing..." : "Change Password"}
-          </button>
-          <Link className="button button--ghost" to="/profile">
-            Cancel
-          </Link>
-        </div>
+        <FormActions label="Change Password" pendingLabel="Changing..." cancelTo="/profile" />
       </Form>
     </section>
   );

@@ -1,8 +1,7 @@
 import { Link } from "react-router";
 import { FlashBanner } from "../components/flash-banner";
 import { requireUser } from "../lib/guards";
-import { pageMeta } from "../lib/meta";
-import type { RootData } from "../root";
+import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/profile";
 
 const FLASH_MESSAGES: Record<string, string> = {
@@ -16,8 +15,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
   return { user, flash: flash ? (FLASH_MESSAGES[flash] ?? null) : null };
 }
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta((matches[0]?.loaderData as RootData | undefined)?.site, { title: "My Profile", path: "/profile", noindex: true });
+export const meta: Route.MetaFunction = routeMeta({ title: "My Profile", path: "/profile", noindex: true });
 
 export default function Profile({ loaderData }: Route.ComponentProps) {
   const { user, flash } = loaderData;

@@ -2,8 +2,7 @@ import { Form, Link, redirect, useNavigation, useSearchParams } from "react-rout
 import { requestContext } from "../context";
 import { Field, FormError, Honeypot, formFailure, formValues, isHoneypotFilled } from "../lib/forms";
 import { redirectSignedInUser, safeRedirectPath } from "../lib/guards";
-import { pageMeta } from "../lib/meta";
-import type { RootData } from "../root";
+import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/signup";
 
 export function loader({ context }: Route.LoaderArgs) {
@@ -27,8 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect(safeRedirectPath(values.redirectTo), 303);
 }
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta((matches[0]?.loaderData as RootData | undefined)?.site, {
+export const meta: Route.MetaFunction = routeMeta({
     title: "Create an account",
     description: "Create your account to keep a cart, order with cash on delivery and follow your orders.",
     path: "/signup",

@@ -1,7 +1,6 @@
 import { Link } from "react-router";
 import { requireAdmin } from "../lib/guards";
-import { pageMeta } from "../lib/meta";
-import type { RootData } from "../root";
+import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/dashboard";
 
 export function loader({ request, context }: Route.LoaderArgs) {
@@ -9,8 +8,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
   return null;
 }
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta((matches[0]?.loaderData as RootData | undefined)?.site, { title: "Admin Dashboard", path: "/admin", noindex: true });
+export const meta: Route.MetaFunction = routeMeta({ title: "Admin Dashboard", path: "/admin", noindex: true });
 
 /** The admin's start page: the admin areas (the order figures join when orders exist). */
 export default function AdminDashboard() {

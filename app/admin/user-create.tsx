@@ -1,9 +1,8 @@
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, redirect } from "react-router";
 import { requestContext } from "../context";
-import { Field, FormError, formFailure, formValues } from "../lib/forms";
+import { Field, FormActions, FormError, formFailure, formValues } from "../lib/forms";
 import { requireAdmin } from "../lib/guards";
-import { pageMeta } from "../lib/meta";
-import type { RootData } from "../root";
+import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/user-create";
 
 export function loader({ request, context }: Route.LoaderArgs) {
@@ -23,11 +22,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect("/admin/users?done=created", 303);
 }
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta((matches[0]?.loaderData as RootData | undefined)?.site, { title: "Create Admin", path: "/admin/users/new", noindex: true });
+export const meta: Route.MetaFunction = routeMeta({ title: "Create Admin", path: "/admin/users/new", noindex: true });
 
 export default function CreateAdmin({ actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
   const errors = actionData?.fieldErrors ?? {};
   const values = actionData?.values ?? {};
   return (
@@ -38,14 +35,7 @@ export default function CreateAdmin({ actionData }: Route.ComponentProps) {
         <Field name="name" label="Name" autoComplete="off" defaultValue={values.name} error={errors.name} required minLength={2} />
         <Field name="email" label="Email" type="email" autoComplete="off" defaultValue={values.email} error={errors.email} required />
         <Field name="password" label="Password" type="password" autoComplete="new-password" error={errors.password} required minLength={8} hint="At least 8 characters" />
-        <div className="actions">
-          <button type="submit" className="button" disabled={navigation.state === "submitting"}>
-            {navigation.state === "submitting" ? "Creating..." : "Create Admin"}
-          </button>
-          <Link className="button button--ghost" to="/admin/users">
-            Cancel
-          </Link>
-        </div>
+        <FormActions label="Create Admin" pendingLabel="Creating..." cancelTo="/admin/users" />
       </Form>
     </section>
   );

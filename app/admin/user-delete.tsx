@@ -2,8 +2,7 @@ import { Form, Link, data, redirect } from "react-router";
 import { requestContext } from "../context";
 import { FormError, formFailure, formValues } from "../lib/forms";
 import { requireAdmin } from "../lib/guards";
-import { pageMeta } from "../lib/meta";
-import type { RootData } from "../root";
+import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/user-delete";
 
 /** The confirmation step of deleting a user: a page of its own, never skipped. */
@@ -27,8 +26,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   throw redirect("/admin/users?done=deleted", 303);
 }
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta((matches[0]?.loaderData as RootData | undefined)?.site, { title: "Delete User", noindex: true });
+export const meta: Route.MetaFunction = routeMeta({ title: "Delete User", noindex: true });
 
 export default function ConfirmDeleteUser({ loaderData, actionData }: Route.ComponentProps) {
   const { user } = loaderData;

@@ -2,8 +2,7 @@ import { Form, Link, data, redirect } from "react-router";
 import { requestContext } from "../context";
 import { FormError, formFailure, formValues } from "../lib/forms";
 import { requireAdmin } from "../lib/guards";
-import { pageMeta } from "../lib/meta";
-import type { RootData } from "../root";
+import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/user-role";
 
 /** The confirmation step of a role change: a page of its own, so it works without JavaScript. */
@@ -29,8 +28,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   throw redirect("/admin/users?done=role-updated", 303);
 }
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta((matches[0]?.loaderData as RootData | undefined)?.site, { title: "Change Role", noindex: true });
+export const meta: Route.MetaFunction = routeMeta({ title: "Change Role", noindex: true });
 
 export default function ConfirmRoleChange({ loaderData, actionData }: Route.ComponentProps) {
   const { user, role } = loaderData;

@@ -2,8 +2,7 @@ import { Form, Link } from "react-router";
 import { FlashBanner } from "../components/flash-banner";
 import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
-import { pageMeta } from "../lib/meta";
-import type { RootData } from "../root";
+import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/users";
 
 const FLASH_MESSAGES: Record<string, string> = {
@@ -25,8 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { users, pagination, search, role, currentUserId: admin._id, flash: flash ? (FLASH_MESSAGES[flash] ?? null) : null };
 }
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta((matches[0]?.loaderData as RootData | undefined)?.site, { title: "Manage Users", path: "/admin/users", noindex: true });
+export const meta: Route.MetaFunction = routeMeta({ title: "Manage Users", path: "/admin/users", noindex: true });
 
 export default function AdminUsers({ loaderData }: Route.ComponentProps) {
   const { users, pagination, search, role, currentUserId, flash } = loaderData;

@@ -2,8 +2,7 @@ import { Link } from "react-router";
 import { ProductImage } from "../components/product-image";
 import { requestContext } from "../context";
 import { formatRupees } from "../lib/money";
-import { pageMeta } from "../lib/meta";
-import type { RootData } from "../root";
+import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/home";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -11,8 +10,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { newest: await services.catalog.newestInStock(4) };
 }
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta((matches[0]?.loaderData as RootData | undefined)?.site, {
+export const meta: Route.MetaFunction = routeMeta({
     description:
       "Shop premium authentic watches for men and women in Pakistan: certificate of authenticity, manufacturer warranty, free delivery and cash on delivery.",
     path: "/",

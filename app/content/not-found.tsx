@@ -1,16 +1,14 @@
 import { data } from "react-router";
-import { pageMeta } from "../lib/meta";
+import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/not-found";
 import { NotFoundScreen } from "../components/not-found-screen";
-import type { RootData } from "../root";
 
 /** Any path that no page claims: "Page not found", answered with status 404. */
 export function loader() {
   return data(null, { status: 404 });
 }
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta((matches[0]?.loaderData as RootData | undefined)?.site, { title: "Page not found", noindex: true });
+export const meta: Route.MetaFunction = routeMeta({ title: "Page not found", noindex: true });
 
 export default function NotFound() {
   return <NotFoundScreen />;

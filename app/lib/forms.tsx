@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { data } from "react-router";
+import { Link, data, useNavigation } from "react-router";
 
 export type FieldErrors = Record<string, string>;
 
@@ -141,6 +141,22 @@ export function FormError({ message }: { message?: string }) {
   return (
     <div className="form-error" role="alert">
       {message}
+    </div>
+  );
+}
+
+/** A form's submit button (its label changes while the post is on its way) and a Cancel link. */
+export function FormActions({ label, pendingLabel, cancelTo }: { label: string; pendingLabel: string; cancelTo: string }) {
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting";
+  return (
+    <div className="actions">
+      <button type="submit" className="button" disabled={submitting}>
+        {submitting ? pendingLabel : label}
+      </button>
+      <Link className="button button--ghost" to={cancelTo}>
+        Cancel
+      </Link>
     </div>
   );
 }

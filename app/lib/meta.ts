@@ -58,3 +58,16 @@ export function pageMeta(site: SiteInfo | undefined, page: PageMetaInput): MetaD
   if (page.noindex) descriptors.push({ name: "robots", content: "noindex, nofollow" });
   return descriptors;
 }
+
+type MetaArgs = { matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined> };
+
+/** The site's name and address, from the root loader's data among the matched routes. */
+export function siteOf(matches: MetaArgs["matches"]): SiteInfo | undefined {
+  const root = matches.find((match) => match?.id === "root")?.loaderData as { site?: SiteInfo } | undefined;
+  return root?.site;
+}
+
+/** A route's `meta` export for a page whose metadata does not depend on its data. */
+export function routeMeta(page: PageMetaInput) {
+  return ({ matches }: MetaArgs): MetaDescriptor[] => pageMeta(siteOf(matches), page);
+}
