@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import * as initialSchema from "./20261120000001_initial_schema";
 import * as rateLimits from "./20261120000002_rate_limits";
+import * as productNameSort from "./20261120000003_product_name_sort";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -9,6 +10,7 @@ import * as rateLimits from "./20261120000002_rate_limits";
 export const migrations: Record<string, Knex.Migration> = {
   "20261120000001_initial_schema": initialSchema,
   "20261120000002_rate_limits": rateLimits,
+  "20261120000003_product_name_sort": productNameSort,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

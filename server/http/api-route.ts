@@ -21,6 +21,8 @@ export type ApiHandlerContext<B, Q> = {
   req: Request;
   res: Response;
   services: Services;
+  /** The site's public address, to make site paths absolute for clients on other origins. */
+  publicUrl: string;
   /** The signed-in caller; never null on "signed-in" and "admin" routes. */
   user: ApiUser | null;
   body: B;

@@ -55,6 +55,7 @@ export function createApiRouter(options: {
           req,
           res,
           services: options.services,
+          publicUrl: options.publicUrl,
           user,
           body,
           query,

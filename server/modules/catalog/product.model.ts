@@ -32,15 +32,14 @@ export class Product extends BaseModel {
   createdAt!: Date;
   updatedAt!: Date;
 
-  /** `siteUrl` makes site paths absolute, for API clients on other origins (RULINGS). */
-  toPublic(siteUrl?: string): PublicProduct {
+  toPublic(): PublicProduct {
     return {
       _id: this.id,
       name: this.name,
       description: this.description,
       price: this.price,
       category: this.category,
-      imageUrl: siteUrl ? absoluteUrl(this.imageUrl, siteUrl) : this.imageUrl,
+      imageUrl: this.imageUrl,
       stock: this.stock,
       brand: this.brand,
       createdAt: new Date(this.createdAt).toISOString(),
@@ -49,7 +48,13 @@ export class Product extends BaseModel {
   }
 }
 
+/** A site path made absolute with the public address; full URLs and empty values stay as they are. */
 export function absoluteUrl(pathOrUrl: string, siteUrl: string): string {
   if (!pathOrUrl || /^https?:\/\//i.test(pathOrUrl)) return pathOrUrl;
   return siteUrl + (pathOrUrl.startsWith("/") ? pathOrUrl : `/${pathOrUrl}`);
+}
+
+/** The product as the API sends it: clients on other origins need absolute image addresses (RULINGS). */
+export function forApiClients(product: PublicProduct, siteUrl: string): PublicProduct {
+  return { ...product, imageUrl: absoluteUrl(product.imageUrl, siteUrl) };
 }

@@ -1,0 +1,110 @@
+import * as yup from "yup";
+import { CATEGORIES } from "./product.model";
+
+/** The sorts of the catalogue, in API.md's words: a field, "-" for descending. */
+export const PRODUCT_SORTS = ["-createdAt", "createdAt", "price", "-price", "name", "-name"] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+export const DEFAULT_PRODUCT_SORT: ProductSort = "-createdAt";
+
+export const SEARCH_MAX_LENGTH = 100;
+export const PRICE_MAX = 9_999_999_999.99; // numeric(12, 2)
+export const STOCK_MAX = 1_000_000;
+
+/** Empty values mean "no filter" / the default (existing clients always send every parameter). */
+const emptyToUndefined = (value: unknown, original: unknown) =>
+  original === "" || original === null ? undefined : value;
+
+/**
+ * GET /api/v1/products: strict, an unknown value is a 400 (the pages forgive instead, see
+ * app/catalog/catalog-query.ts). Without a sort, a search is ranked by relevance.
+ */
+export const productListQuerySchema = yup.object({
+  page: yup
+    .number()
+    .transform(emptyToUndefined)
+    .typeError("Page must be a number")
+    .integer("Page must be a whole number")
+    .min(1, "Page must be at least 1")
+    .max(1_000_000, "Page must be at most 1000000")
+    .default(1),
+  limit: yup
+    .number()
+    .transform(emptyToUndefined)
+    .typeError("Limit must be a number")
+    .integer("Limit must be a whole number")
+    .min(1, "Limit must be between 1 and 1000")
+    .max(1000, "Limit must be between 1 and 1000")
+    .default(10),
+  search: yup
+    .string()
+    .trim()
+    .max(SEARCH_MAX_LENGTH, `Search must be at most ${SEARCH_MAX_LENGTH} characters`)
+    .default(""),
+  category: yup
+    .string()
+    .transform(emptyToUndefined)
+    .oneOf([...CATEGORIES, undefined], "Category must be Men or Women"),
+  sort: yup
+    .string()
+    .transform(emptyToUndefined)
+    .oneOf([...PRODUCT_SORTS, undefined], `Sort must be one of ${PRODUCT_SORTS.join(", ")}`),
+});
+export type ProductListQuery = yup.InferType<typeof productListQuerySchema>;
+
+/** Two decimals at most, judged on the number the user meant (0.1 + 0.2 style noise ignored). */
+const hasAtMostTwoDecimals = (value: number | undefined) =>
+  value === undefined || Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
+
+/** http(s) addresses, or a path of this site under /images (the demo images live there). */
+export function isProductImageUrl(value: string): boolean {
+  if (/^\/images\/[A-Za-z0-9._~\-/]+$/.test(value) && !value.includes("..")) return true;
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && Boolean(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** A product as an admin writes it, from the product form or POST/PUT /api/v1/products. */
+export const productInputSchema = yup.object({
+  name: yup.string().trim().required("Name is required").max(200, "Name must be at most 200 characters"),
+  description: yup
+    .string()
+    .trim()
+    .required("Description is required")
+    .max(5000, "Description must be at most 5000 characters"),
+  price: yup
+    .number()
+    .transform(emptyToUndefined)
+    .typeError("Price must be a number")
+    .required("Price is required")
+    .min(0, "Price cannot be negative")
+    .max(PRICE_MAX, "Price is too large")
+    .test("two-decimals", "Price can have at most two decimals", hasAtMostTwoDecimals),
+  category: yup
+    .string()
+    .transform(emptyToUndefined)
+    .required("Category is required")
+    .oneOf(CATEGORIES, "Category must be Men or Women"),
+  imageUrl: yup
+    .string()
+    .trim()
+    .required("Image URL is required")
+    .max(500, "Image URL must be at most 500 characters")
+    .test(
+      "image-url",
+      "Image URL must be a web address (http:// or https://) or a site path under /images",
+      (value) => !value || isProductImageUrl(value),
+    ),
+  stock: yup
+    .number()
+    .transform(emptyToUndefined)
+    .typeError("Stock must be a whole number")
+    .required("Stock is required")
+    .integer("Stock must be a whole number")
+    .min(0, "Stock cannot be negative")
+    .max(STOCK_MAX, `Stock must be at most ${STOCK_MAX}`),
+  brand: yup.string().trim().max(100, "Brand must be at most 100 characters").default(""),
+});
+export type ProductInput = yup.InferType<typeof productInputSchema>;
