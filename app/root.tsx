@@ -1,5 +1,4 @@
 import {
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
@@ -11,18 +10,19 @@ import {
 import type { Route } from "./+types/root";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
-import { ErrorScreen } from "./components/error-screen";
-import { NotFoundScreen } from "./components/not-found-screen";
+import { SessionFlash } from "./components/flash-banner";
+import { RouteErrorScreen } from "./components/route-error-screen";
 import { requestContext } from "./context";
 import { useNonce } from "./lib/nonce";
 import "./app.css";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { user, store, publicUrl } = context.get(requestContext);
+  const { user, store, publicUrl, services, session } = context.get(requestContext);
   return {
     user: user ? { name: user.name, role: user.role } : null,
-    // The cart module fills this in; the badge shows the total quantity on every page.
-    cartCount: 0,
+    // The badge in the top bar: the total quantity in the cart, on every page.
+    cartCount: user ? await services.cart.countItems(user._id) : 0,
+    flash: session.takeFlash(),
     site: { name: store.name, tagline: store.tagline, publicUrl },
     store,
   };
@@ -56,6 +56,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </a>
         <SiteHeader user={data?.user ?? null} cartCount={data?.cartCount ?? 0} brand={data?.site.name ?? "Waqt"} />
         <main id="main" className="site-main">
+          {data?.flash ? <SessionFlash key={data.flash.id} flash={data.flash} /> : null}
           {children}
         </main>
         {data ? <SiteFooter store={data.store} /> : null}
@@ -72,12 +73,5 @@ export default function App() {
 
 /** The generic error screen of SPEC section 8; unknown paths get the 404 page instead. */
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundScreen />;
-  if (isRouteErrorResponse(error) && error.status === 503) {
-    return <ErrorScreen message="The store is busy or under maintenance. Please try again in a moment." />;
-  }
-  const message =
-    isRouteErrorResponse(error) && typeof error.data === "string" && error.status < 500 ? error.data : undefined;
-  return <ErrorScreen message={message} />;
+  return <RouteErrorScreen error={useRouteError()} />;
 }

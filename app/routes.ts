@@ -4,6 +4,13 @@ import { type RouteConfig, index, route } from "@react-router/dev/routes";
 export default [
   index("content/home.tsx"),
 
+  // Catalog
+  route("products", "catalog/products.tsx"),
+  route("products/:productId", "catalog/product.tsx"),
+
+  // Cart
+  route("cart", "cart/cart.tsx"),
+
   // Accounts
   route("signup", "accounts/signup.tsx"),
   route("login", "accounts/login.tsx"),
@@ -18,6 +25,15 @@ export default [
   route("admin/users/new", "admin/user-create.tsx"),
   route("admin/users/:userId/role", "admin/user-role.tsx"),
   route("admin/users/:userId/delete", "admin/user-delete.tsx"),
+  route("admin/products", "admin/products.tsx"),
+  route("admin/products/new", "admin/product-create.tsx"),
+  route("admin/products/:productId/edit", "admin/product-edit.tsx"),
+  route("admin/products/:productId/delete", "admin/product-delete.tsx"),
+
+  // For search engines
+  route("sitemap.xml", "content/sitemap.ts"),
+  route("sitemaps/:file", "content/sitemap-part.ts"),
+  route("robots.txt", "content/robots.ts"),
 
   // Any other path: the 404 page.
   route("*", "content/not-found.tsx"),

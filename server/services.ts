@@ -2,6 +2,7 @@ import type { Config } from "./config";
 import type { Database } from "./db/database";
 import type { Logger } from "./logger";
 import { AccountsService } from "./modules/accounts/accounts.service";
+import { CartService } from "./modules/cart/cart.service";
 import { CatalogService } from "./modules/catalog/catalog.service";
 import { RateLimiter } from "./rate-limiter";
 
@@ -12,6 +13,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     rateLimiter,
     accounts: new AccountsService(deps.db, rateLimiter),
     catalog: new CatalogService(deps.db),
+    cart: new CartService(deps.db),
   };
 }
 

@@ -17,6 +17,12 @@ export default function AdminDashboard() {
       <h1>Admin Dashboard</h1>
       <ul className="collections">
         <li>
+          <Link className="collection-card" to="/admin/products">
+            <span className="collection-card__title">Manage Products</span>
+            <span>Add, edit and delete watches; set prices and stock</span>
+          </Link>
+        </li>
+        <li>
           <Link className="collection-card" to="/admin/users">
             <span className="collection-card__title">Manage Users</span>
             <span>Search users, create admins, change roles</span>

@@ -19,3 +19,16 @@ export function FlashBanner({ message }: { message: string | null }) {
     </div>
   );
 }
+
+/**
+ * A message carried by the session across a redirect (e.g. "Added to cart"): a success fades
+ * like any banner; a problem stays until the next page.
+ */
+export function SessionFlash({ flash }: { flash: { tone: "success" | "error"; message: string } }) {
+  if (flash.tone === "success") return <FlashBanner message={flash.message} />;
+  return (
+    <div className="alert alert--error" role="alert">
+      {flash.message}
+    </div>
+  );
+}

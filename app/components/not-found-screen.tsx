@@ -1,13 +1,22 @@
 import { Link } from "react-router";
 
-export function NotFoundScreen({ message }: { message?: string }) {
+/** The 404 page: "Page not found" with Go Home, or a named thing (e.g. "Product not found"). */
+export function NotFoundScreen({
+  message,
+  explanation = "The page you are looking for does not exist or has moved.",
+  link = { to: "/", label: "Go Home" },
+}: {
+  message?: string;
+  explanation?: string;
+  link?: { to: string; label: string };
+}) {
   return (
     <section className="error-screen">
       <p className="error-code">404</p>
       <h1>{message ?? "Page not found"}</h1>
-      <p>The page you are looking for does not exist or has moved.</p>
-      <Link className="button" to="/">
-        Go Home
+      <p>{explanation}</p>
+      <Link className="button" to={link.to}>
+        {link.label}
       </Link>
     </section>
   );

@@ -2,11 +2,12 @@ import connectPgSimple from "connect-pg-simple";
 import type { Request, RequestHandler, Response } from "express";
 import session from "express-session";
 import type pg from "pg";
-import type { PageSession } from "./request-context";
+import type { Flash, PageSession } from "./request-context";
 
 declare module "express-session" {
   interface SessionData {
     userId?: string;
+    flash?: Flash;
   }
 }
 
@@ -50,6 +51,15 @@ export function pageSessionOf(req: Request, res: Response): PageSession {
     },
     get userId() {
       return req.session?.userId ?? null;
+    },
+    setFlash(flash) {
+      // Only a signed-in shopper has a session to carry a message to the next page.
+      if (req.session?.userId) req.session.flash = { ...flash, id: Date.now() };
+    },
+    takeFlash() {
+      const flash = req.session?.flash ?? null;
+      if (flash) delete req.session.flash;
+      return flash;
     },
     signIn: (userId) =>
       new Promise<void>((resolve, reject) => {

@@ -3,6 +3,9 @@ import type { PublicUser } from "../modules/accounts/user.model";
 import type { Services } from "../services";
 import type { StoreDetails } from "../store-details";
 
+/** A message for the next page a shopper sees (after a redirect), shown once. */
+export type Flash = { tone: "success" | "error"; message: string; id?: number };
+
 /** The browser session of the pages (the cookie holds only its id; the data lives in PostgreSQL). */
 export type PageSession = {
   /** The session's id (to keep this session when a password change ends the others). */
@@ -10,6 +13,9 @@ export type PageSession = {
   userId: string | null;
   /** Starts a signed-in session under a new id (no session fixation). */
   signIn(userId: string): Promise<void>;
+  setFlash(flash: Flash): void;
+  /** The waiting message, removed as it is read. */
+  takeFlash(): Flash | null;
   signOut(): Promise<void>;
 };
 

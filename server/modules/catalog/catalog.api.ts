@@ -1,5 +1,6 @@
 import { defineApiRoute, type ApiRoute } from "../../http/api-route";
-import { PRODUCT_SORTS, productInputSchema, productListQuerySchema } from "./catalog.schemas";
+import { PRODUCT_SORTS } from "./catalog-values";
+import { productInputSchema, productListQuerySchema } from "./catalog.schemas";
 import { CATEGORIES, forApiClients } from "./product.model";
 
 const productSchema = {

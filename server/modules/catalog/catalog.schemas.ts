@@ -1,14 +1,5 @@
 import * as yup from "yup";
-import { CATEGORIES } from "./product.model";
-
-/** The sorts of the catalogue, in API.md's words: a field, "-" for descending. */
-export const PRODUCT_SORTS = ["-createdAt", "createdAt", "price", "-price", "name", "-name"] as const;
-export type ProductSort = (typeof PRODUCT_SORTS)[number];
-export const DEFAULT_PRODUCT_SORT: ProductSort = "-createdAt";
-
-export const SEARCH_MAX_LENGTH = 100;
-export const PRICE_MAX = 9_999_999_999.99; // numeric(12, 2)
-export const STOCK_MAX = 1_000_000;
+import { CATEGORIES, PRICE_MAX, PRODUCT_SORTS, SEARCH_MAX_LENGTH, STOCK_MAX } from "./catalog-values";
 
 /** Empty values mean "no filter" / the default (existing clients always send every parameter). */
 const emptyToUndefined = (value: unknown, original: unknown) =>

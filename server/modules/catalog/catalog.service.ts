@@ -3,12 +3,8 @@ import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
 import { NotFoundError } from "../../domain-errors";
 import { validateInput } from "../../http/validate";
-import {
-  DEFAULT_PRODUCT_SORT,
-  productInputSchema,
-  productListQuerySchema,
-  type ProductSort,
-} from "./catalog.schemas";
+import { DEFAULT_PRODUCT_SORT, type ProductSort } from "./catalog-values";
+import { productInputSchema, productListQuerySchema } from "./catalog.schemas";
 import { Product, type PublicProduct } from "./product.model";
 
 export type ProductPagination = { page: number; limit: number; total: number; totalPages: number };

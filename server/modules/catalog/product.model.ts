@@ -1,7 +1,8 @@
 import { BaseModel } from "../../db/base.model";
 
-export type Category = "Men" | "Women";
-export const CATEGORIES: Category[] = ["Men", "Women"];
+import type { Category } from "./catalog-values";
+
+export { CATEGORIES, type Category } from "./catalog-values";
 
 /** A product as clients see it (API.md "Product"). */
 export type PublicProduct = {

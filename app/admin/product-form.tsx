@@ -1,0 +1,96 @@
+import { Form } from "react-router";
+import type { PublicProduct } from "../../server/modules/catalog/product.model";
+import { Field, FormActions, FormError, type FormFailure } from "../lib/forms";
+
+/** The fields of a product as the form shows them: the saved product, or what was just typed. */
+export function productFormValues(product: PublicProduct | null, failure: FormFailure | undefined): Record<string, string> {
+  if (failure) return failure.values;
+  if (!product) return { category: "" };
+  return {
+    name: product.name,
+    brand: product.brand,
+    description: product.description,
+    price: String(product.price),
+    stock: String(product.stock),
+    category: product.category,
+    imageUrl: product.imageUrl,
+  };
+}
+
+/**
+ * Add and Edit share this form: every field required but brand, errors beside their fields.
+ * noValidate: the server's messages are the ones shown, the same with or without JavaScript.
+ */
+export function ProductForm({
+  values,
+  failure,
+  submitLabel,
+  pendingLabel,
+}: {
+  values: Record<string, string>;
+  failure: FormFailure | undefined;
+  submitLabel: string;
+  pendingLabel: string;
+}) {
+  const errors = failure?.fieldErrors ?? {};
+  return (
+    <>
+      <FormError message={failure?.formError} />
+      <Form method="post" noValidate className="card">
+        <Field name="name" label="Name" defaultValue={values.name} error={errors.name} required maxLength={200} autoComplete="off" />
+        <Field name="brand" label="Brand (optional)" defaultValue={values.brand} error={errors.brand} maxLength={100} autoComplete="off" />
+        <Field name="description" label="Description" error={errors.description}>
+          <textarea
+            id="field-description"
+            name="description"
+            rows={5}
+            required
+            maxLength={5000}
+            defaultValue={values.description}
+            aria-invalid={errors.description ? true : undefined}
+            aria-describedby={errors.description ? "field-description-error" : undefined}
+          />
+        </Field>
+        <div className="form-row">
+          <Field
+            name="price"
+            label="Price (Rs.)"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step="0.01"
+            defaultValue={values.price}
+            error={errors.price}
+            required
+          />
+          <Field name="stock" label="Stock" type="number" inputMode="numeric" min={0} step="1" defaultValue={values.stock} error={errors.stock} required />
+        </div>
+        <Field name="category" label="Category" error={errors.category}>
+          <select
+            id="field-category"
+            name="category"
+            required
+            defaultValue={values.category ?? ""}
+            aria-invalid={errors.category ? true : undefined}
+            aria-describedby={errors.category ? "field-category-error" : undefined}
+          >
+            <option value="">Choose a category</option>
+            <option value="Men">Men</option>
+            <option value="Women">Women</option>
+          </select>
+        </Field>
+        <Field
+          name="imageUrl"
+          label="Image URL"
+          defaultValue={values.imageUrl}
+          error={errors.imageUrl}
+          required
+          maxLength={500}
+          autoComplete="off"
+          hint="An https:// address, or a site path such as /images/watches/name.svg"
+        />
+        <FormActions label={submitLabel} pendingLabel={pendingLabel} cancelTo="/admin/products" />
+      </Form>
+    </>
+  );
+}

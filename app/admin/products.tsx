@@ -1,0 +1,105 @@
+import { Form, Link } from "react-router";
+import { FlashBanner } from "../components/flash-banner";
+import { ProductImage } from "../components/product-image";
+import { requestContext } from "../context";
+import { requireAdmin } from "../lib/guards";
+import { routeMeta } from "../lib/meta";
+import { formatRupees } from "../lib/money";
+import type { Route } from "./+types/products";
+
+const FLASH_MESSAGES: Record<string, string> = {
+  created: "Product created successfully!",
+  updated: "Product updated successfully!",
+  deleted: "Product deleted successfully!",
+};
+
+/** Admin product lists hold up to 1000 products a page (SPEC section 9). */
+const ADMIN_PAGE_SIZE = 1000;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAdmin(context, request);
+  const { services } = context.get(requestContext);
+  const params = new URL(request.url).searchParams;
+  const search = (params.get("search") ?? "").trim().slice(0, 100);
+  const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
+  const { products, pagination } = await services.catalog.listProducts({ search, page, limit: ADMIN_PAGE_SIZE, sort: "-createdAt" });
+  const flash = params.get("done");
+  return { products, pagination, search, flash: flash ? (FLASH_MESSAGES[flash] ?? null) : null };
+}
+
+export const meta: Route.MetaFunction = routeMeta({ title: "Manage Products", path: "/admin/products", noindex: true });
+
+export default function AdminProducts({ loaderData }: Route.ComponentProps) {
+  const { products, pagination, search, flash } = loaderData;
+  const pageLink = (page: number) => `/admin/products?${new URLSearchParams({ ...(search ? { search } : {}), page: String(page) })}`;
+  return (
+    <section>
+      <FlashBanner message={flash} />
+      <header className="page-header">
+        <h1>Manage Products</h1>
+        <Link className="button" to="/admin/products/new">
+          Add Product
+        </Link>
+      </header>
+      <Form method="get" className="filters" role="search">
+        <div className="field">
+          <label htmlFor="product-search">Search products</label>
+          <input id="product-search" type="search" name="search" defaultValue={search} maxLength={100} />
+        </div>
+        <button type="submit" className="button">
+          Search
+        </button>
+      </Form>
+      <p>{`${pagination.total} ${pagination.total === 1 ? "product" : "products"}`}</p>
+      {products.length === 0 ? (
+        <p>No products found</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Image</th>
+                <th scope="col">Name</th>
+                <th scope="col">Category</th>
+                <th scope="col">Price</th>
+                <th scope="col">Stock</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {products.map((product, index) => (
+                <tr key={product._id}>
+                  <td>
+                    <ProductImage src={product.imageUrl} alt="" size={48} eager={index < 10} />
+                  </td>
+                  <td>
+                    <Link to={`/products/${product._id}`}>{product.name}</Link>
+                    {product.brand ? <div className="muted">{product.brand}</div> : null}
+                  </td>
+                  <td>{product.category}</td>
+                  <td>{formatRupees(product.price)}</td>
+                  <td>{product.stock}</td>
+                  <td className="actions">
+                    <Link className="button button--small button--ghost" to={`/admin/products/${product._id}/edit`} aria-label={`Edit ${product.name}`}>
+                      Edit
+                    </Link>
+                    <Link className="button button--small button--danger" to={`/admin/products/${product._id}/delete`} aria-label={`Delete ${product.name}`}>
+                      Delete
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pagination.totalPages > 1 ? (
+        <nav className="pagination" aria-label="Pages">
+          {pagination.page > 1 ? <Link to={pageLink(pagination.page - 1)}>Previous</Link> : null}
+          <span>{`Page ${pagination.page} of ${pagination.totalPages}`}</span>
+          {pagination.page < pagination.totalPages ? <Link to={pageLink(pagination.page + 1)}>Next</Link> : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,159 @@
+import { Form, Link, redirect, useSubmit } from "react-router";
+import { PRODUCT_SORTS } from "../../server/modules/catalog/catalog-values";
+import { requestContext } from "../context";
+import { pageMeta, siteOf } from "../lib/meta";
+import { CATALOG_PAGE_SIZE, SORT_LABELS, catalogHref, readCatalogView, type CatalogView } from "./catalog-query";
+import { paginationItems } from "./pagination";
+import { ProductCard } from "./product-card";
+import type { Route } from "./+types/products";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { services } = context.get(requestContext);
+  const view = readCatalogView(new URL(request.url).searchParams);
+  const { products, pagination } = await services.catalog.listProducts({
+    search: view.search,
+    category: view.category,
+    sort: view.sort,
+    page: view.page,
+    limit: CATALOG_PAGE_SIZE,
+  });
+  // A page past the end (a shared link after products were deleted) shows the last page.
+  if (products.length === 0 && pagination.totalPages > 0 && view.page > pagination.totalPages) {
+    throw redirect(catalogHref({ ...view, page: pagination.totalPages }));
+  }
+  return { view, products, pagination };
+}
+
+export const meta: Route.MetaFunction = ({ data, matches }) => {
+  const view = data?.view;
+  const collection = view?.category ? `${view.category}'s Watches` : "All Watches";
+  const title = view?.search ? `Search results for "${view.search}"` : collection;
+  return pageMeta(siteOf(matches), {
+    title,
+    description: `Browse ${view?.category ? `${view.category.toLowerCase()}'s` : "men's and women's"} premium authentic watches. Free delivery across Pakistan and cash on delivery.`,
+    // Search results are not pages of their own for search engines; collections are.
+    path: view?.category ? `/products?category=${view.category}` : "/products",
+    noindex: Boolean(view?.search),
+  });
+};
+
+export default function Products({ loaderData }: Route.ComponentProps) {
+  const { view, products, pagination } = loaderData;
+  const submit = useSubmit();
+  const heading = view.category ? `${view.category}'s Watches` : "All Watches";
+  return (
+    <section>
+      <header className="page-header">
+        <h1>{heading}</h1>
+        <p className="muted">{`${pagination.total} ${pagination.total === 1 ? "watch" : "watches"}`}</p>
+      </header>
+      {/* A GET form: the filters live in the URL, and any change starts again at page 1. */}
+      <Form
+        method="get"
+        action="/products"
+        className="filters"
+        role="search"
+        onChange={(event) => {
+          // With JavaScript a new category or sort applies at once; typing waits for Search.
+          if ((event.target as HTMLElement).tagName === "SELECT") submit(event.currentTarget);
+        }}
+      >
+        <div className="field">
+          <label htmlFor="catalog-search">Search watches</label>
+          <input
+            id="catalog-search"
+            type="search"
+            name="search"
+            defaultValue={view.search}
+            maxLength={100}
+            placeholder="Name, brand or description"
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="catalog-category">Category</label>
+          <select id="catalog-category" name="category" defaultValue={view.category}>
+            <option value="">All Categories</option>
+            <option value="Men">Men</option>
+            <option value="Women">Women</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="catalog-sort">Sort by</label>
+          <select id="catalog-sort" name="sort" defaultValue={view.sort}>
+            {view.search ? <option value="">Best Match</option> : null}
+            {PRODUCT_SORTS.map((sort) => (
+              <option key={sort} value={sort === "-createdAt" && !view.search ? "" : sort}>
+                {SORT_LABELS[sort]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="button">
+          Search
+        </button>
+      </Form>
+      {products.length === 0 ? (
+        <div className="empty-state">
+          <p>No products found</p>
+          {view.search || view.category ? <Link to="/products">Show all watches</Link> : null}
+        </div>
+      ) : (
+        <ul className="product-grid">
+          {products.map((product, index) => (
+            // The first row is above the fold on most screens: load it at once, the rest lazily.
+            <ProductCard key={product._id} product={product} eagerImage={index < 4} />
+          ))}
+        </ul>
+      )}
+      <CatalogPagination view={view} totalPages={pagination.totalPages} />
+    </section>
+  );
+}
+
+function CatalogPagination({ view, totalPages }: { view: CatalogView; totalPages: number }) {
+  if (totalPages <= 1) return null;
+  const href = (page: number) => catalogHref({ ...view, page });
+  return (
+    <nav className="pagination" aria-label="Pages">
+      {view.page > 1 ? (
+        <Link to={href(view.page - 1)} rel="prev">
+          Previous
+        </Link>
+      ) : (
+        <span className="pagination__disabled" aria-disabled="true">
+          Previous
+        </span>
+      )}
+      <ol className="pagination__pages">
+        {paginationItems(view.page, totalPages).map((item) =>
+          item.kind === "ellipsis" ? (
+            <li key={item.key} aria-hidden="true">
+              …
+            </li>
+          ) : (
+            <li key={item.page}>
+              {item.current ? (
+                <span className="pagination__current" aria-current="page">
+                  {item.page}
+                </span>
+              ) : (
+                <Link to={href(item.page)} aria-label={`Page ${item.page}`}>
+                  {item.page}
+                </Link>
+              )}
+            </li>
+          ),
+        )}
+      </ol>
+      {view.page < totalPages ? (
+        <Link to={href(view.page + 1)} rel="next">
+          Next
+        </Link>
+      ) : (
+        <span className="pagination__disabled" aria-disabled="true">
+          Next
+        </span>
+      )}
+    </nav>
+  );
+}

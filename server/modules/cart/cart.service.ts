@@ -1,0 +1,136 @@
+import type { Knex } from "knex";
+import type { Database } from "../../db/database";
+import { isUuid } from "../../db/ids";
+import { ConflictError, NotFoundError } from "../../domain-errors";
+import { validateInput } from "../../http/validate";
+import { cartTotal, type CartLine } from "./cart-lines";
+import { cartLineSchema } from "./cart.schemas";
+
+export type { CartLine };
+
+export const NOT_ENOUGH_STOCK = "Not enough stock available";
+
+export type PublicCart = {
+  _id: string | null;
+  user: string;
+  items: CartLine[];
+  createdAt: string | null;
+  updatedAt: string | null;
+};
+
+export type CartWithTotal = { cart: PublicCart; total: number };
+
+/**
+ * The shopper's cart. Every change runs in a transaction that first locks the user's cart row,
+ * so two tabs changing one cart at once are applied one after the other and no line is lost.
+ */
+export class CartService {
+  constructor(private readonly db: Database) {}
+
+  async getCart(userId: string): Promise<CartWithTotal> {
+    return this.readCart(this.db, userId);
+  }
+
+  /** Total quantity of all lines, for the badge in the top bar (one small query per page). */
+  async countItems(userId: string): Promise<number> {
+    const row = await this.db("cart_items")
+      .join("carts", "carts.id", "cart_items.cart_id")
+      .where("carts.user_id", userId)
+      .sum({ count: "cart_items.quantity" })
+      .first();
+    return Number(row?.count ?? 0);
+  }
+
+  /** Adds to the line (or starts it); never more than the product's stock in all. */
+  async addItem(userId: string, input: unknown): Promise<CartWithTotal> {
+    const { productId, quantity } = validateInput(cartLineSchema, input);
+    return this.db.transaction(async (trx) => {
+      const cartId = await this.lockCart(trx, userId);
+      const product = await lockProduct(trx, productId);
+      const line = await trx("cart_items").where({ cartId, productId }).first("quantity");
+      const wanted = (line?.quantity ?? 0) + quantity;
+      if (wanted > product.stock) throw new ConflictError(NOT_ENOUGH_STOCK);
+      await trx("cart_items")
+        .insert({ cartId, productId, quantity: wanted })
+        .onConflict(["cart_id", "product_id"])
+        .merge({ quantity: wanted, updatedAt: trx.fn.now() });
+      return this.readCart(trx, userId);
+    });
+  }
+
+  /** Sets the quantity of a line that is in the cart. */
+  async setQuantity(userId: string, input: unknown): Promise<CartWithTotal> {
+    const { productId, quantity } = validateInput(cartLineSchema, input);
+    return this.db.transaction(async (trx) => {
+      const cartId = await this.lockCart(trx, userId);
+      const product = await lockProduct(trx, productId);
+      const line = await trx("cart_items").where({ cartId, productId }).first("quantity");
+      if (!line) throw new NotFoundError("Item not found in cart");
+      if (quantity > product.stock) throw new ConflictError(NOT_ENOUGH_STOCK);
+      await trx("cart_items").where({ cartId, productId }).update({ quantity, updatedAt: trx.fn.now() });
+      return this.readCart(trx, userId);
+    });
+  }
+
+  /** Removing a line that is already gone changes nothing (a double submit is harmless). */
+  async removeItem(userId: string, productId: string): Promise<CartWithTotal> {
+    return this.db.transaction(async (trx) => {
+      const cartId = await this.lockCart(trx, userId);
+      if (isUuid(productId)) await trx("cart_items").where({ cartId, productId }).delete();
+      return this.readCart(trx, userId);
+    });
+  }
+
+  async clear(userId: string): Promise<CartWithTotal> {
+    return this.db.transaction(async (trx) => {
+      const cartId = await this.lockCart(trx, userId);
+      await trx("cart_items").where({ cartId }).delete();
+      return this.readCart(trx, userId);
+    });
+  }
+
+  /** The user's cart row, made when missing, locked until the transaction ends. */
+  private async lockCart(trx: Knex.Transaction, userId: string): Promise<string> {
+    const [cart] = await trx("carts")
+      .insert({ userId })
+      .onConflict("user_id")
+      .merge({ updatedAt: trx.fn.now() })
+      .returning("id");
+    return cart.id;
+  }
+
+  private async readCart(db: Knex, userId: string): Promise<CartWithTotal> {
+    const cart = await db("carts").where({ userId }).first();
+    const rows = cart
+      ? await db("cart_items")
+          .join("products", "products.id", "cart_items.product_id")
+          .where("cart_items.cart_id", cart.id)
+          .orderBy([
+            { column: "cart_items.created_at", order: "asc" },
+            { column: "products.id", order: "asc" },
+          ])
+          .select("products.id", "products.name", "products.price", "products.image_url", "products.stock", "cart_items.quantity")
+      : [];
+    const items: CartLine[] = rows.map((row) => ({
+      product: { _id: row.id, name: row.name, price: Number(row.price), imageUrl: row.imageUrl, stock: row.stock },
+      quantity: row.quantity,
+    }));
+    return {
+      cart: {
+        _id: cart?.id ?? null,
+        user: userId,
+        items,
+        createdAt: cart ? new Date(cart.createdAt).toISOString() : null,
+        updatedAt: cart ? new Date(cart.updatedAt).toISOString() : null,
+      },
+      total: cartTotal(items),
+    };
+  }
+}
+
+/** The product, share-locked so that it is not deleted while the cart refers to it. */
+async function lockProduct(trx: Knex.Transaction, productId: string): Promise<{ id: string; stock: number }> {
+  const product = isUuid(productId) ? await trx("products").where({ id: productId }).forShare().first("id", "stock") : undefined;
+  if (!product) throw new NotFoundError("Product not found");
+  return product;
+}

@@ -1,0 +1,15 @@
+/**
+ * The catalogue's fixed values. Plain data with no imports, so the pages' browser bundle can use
+ * them too without pulling in the server's code.
+ */
+export type Category = "Men" | "Women";
+export const CATEGORIES: Category[] = ["Men", "Women"];
+
+/** The sorts of the catalogue, in API.md's words: a field, "-" for descending. */
+export const PRODUCT_SORTS = ["-createdAt", "createdAt", "price", "-price", "name", "-name"] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+export const DEFAULT_PRODUCT_SORT: ProductSort = "-createdAt";
+
+export const SEARCH_MAX_LENGTH = 100;
+export const PRICE_MAX = 9_999_999_999.99; // numeric(12, 2)
+export const STOCK_MAX = 1_000_000;
