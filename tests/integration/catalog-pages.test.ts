@@ -263,6 +263,24 @@ describe("what search engines read", () => {
     for (const id of ids) expect(xml).toContain(`<loc>https://shop.example.pk/products/${id}</loc>`);
   });
 
+  it("becomes a sitemap index of files of at most 50,000 addresses when the catalogue is larger", async () => {
+    await server.database.db.raw(`
+      INSERT INTO products (name, description, price, category, image_url, stock)
+      SELECT 'Bulk ' || n, 'Bulk watch', 1000, 'Men', '', 1 FROM generate_series(1, 50001) AS n`);
+    const client = new TestClient(server.baseUrl);
+    const index = await (await client.get("/sitemap.xml")).text();
+    expect(index).toContain("<sitemapindex");
+    expect(index).toContain("<loc>https://shop.example.pk/sitemaps/pages.xml</loc>");
+    expect(index).toContain("<loc>https://shop.example.pk/sitemaps/products-2.xml</loc>");
+    expect(index).not.toContain("products-3.xml");
+    const first = await (await client.get("/sitemaps/products-1.xml")).text();
+    expect(first.match(/<url>/g)).toHaveLength(50_000);
+    const second = await (await client.get("/sitemaps/products-2.xml")).text();
+    expect(second.match(/<url>/g)).toHaveLength(1);
+    expect((await client.get("/sitemaps/products-3.xml")).status).toBe(404);
+    expect(await (await client.get("/sitemaps/pages.xml")).text()).toContain("<loc>https://shop.example.pk/products</loc>");
+  });
+
   it("disallows admin, cart, checkout and account pages in /robots.txt", async () => {
     const text = await (await new TestClient(server.baseUrl).get("/robots.txt")).text();
     for (const path of ["/admin", "/cart", "/checkout", "/my-orders", "/profile"]) expect(text).toContain(`Disallow: ${path}\n`);
