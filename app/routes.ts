@@ -11,6 +11,11 @@ export default [
   // Cart
   route("cart", "cart/cart.tsx"),
 
+  // Orders
+  route("checkout", "orders/checkout.tsx"),
+  route("order-success/:orderId", "orders/order-success.tsx"),
+  route("my-orders", "orders/my-orders.tsx"),
+
   // Accounts
   route("signup", "accounts/signup.tsx"),
   route("login", "accounts/login.tsx"),
@@ -25,6 +30,8 @@ export default [
   route("admin/users/new", "admin/user-create.tsx"),
   route("admin/users/:userId/role", "admin/user-role.tsx"),
   route("admin/users/:userId/delete", "admin/user-delete.tsx"),
+  route("admin/orders", "admin/orders.tsx"),
+  route("admin/orders/:orderId", "admin/order-details.tsx"),
   route("admin/products", "admin/products.tsx"),
   route("admin/products/new", "admin/product-create.tsx"),
   route("admin/products/:productId/edit", "admin/product-edit.tsx"),

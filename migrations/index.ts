@@ -2,6 +2,7 @@ import type { Knex } from "knex";
 import * as initialSchema from "./20261120000001_initial_schema";
 import * as rateLimits from "./20261120000002_rate_limits";
 import * as productNameSort from "./20261120000003_product_name_sort";
+import * as checkout from "./20261120000004_checkout";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -11,6 +12,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261120000001_initial_schema": initialSchema,
   "20261120000002_rate_limits": rateLimits,
   "20261120000003_product_name_sort": productNameSort,
+  "20261120000004_checkout": checkout,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

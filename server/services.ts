@@ -4,6 +4,7 @@ import type { Logger } from "./logger";
 import { AccountsService } from "./modules/accounts/accounts.service";
 import { CartService } from "./modules/cart/cart.service";
 import { CatalogService } from "./modules/catalog/catalog.service";
+import { OrdersService } from "./modules/orders/orders.service";
 import { RateLimiter } from "./rate-limiter";
 
 /** The domain layer: one instance of each module's service, shared by the pages and the API. */
@@ -14,6 +15,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     accounts: new AccountsService(deps.db, rateLimiter),
     catalog: new CatalogService(deps.db),
     cart: new CartService(deps.db),
+    orders: new OrdersService(deps.db),
   };
 }
 

@@ -1,5 +1,7 @@
 import { Link } from "react-router";
 import { FlashBanner } from "../components/flash-banner";
+import { requestContext } from "../context";
+import { OrderCard } from "../orders/order-parts";
 import { requireUser } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/profile";
@@ -9,16 +11,21 @@ const FLASH_MESSAGES: Record<string, string> = {
   "password-changed": "Password changed successfully!",
 };
 
-export function loader({ request, context }: Route.LoaderArgs) {
+/** The profile shows the 3 latest orders (SPEC section 9). */
+const LATEST_ORDERS = 3;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
+  const { services } = context.get(requestContext);
+  const { orders, count } = await services.orders.listMyOrders(user._id, LATEST_ORDERS);
   const flash = new URL(request.url).searchParams.get("done");
-  return { user, flash: flash ? (FLASH_MESSAGES[flash] ?? null) : null };
+  return { user, orders, orderCount: count, flash: flash ? (FLASH_MESSAGES[flash] ?? null) : null };
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "My Profile", path: "/profile", noindex: true });
 
 export default function Profile({ loaderData }: Route.ComponentProps) {
-  const { user, flash } = loaderData;
+  const { user, orders, orderCount, flash } = loaderData;
   const address = [user.address.street, user.address.city, user.address.state, user.address.zipCode, user.address.country]
     .filter(Boolean)
     .join(", ");
@@ -58,6 +65,8 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
             <dd>{new Date(user.createdAt).toLocaleDateString("en-PK", { year: "numeric", month: "long", day: "numeric" })}</dd>
             <dt>Account type</dt>
             <dd>{user.role === "admin" ? "Admin" : "Customer"}</dd>
+            <dt>Orders placed</dt>
+            <dd>{orderCount}</dd>
           </dl>
           <h2>Quick links</h2>
           <ul className="link-list">
@@ -68,6 +77,23 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           </ul>
         </aside>
       </div>
+      <section className="profile__orders" aria-labelledby="recent-orders">
+        <header className="page-header">
+          <h2 id="recent-orders">Recent Orders</h2>
+          {orderCount > LATEST_ORDERS ? <Link to="/my-orders">View all orders</Link> : null}
+        </header>
+        {orders.length === 0 ? (
+          <p className="muted">
+            No orders yet. <Link to="/products">Start shopping</Link>
+          </p>
+        ) : (
+          <div className="order-list">
+            {orders.map((order) => (
+              <OrderCard key={order._id} order={order} />
+            ))}
+          </div>
+        )}
+      </section>
     </section>
   );
 }

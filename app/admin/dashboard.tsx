@@ -1,34 +1,97 @@
 import { Link } from "react-router";
+import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
+import { formatRupees } from "../lib/money";
+import { OrderNumber, StatusBadge, formatOrderDate } from "../orders/order-parts";
 import type { Route } from "./+types/dashboard";
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
-  return null;
+  const { services } = context.get(requestContext);
+  return services.orders.dashboardFigures();
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Admin Dashboard", path: "/admin", noindex: true });
 
-/** The admin's start page: the admin areas (the order figures join when orders exist). */
-export default function AdminDashboard() {
+const AREAS = [
+  { to: "/admin/products", title: "Manage Products", text: "Add, edit and delete watches; set prices and stock" },
+  { to: "/admin/orders", title: "Manage Orders", text: "See every order, change its status" },
+  { to: "/admin/users", title: "Manage Users", text: "Search users, create admins, change roles" },
+];
+
+/** The admin's start page: the store's figures (computed by PostgreSQL), the admin areas and the latest orders. */
+export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
+  const { totalOrders, totalProducts, totalRevenue, pendingOrders, latestOrders } = loaderData;
   return (
     <section>
       <h1>Admin Dashboard</h1>
-      <ul className="collections">
-        <li>
-          <Link className="collection-card" to="/admin/products">
-            <span className="collection-card__title">Manage Products</span>
-            <span>Add, edit and delete watches; set prices and stock</span>
-          </Link>
+      <ul className="figures">
+        <li className="card figure">
+          <span className="figure__label">Total Orders</span>
+          <span className="figure__value">{totalOrders}</span>
         </li>
-        <li>
-          <Link className="collection-card" to="/admin/users">
-            <span className="collection-card__title">Manage Users</span>
-            <span>Search users, create admins, change roles</span>
-          </Link>
+        <li className="card figure">
+          <span className="figure__label">Total Products</span>
+          <span className="figure__value">{totalProducts}</span>
+        </li>
+        <li className="card figure">
+          <span className="figure__label">Total Revenue</span>
+          <span className="figure__value">{formatRupees(totalRevenue)}</span>
+          <span className="figure__note">Cancelled orders are not counted</span>
+        </li>
+        <li className="card figure">
+          <span className="figure__label">Pending Orders</span>
+          <span className="figure__value">{pendingOrders}</span>
         </li>
       </ul>
+      <ul className="collections">
+        {AREAS.map((area) => (
+          <li key={area.to}>
+            <Link className="collection-card" to={area.to}>
+              <span className="collection-card__title">{area.title}</span>
+              <span>{area.text}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <section className="section" aria-labelledby="latest-orders">
+        <h2 id="latest-orders">Recent Orders</h2>
+        {latestOrders.length === 0 ? (
+          <p className="muted">No orders yet.</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Order</th>
+                  <th scope="col">Customer</th>
+                  <th scope="col">Total</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Date</th>
+                </tr>
+              </thead>
+              <tbody>
+                {latestOrders.map((order) => (
+                  <tr key={order._id}>
+                    <td>
+                      <Link to={`/admin/orders/${order._id}`}>
+                        <OrderNumber id={order._id} />
+                      </Link>
+                    </td>
+                    <td>{order.user.name}</td>
+                    <td>{formatRupees(order.totalPrice)}</td>
+                    <td>
+                      <StatusBadge status={order.status} />
+                    </td>
+                    <td>{formatOrderDate(order.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
     </section>
   );
 }

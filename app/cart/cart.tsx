@@ -12,12 +12,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
   // A guest sees an invitation to log in here, not a redirect (SPEC: /cart).
   if (!user) return { signedIn: false as const };
+  // Products deleted since the shopper last looked: told once, then forgotten.
+  const removedNames = await services.cart.takeRemovedProductNames(user._id);
   const { cart, total } = await services.cart.getCart(user._id);
   const params = new URL(request.url).searchParams;
   const confirm = params.get("confirm");
   const confirmLine = confirm === "remove" ? cart.items.find((line) => line.product._id === params.get("productId")) : undefined;
   return {
     signedIn: true as const,
+    removedNames,
     items: cart.items,
     total,
     // The confirmation step of remove and clear, shown in place of the buttons (without a dialog).
@@ -81,10 +84,17 @@ export default function Cart({ loaderData }: Route.ComponentProps) {
       </section>
     );
   }
-  const { items, total, confirm, confirmProductId } = loaderData;
+  const { items, total, confirm, confirmProductId, removedNames } = loaderData;
+  const removedNotice =
+    removedNames.length > 0 ? (
+      <p className="alert alert--info" role="status">
+        {`${removedNames.join(", ")} ${removedNames.length === 1 ? "is" : "are"} no longer available and ${removedNames.length === 1 ? "was" : "were"} removed from your cart.`}
+      </p>
+    ) : null;
   if (items.length === 0) {
     return (
       <section className="empty-state card">
+        {removedNotice}
         <h1>Your Cart</h1>
         <p>Your cart is empty</p>
         <Link className="button" to="/products">
@@ -96,6 +106,7 @@ export default function Cart({ loaderData }: Route.ComponentProps) {
   const blocked = items.some((line) => lineProblem(line) !== null);
   return (
     <section>
+      {removedNotice}
       <h1>Your Cart</h1>
       <div className="cart">
         <ul className="cart__lines">

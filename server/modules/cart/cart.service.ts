@@ -89,6 +89,23 @@ export class CartService {
     });
   }
 
+  /**
+   * Names of products deleted from the shopper's cart since they last looked, cleared as they
+   * are read: the cart page tells the shopper once (RULINGS "Cart and orders").
+   */
+  async takeRemovedProductNames(userId: string): Promise<string[]> {
+    const result = await this.db.raw(
+      `WITH previous AS (
+         SELECT id, removed_product_names FROM carts
+          WHERE user_id = ? AND cardinality(removed_product_names) > 0 FOR UPDATE)
+       UPDATE carts SET removed_product_names = '{}' FROM previous
+        WHERE carts.id = previous.id
+       RETURNING previous.removed_product_names AS names`,
+      [userId],
+    );
+    return result.rows[0]?.names ?? [];
+  }
+
   /** The user's cart row, made when missing, locked until the transaction ends. */
   private async lockCart(trx: Knex.Transaction, userId: string): Promise<string> {
     const [cart] = await trx("carts")
@@ -112,7 +129,7 @@ export class CartService {
           .select("products.id", "products.name", "products.price", "products.image_url", "products.stock", "cart_items.quantity")
       : [];
     const items: CartLine[] = rows.map((row) => ({
-      product: { _id: row.id, name: row.name, price: Number(row.price), imageUrl: row.imageUrl, stock: row.stock },
+      product: { _id: row.id, name: row.name, price: row.price, imageUrl: row.imageUrl, stock: row.stock },
       quantity: row.quantity,
     }));
     return {
@@ -133,4 +150,17 @@ async function lockProduct(trx: Knex.Transaction, productId: string): Promise<{ 
   const product = isUuid(productId) ? await trx("products").where({ id: productId }).forShare().first("id", "stock") : undefined;
   if (!product) throw new NotFoundError("Product not found");
   return product;
+}
+
+/**
+ * Called in the transaction that deletes a product, before the database's cascade takes it out
+ * of every cart: each of those carts remembers the name to tell its shopper.
+ */
+export async function noteProductLeavingCarts(trx: Knex.Transaction, productId: string): Promise<void> {
+  await trx.raw(
+    `UPDATE carts SET removed_product_names = array_append(carts.removed_product_names, products.name)
+       FROM cart_items, products
+      WHERE cart_items.cart_id = carts.id AND cart_items.product_id = ? AND products.id = cart_items.product_id`,
+    [productId],
+  );
 }

@@ -3,6 +3,7 @@ import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
 import { NotFoundError } from "../../domain-errors";
 import { validateInput } from "../../http/validate";
+import { noteProductLeavingCarts } from "../cart/cart.service";
 import { DEFAULT_PRODUCT_SORT, type ProductSort } from "./catalog-values";
 import { productInputSchema, productListQuerySchema } from "./catalog.schemas";
 import { Product, type PublicProduct } from "./product.model";
@@ -88,8 +89,12 @@ export class CatalogService {
 
   /** Carts lose the product (the database cascades); orders keep their copy of it. */
   async deleteProduct(id: string): Promise<void> {
-    const deleted = isUuid(id) ? await Product.query(this.db).deleteById(id) : 0;
-    if (!deleted) throw new NotFoundError("Product not found");
+    if (!isUuid(id)) throw new NotFoundError("Product not found");
+    await this.db.transaction(async (trx) => {
+      await noteProductLeavingCarts(trx, id);
+      const deleted = await Product.query(trx).deleteById(id);
+      if (!deleted) throw new NotFoundError("Product not found");
+    });
   }
 
   /** The newest watches that can be bought now, for the home page. */

@@ -20,7 +20,6 @@ export type PublicProduct = {
 
 export class Product extends BaseModel {
   static tableName = "products";
-  static moneyColumns = ["price"];
 
   id!: string;
   name!: string;

@@ -1,0 +1,111 @@
+import { Form, Link, redirect, useNavigation } from "react-router";
+import { lineTotal } from "../../server/modules/cart/cart-lines";
+import { ProductImage } from "../components/product-image";
+import { requestContext } from "../context";
+import { Field, FormError, formFailure, formValues } from "../lib/forms";
+import { requireUser } from "../lib/guards";
+import { routeMeta } from "../lib/meta";
+import { formatRupees } from "../lib/money";
+import type { Route } from "./+types/checkout";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(context, request);
+  const { services } = context.get(requestContext);
+  const { cart, total } = await services.cart.getCart(user._id);
+  return {
+    items: cart.items,
+    total,
+    // The shopper's saved address fills the form; Pakistan unless they said otherwise.
+    address: { ...user.address, country: user.address.country || "Pakistan" },
+    // One key per checkout form: a second submit of this form finds the first order.
+    checkoutKey: crypto.randomUUID(),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const { services } = context.get(requestContext);
+  const values = formValues(await request.formData());
+  const { street, city, state, zipCode, country, checkoutKey } = values;
+  try {
+    const order = await services.orders.placeOrder(user._id, {
+      address: { street, city, state, zipCode, country },
+      idempotencyKey: checkoutKey,
+    });
+    throw redirect(`/order-success/${order._id}`, 303);
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    return formFailure(error, values, { fallback: "Failed to place your order" });
+  }
+}
+
+export const meta: Route.MetaFunction = routeMeta({ title: "Checkout", path: "/checkout", noindex: true });
+
+export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
+  const { items, total, address, checkoutKey } = loaderData;
+  const navigation = useNavigation();
+  const processing = navigation.state !== "idle" && navigation.formMethod === "POST";
+  if (items.length === 0) {
+    return (
+      <section className="empty-state card">
+        <h1>Checkout</h1>
+        <p>Your cart is empty</p>
+        <Link className="button" to="/products">
+          Browse Watches
+        </Link>
+      </section>
+    );
+  }
+  const errors = actionData?.fieldErrors ?? {};
+  // After a refusal the form shows what the shopper typed, not the saved address.
+  const values = actionData?.values ?? address;
+  return (
+    <section>
+      <h1>Checkout</h1>
+      <div className="checkout">
+        <Form method="post" noValidate className="card checkout__form">
+          <h2>Shipping Address</h2>
+          <FormError message={actionData?.formError} />
+          <input type="hidden" name="checkoutKey" value={actionData?.values.checkoutKey ?? checkoutKey} />
+          <Field name="street" label="Street Address" autoComplete="street-address" defaultValue={values.street} error={errors.street} required maxLength={200} />
+          <div className="form-row">
+            <Field name="city" label="City" autoComplete="address-level2" defaultValue={values.city} error={errors.city} required maxLength={100} />
+            <Field name="state" label="State / Province" autoComplete="address-level1" defaultValue={values.state} error={errors.state} required maxLength={100} />
+          </div>
+          <div className="form-row">
+            <Field name="zipCode" label="ZIP / Postal Code" autoComplete="postal-code" defaultValue={values.zipCode} error={errors.zipCode} required maxLength={20} />
+            <Field name="country" label="Country" autoComplete="country-name" defaultValue={values.country} error={errors.country} required maxLength={100} />
+          </div>
+          <h2>Payment</h2>
+          <p className="payment-method">
+            <strong>Cash on Delivery</strong>: pay in cash when your watch arrives.
+          </p>
+          <button type="submit" className="button button--block" disabled={processing}>
+            {processing ? "Processing..." : "Place Order"}
+          </button>
+        </Form>
+        <aside className="card cart__summary" aria-labelledby="checkout-summary">
+          <h2 id="checkout-summary">Order Summary</h2>
+          <ul className="order-items">
+            {items.map((line) => (
+              <li key={line.product._id} className="order-item">
+                <ProductImage src={line.product.imageUrl} alt="" size={56} />
+                <span className="order-item__name">{`${line.product.name} × ${line.quantity}`}</span>
+                <span>{formatRupees(lineTotal(line))}</span>
+              </li>
+            ))}
+          </ul>
+          <dl className="details">
+            <dt>Subtotal</dt>
+            <dd>{formatRupees(total)}</dd>
+            <dt>Shipping</dt>
+            <dd>Free</dd>
+            <dt>Total</dt>
+            <dd className="cart__total">{formatRupees(total)}</dd>
+          </dl>
+          <Link to="/cart">Back to cart</Link>
+        </aside>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+import { Link } from "react-router";
+import { shortOrderId, type OrderStatus } from "../../server/modules/orders/order-values";
+import type { PublicOrder } from "../../server/modules/orders/orders.service";
+import { ProductImage } from "../components/product-image";
+import { formatRupees } from "../lib/money";
+
+/** Pending yellow, Shipped blue, Delivered green, Cancelled red (SPEC section 4). */
+export function StatusBadge({ status }: { status: OrderStatus }) {
+  return <span className={`status status--${status.toLowerCase()}`}>{status}</span>;
+}
+
+export function formatOrderDate(iso: string): string {
+  return new Date(iso).toLocaleDateString("en-PK", { year: "numeric", month: "short", day: "numeric", timeZone: "Asia/Karachi" });
+}
+
+export function OrderNumber({ id }: { id: string }) {
+  return <span className="order-number" title={id}>{`#${shortOrderId(id)}`}</span>;
+}
+
+/** The lines of an order as they were sold: name, image, quantity and unit price then. */
+export function OrderItems({ order }: { order: PublicOrder }) {
+  return (
+    <ul className="order-items">
+      {order.items.map((item, index) => (
+        <li key={`${item.product._id ?? "gone"}-${index}`} className="order-item">
+          <ProductImage src={item.product.imageUrl} alt="" size={56} />
+          <span className="order-item__name">
+            {item.product._id ? <Link to={`/products/${item.product._id}`}>{item.product.name}</Link> : item.product.name}
+          </span>
+          <span>{`${item.quantity} × ${formatRupees(item.price)}`}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function OrderAddress({ order }: { order: PublicOrder }) {
+  const { street, city, state, zipCode, country } = order.address;
+  return <address className="order-address">{[street, city, `${state} ${zipCode}`.trim(), country].filter(Boolean).join(", ")}</address>;
+}
+
+/** One order as a card: number, date, status, items and total (My Orders, profile). */
+export function OrderCard({ order }: { order: PublicOrder }) {
+  return (
+    <article className="card order-card" aria-label={`Order #${shortOrderId(order._id)}`}>
+      <header className="order-card__header">
+        <OrderNumber id={order._id} />
+        <span className="muted">{formatOrderDate(order.createdAt)}</span>
+        <StatusBadge status={order.status} />
+      </header>
+      <OrderItems order={order} />
+      <p className="order-card__total">{`Total: ${formatRupees(order.totalPrice)}`}</p>
+    </article>
+  );
+}

@@ -1,0 +1,52 @@
+import { Link, data } from "react-router";
+import { requestContext } from "../context";
+import { requireUser } from "../lib/guards";
+import { routeMeta } from "../lib/meta";
+import { formatRupees } from "../lib/money";
+import { OrderAddress, OrderItems, OrderNumber } from "./order-parts";
+import type { Route } from "./+types/order-success";
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const user = requireUser(context, request);
+  const { services } = context.get(requestContext);
+  // Another customer's order does not exist for this shopper (RULINGS: the 404 page).
+  const order = await services.orders.getOrder(user, params.orderId).catch((error) => {
+    if (error?.kind === "NotFound") throw data("Order not found", { status: 404 });
+    throw error;
+  });
+  return { order };
+}
+
+export const meta: Route.MetaFunction = routeMeta({ title: "Order Placed", noindex: true });
+
+export default function OrderSuccess({ loaderData }: Route.ComponentProps) {
+  const { order } = loaderData;
+  return (
+    <section className="card order-success">
+      <h1>Order Placed Successfully!</h1>
+      <p>
+        Thank you for shopping with us. Your order number is <OrderNumber id={order._id} />.
+      </p>
+      <p className="muted">{`Full order id: ${order._id}`}</p>
+      <h2>What happens next</h2>
+      <ul>
+        <li>We confirm your order and pack your watch with its certificate of authenticity and warranty card.</li>
+        <li>Delivery takes 3-5 business days to major cities and 5-7 business days to other areas; shipping is free.</li>
+        <li>{`Pay ${formatRupees(order.totalPrice)} in cash when your order arrives (Cash on Delivery).`}</li>
+      </ul>
+      <h2>Your order</h2>
+      <OrderItems order={order} />
+      <p>
+        Delivering to: <OrderAddress order={order} />
+      </p>
+      <div className="actions">
+        <Link className="button" to="/my-orders">
+          View My Orders
+        </Link>
+        <Link className="button button--ghost" to="/products">
+          Continue Shopping
+        </Link>
+      </div>
+    </section>
+  );
+}
