@@ -1,0 +1,133 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+const ADMIN = { email: "admin@waqt.pk", password: "admin12345" };
+
+async function logIn(page: Page, email: string, password: string) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Log In" }).click();
+}
+
+/** A new customer signed in through the log-in page (registered through the API for speed). */
+async function newCustomer(page: Page, tag: string) {
+  const email = `${tag}.${Date.now()}@example.com`;
+  const registered = await page.request.post("/api/v1/auth/register", { data: { name: "Bilal Ahmed", email, password: "password123" } });
+  expect(registered.status()).toBe(201);
+  await page.goto("/login");
+  await logIn(page, email, "password123");
+  await expect(page).toHaveURL(/\/$/);
+}
+
+/** Adds a watch from its page (the first in-stock ones of a name-sorted catalogue) and returns its name. */
+async function addFromCatalogue(page: Page, index: number) {
+  await page.goto("/products?sort=name");
+  const card = page.locator(".product-card").filter({ has: page.locator("button:not([disabled])") }).nth(index);
+  const name = (await card.locator(".product-card__name").textContent())!;
+  await card.getByRole("button", { name: /Add .* to cart/ }).click();
+  await expect(page.getByText(`${name} added to your cart`)).toBeVisible();
+  return name;
+}
+
+const cartLine = (page: Page, name: string) => page.locator(".cart-line").filter({ hasText: name });
+
+test.describe("cart, checkout and orders", () => {
+  test("a customer fills the cart, changes it, checks out and finds the order", async ({ page }, testInfo) => {
+    await newCustomer(page, `buyer.${testInfo.project.name}`);
+    const first = await addFromCatalogue(page, 0);
+    const second = await addFromCatalogue(page, 1);
+    const third = await addFromCatalogue(page, 2);
+
+    await page.getByRole("link", { name: /^Cart/ }).first().click();
+    await expect(page).toHaveURL(/\/cart$/);
+    await expect(page.locator(".cart-line")).toHaveCount(3);
+    await cartLine(page, first).getByRole("button", { name: `Increase quantity of ${first}` }).click();
+    await expect(cartLine(page, first).locator("output")).toHaveText("2");
+    await cartLine(page, first).getByRole("button", { name: `Decrease quantity of ${first}` }).click();
+    await expect(cartLine(page, first).locator("output")).toHaveText("1");
+    await expect(cartLine(page, first).getByRole("button", { name: `Decrease quantity of ${first}` })).toBeDisabled();
+
+    await cartLine(page, third).getByRole("link", { name: `Remove ${third}` }).click();
+    await expect(page.getByText("Are you sure you want to remove this item?")).toBeVisible();
+    await page.getByRole("button", { name: "Yes, remove" }).click();
+    await expect(page.locator(".cart-line")).toHaveCount(2);
+    await expect(page.locator(".cart-link")).toHaveAttribute("aria-label", "Cart, 2 items");
+
+    await page.getByRole("link", { name: "Proceed to Checkout" }).click();
+    await expect(page).toHaveURL(/\/checkout$/);
+    await expect(page.getByLabel("Country")).toHaveValue("Pakistan");
+    await page.getByLabel("Street Address").fill("House 7, Street 3, F-8/2");
+    await page.getByRole("button", { name: "Place Order" }).click();
+    await expect(page.getByText("City is required")).toBeVisible();
+    await expect(page.getByLabel("Street Address")).toHaveValue("House 7, Street 3, F-8/2");
+    await page.getByLabel("City").fill("Islamabad");
+    await page.getByLabel("State / Province").fill("Islamabad Capital Territory");
+    await page.getByLabel("ZIP / Postal Code").fill("44000");
+    await page.getByRole("button", { name: "Place Order" }).click();
+
+    await expect(page.getByRole("heading", { name: "Order Placed Successfully!" })).toBeVisible();
+    await expect(page).toHaveURL(/\/order-success\/[0-9a-f-]{36}$/);
+    const orderId = page.url().split("/").pop()!;
+    await expect(page.getByText(orderId.slice(-8).toUpperCase()).first()).toBeVisible();
+    await expect(page.locator(".cart-link")).toHaveAttribute("aria-label", "Cart");
+    await page.getByRole("link", { name: "View My Orders" }).click();
+    const order = page.getByRole("article", { name: `Order #${orderId.slice(-8).toUpperCase()}` });
+    await expect(order).toContainText(first);
+    await expect(order).toContainText(second);
+    await expect(order.locator(".status--pending")).toHaveText("Pending");
+  });
+
+  test("a customer clears the cart after confirming", async ({ page }, testInfo) => {
+    await newCustomer(page, `clearer.${testInfo.project.name}`);
+    await addFromCatalogue(page, 3);
+    await page.goto("/cart");
+    await page.getByRole("link", { name: "Clear Cart" }).click();
+    await expect(page.getByText("Are you sure you want to clear your cart?")).toBeVisible();
+    await page.getByRole("button", { name: "Yes, clear cart" }).click();
+    await expect(page.getByText("Your cart is empty")).toBeVisible();
+  });
+
+  test("an admin ships and cancels an order and sees the stock come back", async ({ page, browser }, testInfo) => {
+    // A customer orders one unit of a watch.
+    await newCustomer(page, `ordered.${testInfo.project.name}`);
+    const name = await addFromCatalogue(page, 4);
+    await page.goto("/checkout");
+    await page.getByLabel("Street Address").fill("22 Mall Road");
+    await page.getByLabel("City").fill("Lahore");
+    await page.getByLabel("State / Province").fill("Punjab");
+    await page.getByLabel("ZIP / Postal Code").fill("54000");
+    await page.getByRole("button", { name: "Place Order" }).click();
+    await expect(page.getByRole("heading", { name: "Order Placed Successfully!" })).toBeVisible();
+    const orderId = page.url().split("/").pop()!;
+    const short = orderId.slice(-8).toUpperCase();
+
+    const adminContext = await browser.newContext({ javaScriptEnabled: testInfo.project.name === "js" });
+    const admin = await adminContext.newPage();
+    await admin.goto("/login?redirectTo=%2Fadmin");
+    await logIn(admin, ADMIN.email, ADMIN.password);
+    await expect(admin.getByRole("heading", { name: "Admin Dashboard" })).toBeVisible();
+    await expect(admin.getByText(short)).toBeVisible();
+
+    const stockOf = async () => {
+      await admin.goto(`/admin/products?search=${encodeURIComponent(name)}`);
+      return Number(await admin.locator("tbody tr").first().locator("td").nth(4).textContent());
+    };
+    const stockAfterOrder = await stockOf();
+
+    const setStatus = async (status: string) => {
+      await admin.goto(`/admin/orders/${orderId}`);
+      await admin.getByLabel(`Status of order #${short}`).selectOption(status);
+      if (testInfo.project.name !== "js") await admin.getByRole("button", { name: "Update" }).click();
+      await expect(admin.getByText(`Order status updated to ${status}`)).toBeVisible();
+    };
+    await setStatus("Shipped");
+    await expect(admin.locator(".order-details .status--shipped")).toHaveText("Shipped");
+    await setStatus("Cancelled");
+    expect(await stockOf()).toBe(stockAfterOrder + 1);
+
+    // The customer sees the new status.
+    await page.goto("/my-orders");
+    await expect(page.getByRole("article", { name: `Order #${short}` }).locator(".status--cancelled")).toHaveText("Cancelled");
+    await adminContext.close();
+  });
+});
