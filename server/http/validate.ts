@@ -15,6 +15,11 @@ export function validateInput<S extends yup.AnyObjectSchema>(schema: S, input: u
         inner.map((problem) => ({ field: problem.path ?? "input", message: problem.message })),
       );
     }
+    // A value of the wrong shape (an object where text belongs) can make one of yup's own
+    // transforms throw, e.g. trim() on an object. That is bad input, never a server error.
+    if (error instanceof TypeError) {
+      throw new InvalidInputError([{ field: "input", message: "Invalid input: fields must be text or numbers" }]);
+    }
     throw error;
   }
 }

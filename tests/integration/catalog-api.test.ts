@@ -240,3 +240,14 @@ describe("writing products (admins only)", () => {
     expect((await client.api("GET", `/products/${id}`)).status).toBe(404);
   });
 });
+
+describe("input of the wrong shape", () => {
+  it("answers 400, never 500, when a text field arrives as an object or a list", async () => {
+    for (const name of [{ $gt: "" }, ["a", "b"]]) {
+      const response = await client.api("POST", "/products", { body: { ...validProduct, name }, token: adminToken });
+      expect(response.status).toBe(400);
+      expect(response.body.success).toBe(false);
+    }
+    expect(await server.database.db("products").count("* as count").first()).toEqual({ count: 0 });
+  });
+});

@@ -222,8 +222,8 @@ describe("admin order desk", () => {
     expect(page.text).toContain(figures.latestOrders[0]!._id.slice(-8).toUpperCase());
     const { totalAmount } = (await server.services.orders.listOrders({})).meta;
     expect(figures.totalRevenue).toBe(totalAmount);
-    const cancelledSum = (await server.database.db("orders").where({ status: "Cancelled" }).sum({ sum: "total_price" }).first()).sum ?? 0;
-    const allSum = (await server.database.db("orders").sum({ sum: "total_price" }).first()).sum ?? 0;
+    const cancelledSum = (await server.database.db("orders").where({ status: "Cancelled" }).sum({ sum: "total_price" }).first())?.sum ?? 0;
+    const allSum = (await server.database.db("orders").sum({ sum: "total_price" }).first())?.sum ?? 0;
     expect(figures.totalRevenue).toBeCloseTo(allSum - cancelledSum, 2);
   });
 });

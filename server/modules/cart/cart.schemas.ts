@@ -2,7 +2,15 @@ import * as yup from "yup";
 
 export const CART_LINE_MAX_QUANTITY = 1000;
 
-const productId = yup.string().trim().required("Product is required").max(64, "Product not found");
+// Trimmed only when it is text: yup's .trim() calls value.trim() on whatever arrives, so a JSON
+// object or array as productId crashed validation (500). Now it is a 400 naming the field.
+// No length limit here: an over-long id is a malformed id, which the service answers with
+// 404 "Product not found" (RULINGS), where a max() here answered 400.
+const productId = yup
+  .string()
+  .transform((value) => (typeof value === "string" ? value.trim() : value))
+  .typeError("Product id must be text")
+  .required("Product is required");
 
 const quantity = yup
   .number()
