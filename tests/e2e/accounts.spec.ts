@@ -93,11 +93,15 @@ test.describe("accounts", () => {
     await expect(page.getByRole("heading", { name: "Manage Users" })).toBeVisible();
 
     await page.getByRole("link", { name: "Create Admin" }).click();
+    // With JavaScript the link is a client-side navigation: wait for the form before typing
+    // (the list's "Search by name or email" would otherwise take the keys).
+    await expect(page.getByRole("heading", { name: "Create Admin" })).toBeVisible();
     await page.getByLabel("Name").fill("A");
     await page.getByLabel("Email").fill(`admin.${tag}@waqt.pk`);
     await page.getByLabel("Password").fill("adminpass9");
     await page.getByRole("button", { name: "Create Admin" }).click();
     await expect(page.getByText("Name must be at least 2 characters")).toBeVisible();
+    await expect(page.getByLabel("Email")).toHaveValue(`admin.${tag}@waqt.pk`);
     await page.getByLabel("Name").fill("Second Admin");
     await page.getByLabel("Password").fill("adminpass9");
     await page.getByRole("button", { name: "Create Admin" }).click();

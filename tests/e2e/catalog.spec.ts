@@ -113,6 +113,7 @@ test.describe("catalogue", () => {
     await expect(page.getByRole("heading", { name: "Manage Products" })).toBeVisible();
 
     await page.getByRole("link", { name: "Add Product" }).click();
+    await expect(page.getByRole("heading", { name: "Add Product" })).toBeVisible();
     await page.getByLabel("Price (Rs.)").fill("12.345");
     await page.getByRole("button", { name: "Add Product" }).click();
     await expect(page.getByText("Name is required")).toBeVisible();
@@ -134,6 +135,7 @@ test.describe("catalogue", () => {
 
     await page.goto("/admin/products");
     await page.getByRole("link", { name: `Edit ${productName}` }).click();
+    await expect(page.getByRole("heading", { name: "Edit Product" })).toBeVisible();
     await page.getByLabel("Price (Rs.)").fill("199999");
     await page.getByLabel("Stock").fill("0");
     await page.getByRole("button", { name: "Save Changes" }).click();
