@@ -2,9 +2,8 @@ import { Link, data } from "react-router";
 import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
-import { formatRupees } from "../lib/money";
-import { OrderAddress, OrderItems, OrderNumber, StatusBadge, formatOrderDate } from "../orders/order-parts";
-import { OrderStatusForm } from "./order-status-form";
+import { OrderNumber } from "../orders/order-parts";
+import { OrderDetailsBody } from "./order-details-body";
 import type { Route } from "./+types/order-details";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -30,29 +29,7 @@ export default function AdminOrderDetails({ loaderData }: Route.ComponentProps) 
       <h1>
         Order <OrderNumber id={order._id} />
       </h1>
-      <dl className="details">
-        <dt>Order id</dt>
-        <dd>{order._id}</dd>
-        <dt>Placed</dt>
-        <dd>{formatOrderDate(order.createdAt)}</dd>
-        <dt>Customer</dt>
-        <dd>{`${order.user.name} (${order.user.email})`}</dd>
-        <dt>Ship to</dt>
-        <dd>
-          <OrderAddress order={order} />
-        </dd>
-        <dt>Payment</dt>
-        <dd>{order.paymentMethod}</dd>
-        <dt>Total</dt>
-        <dd>{formatRupees(order.totalPrice)}</dd>
-        <dt>Status</dt>
-        <dd>
-          <StatusBadge status={order.status} />
-          <OrderStatusForm orderId={order._id} status={order.status} />
-        </dd>
-      </dl>
-      <h2>Items</h2>
-      <OrderItems order={order} />
+      <OrderDetailsBody order={order} />
     </section>
   );
 }

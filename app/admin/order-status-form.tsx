@@ -6,11 +6,11 @@ import { useHydrated } from "../lib/use-hydrated";
  * The status selector of an order. Without JavaScript it is a select and an Update button;
  * with it, choosing a status submits at once. Either way it is one POST answered by a redirect.
  */
-export function OrderStatusForm({ orderId, status }: { orderId: string; status: OrderStatus }) {
+export function OrderStatusForm({ orderId, status, place = "row" }: { orderId: string; status: OrderStatus; place?: "row" | "details" }) {
   const hydrated = useHydrated();
   const submit = useSubmit();
   const location = useLocation();
-  const selectId = `status-${orderId}`;
+  const selectId = `status-${place}-${orderId}`;
   return (
     <Form method="post" action="/admin/orders" className="status-form" preventScrollReset>
       <input type="hidden" name="orderId" value={orderId} />

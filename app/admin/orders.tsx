@@ -1,11 +1,14 @@
+import { useEffect, useRef, useState } from "react";
 import { Form, Link, redirect } from "react-router";
-import { ORDER_STATUSES, type OrderStatus } from "../../server/modules/orders/order-values";
+import { ORDER_STATUSES, shortOrderId, type OrderStatus } from "../../server/modules/orders/order-values";
+import type { PublicOrder } from "../../server/modules/orders/orders.service";
 import { requestContext } from "../context";
 import { formValues } from "../lib/forms";
 import { requireAdmin, safeRedirectPath } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
 import { OrderNumber, StatusBadge, formatOrderDate } from "../orders/order-parts";
+import { OrderDetailsBody } from "./order-details-body";
 import { OrderStatusForm } from "./order-status-form";
 import type { Route } from "./+types/orders";
 
@@ -43,6 +46,8 @@ export const meta: Route.MetaFunction = routeMeta({ title: "Manage Orders", path
 
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   const { orders, pagination, meta, status } = loaderData;
+  const [openOrderId, setOpenOrderId] = useState<string | null>(null);
+  const openOrder = orders.find((order) => order._id === openOrderId) ?? null;
   const pageLink = (page: number) => `/admin/orders?${new URLSearchParams({ ...(status ? { status } : {}), page: String(page) })}`;
   return (
     <section>
@@ -100,7 +105,17 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
                     <OrderStatusForm orderId={order._id} status={order.status} />
                   </td>
                   <td>
-                    <Link to={`/admin/orders/${order._id}`}>View</Link>
+                    <Link
+                      to={`/admin/orders/${order._id}`}
+                      aria-label={`View order #${shortOrderId(order._id)}`}
+                      onClick={(event) => {
+                        // With JavaScript the details open in a dialog over the list; without it, the link is a page.
+                        event.preventDefault();
+                        setOpenOrderId(order._id);
+                      }}
+                    >
+                      View
+                    </Link>
                   </td>
                 </tr>
               ))}
@@ -108,6 +123,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
       )}
+      {openOrder ? <OrderDialog order={openOrder} onClose={() => setOpenOrderId(null)} /> : null}
       {pagination.totalPages > 1 ? (
         <nav className="pagination" aria-label="Pages">
           {pagination.page > 1 ? <Link to={pageLink(pagination.page - 1)}>Previous</Link> : null}
@@ -116,5 +132,25 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         </nav>
       ) : null}
     </section>
+  );
+}
+
+/** The order's details as a modal dialog (JavaScript only; the same details are a page without it). */
+function OrderDialog({ order, onClose }: { order: PublicOrder; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+  return (
+    <dialog ref={dialog} className="order-dialog" aria-labelledby="order-dialog-title" onClose={onClose}>
+      <header className="page-header">
+        <h2 id="order-dialog-title">{`Order #${shortOrderId(order._id)}`}</h2>
+        <button type="button" className="button button--ghost button--small" onClick={() => dialog.current?.close()}>
+          Close
+        </button>
+      </header>
+      <OrderDetailsBody order={order} />
+    </dialog>
   );
 }

@@ -108,6 +108,21 @@ test.describe("cart, checkout and orders", () => {
     await expect(admin.getByRole("heading", { name: "Admin Dashboard" })).toBeVisible();
     await expect(admin.getByText(short)).toBeVisible();
 
+    // The details: a dialog over the list with JavaScript, a page of their own without.
+    await admin.goto("/admin/orders");
+    await admin.getByRole("link", { name: `View order #${short}` }).click();
+    if (testInfo.project.name === "js") {
+      const dialog = admin.getByRole("dialog", { name: `Order #${short}` });
+      await expect(dialog).toBeVisible();
+      await expect(dialog).toContainText(name);
+      await expect(dialog).toContainText("22 Mall Road");
+      await dialog.getByRole("button", { name: "Close" }).click();
+      await expect(dialog).toBeHidden();
+    } else {
+      await expect(admin).toHaveURL(new RegExp(`/admin/orders/${orderId}$`));
+      await expect(admin.getByText("22 Mall Road")).toBeVisible();
+    }
+
     const stockOf = async () => {
       await admin.goto(`/admin/products?search=${encodeURIComponent(name)}`);
       return Number(await admin.locator("tbody tr").first().locator("td").nth(4).textContent());
