@@ -108,11 +108,7 @@ export class OrdersService {
         const names = short.map((line) => byId.get(line.productId)?.name).filter(Boolean);
         throw new ConflictError(names.length > 0 ? `${NOT_ENOUGH_STOCK} for ${names.join(", ")}` : NOT_ENOUGH_STOCK);
       }
-      for (const line of lines) {
-        await trx("products")
-          .where({ id: line.productId })
-          .update({ stock: trx.raw("stock - ?", [line.quantity]), updatedAt: trx.fn.now() });
-      }
+      await takeStock(trx, lines);
 
       const user = await trx("users").where({ id: userId }).first("name", "email");
       if (!user) throw new NotFoundError("User not found");
@@ -240,7 +236,11 @@ export class OrdersService {
       )
       .orderBy([{ column: "orderId" }, { column: "position" }]);
     const itemsByOrder = new Map<string, OrderItemRow[]>();
-    for (const item of items) itemsByOrder.set(item.orderId, [...(itemsByOrder.get(item.orderId) ?? []), item]);
+    for (const item of items) {
+      const list = itemsByOrder.get(item.orderId);
+      if (list) list.push(item);
+      else itemsByOrder.set(item.orderId, [item]);
+    }
     return rows.map((row) => toPublicOrder(row, itemsByOrder.get(row.id) ?? []));
   }
 }
@@ -296,9 +296,21 @@ async function claimStockAgain(trx: Knex.Transaction, orderId: string) {
   if (short.length > 0) {
     throw new ConflictError(`Cannot restore this order: not enough stock for ${short.map((item) => item.productName).join(", ")}`);
   }
-  for (const item of items) {
-    await trx("products")
-      .where({ id: item.productId! })
-      .update({ stock: trx.raw("stock - ?", [item.quantity]), updatedAt: trx.fn.now() });
-  }
+  await takeStock(
+    trx,
+    items.map((item) => ({ productId: item.productId!, quantity: item.quantity })),
+  );
+}
+
+/**
+ * Takes the units off the shelf in one statement, whatever the number of lines. The caller has
+ * locked the products and checked that the stock is there.
+ */
+async function takeStock(trx: Knex.Transaction, lines: { productId: string; quantity: number }[]) {
+  await trx.raw(
+    `UPDATE products SET stock = products.stock - taken.quantity, updated_at = now()
+       FROM unnest(?::uuid[], ?::int[]) AS taken(product_id, quantity)
+      WHERE products.id = taken.product_id`,
+    [lines.map((line) => line.productId), lines.map((line) => line.quantity)],
+  );
 }
