@@ -1,7 +1,8 @@
-import { Link, data } from "react-router";
+import { Link } from "react-router";
 import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
+import { foundOr404 } from "../lib/not-found";
 import { OrderNumber } from "../orders/order-parts";
 import { OrderDetailsBody } from "./order-details-body";
 import type { Route } from "./+types/order-details";
@@ -9,10 +10,7 @@ import type { Route } from "./+types/order-details";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  const order = await services.orders.getOrder(admin, params.orderId).catch((error) => {
-    if (error?.kind === "NotFound") throw data("Order not found", { status: 404 });
-    throw error;
-  });
+  const order = await foundOr404(services.orders.getOrder(admin, params.orderId));
   return { order };
 }
 

@@ -5,6 +5,7 @@ import type { PublicOrder } from "../../server/modules/orders/orders.service";
 import { requestContext } from "../context";
 import { formValues } from "../lib/forms";
 import { requireAdmin, safeRedirectPath } from "../lib/guards";
+import { PreviousNextPages, pageFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
 import { OrderNumber, StatusBadge, formatOrderDate } from "../orders/order-parts";
@@ -19,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
   const params = new URL(request.url).searchParams;
   const status = (ORDER_STATUSES as string[]).includes(params.get("status") ?? "") ? (params.get("status") as OrderStatus) : "";
-  const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
+  const page = pageFromUrl(params);
   const list = await services.orders.listOrders({ status, page, limit: PAGE_SIZE });
   return { ...list, status };
 }
@@ -124,13 +125,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         </div>
       )}
       {openOrder ? <OrderDialog order={openOrder} onClose={() => setOpenOrderId(null)} /> : null}
-      {pagination.totalPages > 1 ? (
-        <nav className="pagination" aria-label="Pages">
-          {pagination.page > 1 ? <Link to={pageLink(pagination.page - 1)}>Previous</Link> : null}
-          <span>{`Page ${pagination.page} of ${pagination.totalPages}`}</span>
-          {pagination.page < pagination.totalPages ? <Link to={pageLink(pagination.page + 1)}>Next</Link> : null}
-        </nav>
-      ) : null}
+      <PreviousNextPages page={pagination.page} totalPages={pagination.totalPages} href={pageLink} />
     </section>
   );
 }

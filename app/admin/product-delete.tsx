@@ -1,8 +1,9 @@
-import { Form, Link, data, redirect } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import { requestContext } from "../context";
 import { FormError, formFailure, formValues } from "../lib/forms";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
+import { foundOr404 } from "../lib/not-found";
 import { formatRupees } from "../lib/money";
 import type { Route } from "./+types/product-delete";
 
@@ -10,10 +11,7 @@ import type { Route } from "./+types/product-delete";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  const product = await services.catalog.getProduct(params.productId).catch((error) => {
-    if (error?.kind === "NotFound") throw data("Product not found", { status: 404 });
-    throw error;
-  });
+  const product = await foundOr404(services.catalog.getProduct(params.productId));
   return { product };
 }
 

@@ -1,18 +1,16 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { requestContext } from "../context";
 import { formFailure, formValues } from "../lib/forms";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
+import { foundOr404 } from "../lib/not-found";
 import { ProductForm, productFormValues } from "./product-form";
 import type { Route } from "./+types/product-edit";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  const product = await services.catalog.getProduct(params.productId).catch((error) => {
-    if (error?.kind === "NotFound") throw data("Product not found", { status: 404 });
-    throw error;
-  });
+  const product = await foundOr404(services.catalog.getProduct(params.productId));
   return { product };
 }
 

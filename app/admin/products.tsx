@@ -3,6 +3,7 @@ import { FlashBanner } from "../components/flash-banner";
 import { ProductImage } from "../components/product-image";
 import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
+import { PreviousNextPages, pageFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
 import type { Route } from "./+types/products";
@@ -21,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
   const params = new URL(request.url).searchParams;
   const search = (params.get("search") ?? "").trim().slice(0, 100);
-  const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
+  const page = pageFromUrl(params);
   const { products, pagination } = await services.catalog.listProducts({ search, page, limit: ADMIN_PAGE_SIZE, sort: "-createdAt" });
   const flash = params.get("done");
   return { products, pagination, search, flash: flash ? (FLASH_MESSAGES[flash] ?? null) : null };
@@ -93,13 +94,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
       )}
-      {pagination.totalPages > 1 ? (
-        <nav className="pagination" aria-label="Pages">
-          {pagination.page > 1 ? <Link to={pageLink(pagination.page - 1)}>Previous</Link> : null}
-          <span>{`Page ${pagination.page} of ${pagination.totalPages}`}</span>
-          {pagination.page < pagination.totalPages ? <Link to={pageLink(pagination.page + 1)}>Next</Link> : null}
-        </nav>
-      ) : null}
+      <PreviousNextPages page={pagination.page} totalPages={pagination.totalPages} href={pageLink} />
     </section>
   );
 }

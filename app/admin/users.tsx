@@ -2,6 +2,7 @@ import { Form, Link } from "react-router";
 import { FlashBanner } from "../components/flash-banner";
 import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
+import { PreviousNextPages, pageFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/users";
 
@@ -17,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const search = (params.get("search") ?? "").slice(0, 100);
   const role = ["customer", "admin"].includes(params.get("role") ?? "") ? params.get("role")! : "";
-  const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
+  const page = pageFromUrl(params);
   // A page is forgiving: an unknown filter value is simply no filter.
   const { users, pagination } = await services.accounts.listUsers({ search, role, page });
   const flash = params.get("done");
@@ -111,15 +112,7 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
       )}
-      {pagination.pages > 1 ? (
-        <nav className="pagination" aria-label="Pages">
-          {pagination.page > 1 ? <Link to={pageLink(pagination.page - 1)}>Previous</Link> : null}
-          <span>
-            Page {pagination.page} of {pagination.pages}
-          </span>
-          {pagination.page < pagination.pages ? <Link to={pageLink(pagination.page + 1)}>Next</Link> : null}
-        </nav>
-      ) : null}
+      <PreviousNextPages page={pagination.page} totalPages={pagination.pages} href={pageLink} />
     </section>
   );
 }

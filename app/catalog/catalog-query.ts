@@ -5,6 +5,7 @@ import {
   type Category,
   type ProductSort,
 } from "../../server/modules/catalog/catalog-values";
+import { pageFromUrl } from "../lib/list-pages";
 
 /** The catalogue's view as it lives in the URL, so every view can be linked, shared and reloaded. */
 export type CatalogView = {
@@ -21,12 +22,11 @@ export const CATALOG_PAGE_SIZE = 12;
 export function readCatalogView(params: URLSearchParams): CatalogView {
   const category = params.get("category") ?? "";
   const sort = params.get("sort") ?? "";
-  const page = Number(params.get("page") ?? "1");
   return {
     search: (params.get("search") ?? "").trim().slice(0, SEARCH_MAX_LENGTH),
     category: (CATEGORIES as string[]).includes(category) ? (category as Category) : "",
     sort: (PRODUCT_SORTS as readonly string[]).includes(sort) ? (sort as ProductSort) : "",
-    page: Number.isInteger(page) && page >= 1 && page <= 1_000_000 ? page : 1,
+    page: pageFromUrl(params),
   };
 }
 

@@ -1,4 +1,4 @@
-import { Link, data, isRouteErrorResponse, useRouteError } from "react-router";
+import { Link, isRouteErrorResponse, useRouteError } from "react-router";
 import type { PublicProduct } from "../../server/modules/catalog/product.model";
 import { AddToCartForm } from "../cart/add-to-cart-form";
 import { NotFoundScreen } from "../components/not-found-screen";
@@ -7,19 +7,15 @@ import { RouteErrorScreen } from "../components/route-error-screen";
 import { requestContext } from "../context";
 import { formatRupees } from "../lib/money";
 import { absoluteSiteUrl, pageMeta, siteOf } from "../lib/meta";
+import { foundOr404 } from "../lib/not-found";
 import { stockLabel } from "./product-card";
 import { QuantityStepper } from "./quantity-stepper";
 import type { Route } from "./+types/product";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { services, publicUrl, store } = context.get(requestContext);
-  try {
-    const product = await services.catalog.getProduct(params.productId);
-    return { product, structuredData: productStructuredData(product, publicUrl, store.name) };
-  } catch (error) {
-    if ((error as { kind?: string }).kind === "NotFound") throw data("Product not found", { status: 404 });
-    throw error;
-  }
+  const product = await foundOr404(services.catalog.getProduct(params.productId));
+  return { product, structuredData: productStructuredData(product, publicUrl, store.name) };
 }
 
 /** schema.org Product, for search engines: price in PKR and whether it can be bought now. */

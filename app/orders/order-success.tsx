@@ -1,7 +1,8 @@
-import { Link, data } from "react-router";
+import { Link } from "react-router";
 import { requestContext } from "../context";
 import { requireUser } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
+import { foundOr404 } from "../lib/not-found";
 import { formatRupees } from "../lib/money";
 import { OrderAddress, OrderItems, OrderNumber } from "./order-parts";
 import type { Route } from "./+types/order-success";
@@ -10,10 +11,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const { services } = context.get(requestContext);
   // Another customer's order does not exist for this shopper (RULINGS: the 404 page).
-  const order = await services.orders.getOrder(user, params.orderId).catch((error) => {
-    if (error?.kind === "NotFound") throw data("Order not found", { status: 404 });
-    throw error;
-  });
+  const order = await foundOr404(services.orders.getOrder(user, params.orderId));
   return { order };
 }
 

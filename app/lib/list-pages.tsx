@@ -1,0 +1,22 @@
+import { Link } from "react-router";
+
+/** The highest page a list accepts (the catalogue's API allows no more). */
+const PAGE_MAX = 1_000_000;
+
+/** The page asked for in the URL; anything else is page 1 (a page is forgiving, RULINGS). */
+export function pageFromUrl(params: URLSearchParams): number {
+  const page = Number(params.get("page") ?? "1");
+  return Number.isInteger(page) && page >= 1 && page <= PAGE_MAX ? page : 1;
+}
+
+/** Previous / "Page N of M" / Next under the admin tables; `href` keeps the list's filters. */
+export function PreviousNextPages({ page, totalPages, href }: { page: number; totalPages: number; href: (page: number) => string }) {
+  if (totalPages <= 1) return null;
+  return (
+    <nav className="pagination" aria-label="Pages">
+      {page > 1 ? <Link to={href(page - 1)}>Previous</Link> : null}
+      <span>{`Page ${page} of ${totalPages}`}</span>
+      {page < totalPages ? <Link to={href(page + 1)}>Next</Link> : null}
+    </nav>
+  );
+}
