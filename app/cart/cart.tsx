@@ -1,8 +1,9 @@
 import { Form, Link, redirect } from "react-router";
 import { lineProblem, lineTotal, type CartLine } from "../../server/modules/cart/cart-lines";
 import { ProductImage } from "../components/product-image";
+import { SummaryTotals } from "./summary-totals";
 import { requestContext } from "../context";
-import { formValues } from "../lib/forms";
+import { flashRefusal, formValues } from "../lib/forms";
 import { requireUser, safeRedirectPath } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
@@ -62,10 +63,8 @@ export async function action({ request, context }: Route.ActionArgs) {
         throw new Response("Unknown cart action", { status: 400 });
     }
   } catch (error) {
-    const kind = (error as { kind?: string }).kind;
-    if (!kind || kind === "ServiceUnavailable") throw error;
     // The shopper's cart is unchanged; the message tells them why on the page they return to.
-    session.setFlash({ tone: "error", message: (error as Error).message });
+    flashRefusal(session, error, "Failed to update your cart");
   }
   throw redirect(after, 303);
 }
@@ -116,14 +115,7 @@ export default function Cart({ loaderData }: Route.ComponentProps) {
         </ul>
         <aside className="card cart__summary" aria-labelledby="order-summary">
           <h2 id="order-summary">Order Summary</h2>
-          <dl className="details">
-            <dt>Subtotal</dt>
-            <dd>{formatRupees(total)}</dd>
-            <dt>Shipping</dt>
-            <dd>Free</dd>
-            <dt>Total</dt>
-            <dd className="cart__total">{formatRupees(total)}</dd>
-          </dl>
+          <SummaryTotals total={total} />
           {blocked ? (
             <p className="alert alert--error">Please fix the items marked above before checking out.</p>
           ) : (

@@ -62,6 +62,20 @@ export function formFailure(
   return data<FormFailure>({ fieldErrors, formError, values: keptValues }, { status, headers });
 }
 
+/**
+ * For a POST answered by a redirect (cart buttons, order status): a service's refusal becomes
+ * a message on the next page, the state unchanged; anything else goes to the error screen.
+ */
+export function flashRefusal(
+  session: { setFlash(flash: { tone: "error"; message: string }): void },
+  error: unknown,
+  fallback: string,
+) {
+  const domainError = asDomainError(error);
+  if (!domainError || domainError.kind === "ServiceUnavailable") throw error;
+  session.setFlash({ tone: "error", message: domainError.message || fallback });
+}
+
 export function Field({
   name,
   label,

@@ -1,5 +1,6 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { lineTotal } from "../../server/modules/cart/cart-lines";
+import { SummaryTotals } from "../cart/summary-totals";
 import { ProductImage } from "../components/product-image";
 import { requestContext } from "../context";
 import { Field, FormError, formFailure, formValues } from "../lib/forms";
@@ -27,16 +28,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context.get(requestContext);
   const values = formValues(await request.formData());
   const { street, city, state, zipCode, country, checkoutKey } = values;
+  let orderId: string;
   try {
     const order = await services.orders.placeOrder(user._id, {
       address: { street, city, state, zipCode, country },
       idempotencyKey: checkoutKey,
     });
-    throw redirect(`/order-success/${order._id}`, 303);
+    orderId = order._id;
   } catch (error) {
-    if (error instanceof Response) throw error;
     return formFailure(error, values, { fallback: "Failed to place your order" });
   }
+  throw redirect(`/order-success/${orderId}`, 303);
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Checkout", path: "/checkout", noindex: true });
@@ -95,14 +97,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               </li>
             ))}
           </ul>
-          <dl className="details">
-            <dt>Subtotal</dt>
-            <dd>{formatRupees(total)}</dd>
-            <dt>Shipping</dt>
-            <dd>Free</dd>
-            <dt>Total</dt>
-            <dd className="cart__total">{formatRupees(total)}</dd>
-          </dl>
+          <SummaryTotals total={total} />
           <Link to="/cart">Back to cart</Link>
         </aside>
       </div>
