@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 
-/** The highest page a list accepts (the catalogue's API allows no more). */
+/** The highest page a list accepts: PAGE_MAX of server/http/list-query.ts (not imported: it brings yup). */
 const PAGE_MAX = 1_000_000;
 
 /** The page asked for in the URL; anything else is page 1 (a page is forgiving, RULINGS). */

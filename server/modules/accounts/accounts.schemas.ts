@@ -1,4 +1,5 @@
 import * as yup from "yup";
+import { emptyToUndefined, limitParam, pageParam } from "../../http/list-query";
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from "./passwords";
 import { ROLES } from "./user.model";
 
@@ -108,12 +109,10 @@ export const roleSchema = yup.object({
   role: yup.string().required("Role is required").oneOf(ROLES, "Role must be customer or admin"),
 });
 
-/** Empty values mean "no filter" (existing clients always send every parameter). */
-const emptyToUndefined = (value: unknown, original: unknown) => (original === "" ? undefined : value);
 
 export const userListQuerySchema = yup.object({
-  page: yup.number().transform(emptyToUndefined).typeError("Page must be a number").integer("Page must be a whole number").min(1, "Page must be at least 1").default(1),
-  limit: yup.number().transform(emptyToUndefined).typeError("Limit must be a number").integer("Limit must be a whole number").min(1, "Limit must be between 1 and 1000").max(1000, "Limit must be between 1 and 1000").default(50),
+  page: pageParam(),
+  limit: limitParam(50),
   search: yup.string().trim().max(100, "Search must be at most 100 characters").default(""),
   role: yup.string().transform(emptyToUndefined).oneOf([...ROLES, undefined], "Role must be customer or admin"),
 });

@@ -1,4 +1,5 @@
 import * as yup from "yup";
+import { emptyToUndefined } from "../../http/list-query";
 
 export const CART_LINE_MAX_QUANTITY = 1000;
 
@@ -14,7 +15,7 @@ const productId = yup
 
 const quantity = yup
   .number()
-  .transform((value, original) => (original === "" ? undefined : value))
+  .transform(emptyToUndefined)
   .typeError("Quantity must be a number")
   .required("Quantity is required")
   .integer("Quantity must be a whole number")

@@ -1,31 +1,14 @@
 import * as yup from "yup";
+import { emptyToUndefined, limitParam, pageParam } from "../../http/list-query";
 import { CATEGORIES, PRICE_MAX, PRODUCT_SORTS, SEARCH_MAX_LENGTH, STOCK_MAX } from "./catalog-values";
-
-/** Empty values mean "no filter" / the default (existing clients always send every parameter). */
-const emptyToUndefined = (value: unknown, original: unknown) =>
-  original === "" || original === null ? undefined : value;
 
 /**
  * GET /api/v1/products: strict, an unknown value is a 400 (the pages forgive instead, see
  * app/catalog/catalog-query.ts). Without a sort, a search is ranked by relevance.
  */
 export const productListQuerySchema = yup.object({
-  page: yup
-    .number()
-    .transform(emptyToUndefined)
-    .typeError("Page must be a number")
-    .integer("Page must be a whole number")
-    .min(1, "Page must be at least 1")
-    .max(1_000_000, "Page must be at most 1000000")
-    .default(1),
-  limit: yup
-    .number()
-    .transform(emptyToUndefined)
-    .typeError("Limit must be a number")
-    .integer("Limit must be a whole number")
-    .min(1, "Limit must be between 1 and 1000")
-    .max(1000, "Limit must be between 1 and 1000")
-    .default(10),
+  page: pageParam(),
+  limit: limitParam(10),
   search: yup
     .string()
     .trim()

@@ -1,4 +1,5 @@
 import * as yup from "yup";
+import { emptyToUndefined, limitParam, pageParam } from "../../http/list-query";
 import { ORDER_STATUSES } from "./order-values";
 
 // Trimmed only when it is text: yup's .trim() calls value.trim() on whatever arrives, so a JSON
@@ -43,17 +44,8 @@ export const orderStatusSchema = yup.object({
   status: yup.string().transform(statusAsText).required("Status is required").oneOf(ORDER_STATUSES, STATUS_MESSAGE),
 });
 
-const emptyToUndefined = (value: unknown, original: unknown) => (original === "" ? undefined : value);
-
 export const orderListQuerySchema = yup.object({
-  page: yup.number().transform(emptyToUndefined).typeError("Page must be a number").integer("Page must be a whole number").min(1, "Page must be at least 1").default(1),
-  limit: yup
-    .number()
-    .transform(emptyToUndefined)
-    .typeError("Limit must be a number")
-    .integer("Limit must be a whole number")
-    .min(1, "Limit must be between 1 and 1000")
-    .max(1000, "Limit must be between 1 and 1000")
-    .default(1000),
+  page: pageParam(),
+  limit: limitParam(1000),
   status: yup.string().transform(emptyToUndefined).transform(statusAsText).oneOf([...ORDER_STATUSES, undefined], STATUS_MESSAGE),
 });
