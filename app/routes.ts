@@ -3,6 +3,9 @@ import { type RouteConfig, index, route } from "@react-router/dev/routes";
 /** Every page of the store. The authorization tests read this table too. */
 export default [
   index("content/home.tsx"),
+  route("about", "content/about.tsx"),
+  route("faq", "content/faq.tsx"),
+  route("contact", "content/contact.tsx"),
 
   // Catalog
   route("products", "catalog/products.tsx"),
@@ -36,6 +39,7 @@ export default [
   route("admin/products/new", "admin/product-create.tsx"),
   route("admin/products/:productId/edit", "admin/product-edit.tsx"),
   route("admin/products/:productId/delete", "admin/product-delete.tsx"),
+  route("admin/messages", "admin/messages.tsx"),
 
   // For search engines
   route("sitemap.xml", "content/sitemap.ts"),

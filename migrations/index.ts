@@ -3,6 +3,7 @@ import * as initialSchema from "./20261120000001_initial_schema";
 import * as rateLimits from "./20261120000002_rate_limits";
 import * as productNameSort from "./20261120000003_product_name_sort";
 import * as checkout from "./20261120000004_checkout";
+import * as contactMessages from "./20261120000005_contact_messages";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -13,6 +14,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261120000002_rate_limits": rateLimits,
   "20261120000003_product_name_sort": productNameSort,
   "20261120000004_checkout": checkout,
+  "20261120000005_contact_messages": contactMessages,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

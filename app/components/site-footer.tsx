@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { StoreDetails } from "../../server/store-details";
+import { StoreAddress, telHref } from "../content/store-contact-details";
 
 export function SiteFooter({ store }: { store: StoreDetails }) {
   return (
@@ -29,13 +30,11 @@ export function SiteFooter({ store }: { store: StoreDetails }) {
         <section>
           <h2>Contact</h2>
           <address>
-            {store.address.street}
-            <br />
-            {store.address.city}, {store.address.country}
+            <StoreAddress store={store} />
             <br />
             <a href={`mailto:${store.email}`}>{store.email}</a>
             <br />
-            <a href={`tel:${store.phone.replace(/\s+/g, "")}`}>{store.phone}</a>
+            <a href={telHref(store.phone)}>{store.phone}</a>
           </address>
         </section>
       </div>
