@@ -46,6 +46,9 @@ export default [
   route("sitemaps/:file", "content/sitemap-part.ts"),
   route("robots.txt", "content/robots.ts"),
 
+  // The footer's switch between full and lite (no scripts) pages
+  route("lite-mode", "content/lite-mode.ts"),
+
   // Any other path: the 404 page.
   route("*", "content/not-found.tsx"),
 ] satisfies RouteConfig;

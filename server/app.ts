@@ -11,7 +11,9 @@ import type { Config } from "./config";
 import type { Database } from "./db/database";
 import { createApiRouter } from "./http/api-router";
 import type { ApiRoute } from "./http/api-route";
-import { pageSessionOf, pageSessions } from "./http/page-session";
+import { isLiteMode } from "./http/lite-mode";
+import { type PageCache, pageCacheMiddleware } from "./http/page-cache";
+import { SESSION_COOKIE, pageSessionOf, pageSessions } from "./http/page-session";
 import { securityHeaders } from "./http/security-headers";
 import { sameOriginPagePosts } from "./http/same-origin";
 import type { Logger } from "./logger";
@@ -23,6 +25,8 @@ export type AppDependencies = {
   db: Database;
   /** A small pool of its own for the session store (connect-pg-simple speaks pg, not knex). */
   sessionPool: pg.Pool;
+  /** Rendered guest pages (production); absent, every page is rendered. */
+  pageCache?: PageCache;
   services: Services;
   apiRoutes: ApiRoute[];
   /** The React Router server build: the built one in production, Vite's in development. */
@@ -108,6 +112,10 @@ export function createApp(deps: AppDependencies): Express {
     next();
   });
   app.use(sameOriginPagePosts({ publicUrl: config.publicUrl, development: config.env !== "production" }));
+  if (deps.pageCache) {
+    // Before the session: a guest's cached page needs no database at all.
+    app.use(pageCacheMiddleware(deps.pageCache, { sessionCookie: SESSION_COOKIE, isLite: isLiteMode }));
+  }
   app.use(pageSessions({ pool: deps.sessionPool, secret: config.sessionSecret }));
 
   const build = withAllowedActionOrigins(deps.build, config);
@@ -134,6 +142,7 @@ export function createApp(deps: AppDependencies): Express {
           clientIp: req.ip ?? "",
           session,
           cspNonce: res.locals.cspNonce,
+          lite: isLiteMode(req.headers.cookie, req.get("save-data")),
           requestId: String(req.id),
         });
       },

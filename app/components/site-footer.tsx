@@ -1,8 +1,10 @@
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import type { StoreDetails } from "../../server/store-details";
 import { StoreAddress, telHref } from "../content/store-contact-details";
 
-export function SiteFooter({ store }: { store: StoreDetails }) {
+export function SiteFooter({ store, lite }: { store: StoreDetails; lite: boolean }) {
+  const location = useLocation();
+  const here = location.pathname + location.search;
   return (
     <footer className="site-footer">
       <div className="site-footer__inner">
@@ -40,6 +42,13 @@ export function SiteFooter({ store }: { store: StoreDetails }) {
       </div>
       <p className="site-footer__legal">
         © {new Date().getFullYear()} {store.name}. All rights reserved. Cash on Delivery · Free shipping across Pakistan.
+      </p>
+      <p className="site-footer__legal">
+        {/* A plain link, answered by a redirect: the switch works the same with and without scripts. */}
+        <a href={`/lite-mode?mode=${lite ? "off" : "on"}&returnTo=${encodeURIComponent(here)}`} rel="nofollow">
+          {lite ? "Full mode" : "Lite mode"}
+        </a>{" "}
+        <span className="muted">{lite ? "(pages without scripts: on)" : "(pages without scripts, for slow connections)"}</span>
       </p>
     </footer>
   );
