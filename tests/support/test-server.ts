@@ -3,6 +3,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { pino } from "pino";
+import type { Express } from "express";
 import type { ServerBuild } from "react-router";
 import { apiRoutes } from "../../server/api-routes";
 import { createApp } from "../../server/app";
@@ -15,6 +16,8 @@ export type TestServer = {
   config: Config;
   services: Services;
   database: TestDatabase;
+  /** The Express app itself, so that tests can read its route table (tests/integration/authorization-matrix). */
+  app: Express;
   close(): Promise<void>;
 };
 
@@ -63,6 +66,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     config,
     services,
     database,
+    app,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
