@@ -63,6 +63,14 @@ export function formFailure(
 }
 
 /**
+ * A route's `headers` export for forms that may be refused with 429: React Router sends an
+ * action's headers (the Retry-After of formFailure) only through that export.
+ */
+export function formHeaders({ actionHeaders }: { actionHeaders: Headers }): Headers {
+  return actionHeaders;
+}
+
+/**
  * For a POST answered by a redirect (cart buttons, order status): a service's refusal becomes
  * a message on the next page, the state unchanged; anything else goes to the error screen.
  */
