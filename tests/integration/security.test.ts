@@ -561,6 +561,28 @@ describe("security headers", () => {
     }
   });
 
+  it("give a guest no session at all, and a log-in a session id no one could have planted", async () => {
+    const guest = new TestClient(server.baseUrl);
+    for (const path of ["/", "/products", "/cart", "/login", "/signup"]) await guest.get(path);
+    await guest.postForm("/login", { email: "admin@security.test", password: "wrong-password" });
+    expect(guest.cookie(SESSION_COOKIE), "a guest was given a session").toBeUndefined();
+    // An attacker's own (valid) session id, planted in the victim's browser before the victim logs in.
+    const attacker = await signedIn("admin@security.test", "adminpass1");
+    const planted = attacker.cookie(SESSION_COOKIE)!;
+    const victim = new TestClient(server.baseUrl);
+    await insertCheapUser(server, { name: "Victim Person", email: "victim@security.test", password: "victimpass1" });
+    const login = await victim.postForm("/login", { email: "victim@security.test", password: "victimpass1" }, { cookie: `${SESSION_COOKIE}=${planted}` });
+    // Signed in already with the planted session: log-in is refused (sent home), never merged into it.
+    expect(login.headers.get("location")).toBe("/");
+    const fresh = new TestClient(server.baseUrl);
+    expect((await fresh.postForm("/login", { email: "victim@security.test", password: "victimpass1" })).status).toBe(303);
+    expect(fresh.cookie(SESSION_COOKIE)).not.toBe(planted);
+    expect(await (await attacker.get("/profile")).text()).not.toContain("Victim Person");
+    // A forged cookie is ignored.
+    const forged = await new TestClient(server.baseUrl).get("/profile", { cookie: `${SESSION_COOKIE}=s%3Aforged.c2lnbmF0dXJl` });
+    expect(forged.status).toBe(302);
+  });
+
   it("never let a page accept a bearer token (the API's credential) as a sign-in", async () => {
     const id = (await server.database.db("users").where({ email: "admin@security.test" }).first()).id;
     const { token } = await server.services.accounts.issueToken(id);
