@@ -449,8 +449,11 @@ describe("rate limits", () => {
     const limited = await startTestServer({ RATE_LIMITS: "on" });
     try {
       const client = new TestClient(limited.baseUrl);
+      // Three accounts with cheap hashes, ten wrong guesses each (the per-email limit): 30 from one address.
+      for (const account of [0, 1, 2]) await insertCheapUser(limited, { name: "Sprayed", email: `spray${account}@security.test`, password: "sprayedpass1" });
       for (let attempt = 0; attempt < 30; attempt += 1) {
-        expect((await client.api("POST", "/auth/login", { body: { email: `spray${attempt}@security.test`, password: "password1" } })).status).toBe(401);
+        const email = `spray${attempt % 3}@security.test`;
+        expect((await client.api("POST", "/auth/login", { body: { email, password: "password1" } })).status).toBe(401);
       }
       const refused = await client.postForm("/login", { email: "another@security.test", password: "password1" });
       expect(refused.status).toBe(429);
