@@ -18,8 +18,10 @@ import { TestClient } from "../support/http-client";
 import { insertProducts } from "../support/fixtures";
 import { loadServerBuild, startTestServer, type TestServer } from "../support/test-server";
 
-/** Runs per call or form: enough to find shapes nobody thought of, bounded in time. */
+/** Runs per call or form: enough to find shapes nobody thought of, bounded in time (HOSTILE_RUNS to search harder). */
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 40);
+/** A few seconds each alone; room for a busy machine running the whole suite. */
+const PROPERTY_TIMEOUT = { timeout: 120_000 };
 
 let server: TestServer;
 let ids: { productId: string; customerId: string; adminId: string; orderId: string };
@@ -265,7 +267,7 @@ function pathIds(route: ApiRoute): fc.Arbitrary<Record<string, string>> {
   );
 }
 
-describe("every /api/v1 call under hostile input", () => {
+describe("every /api/v1 call under hostile input", PROPERTY_TIMEOUT, () => {
   it.each(apiRoutes.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const))(
     "%s answers 4xx with the envelope (never 5xx), and a refusal changes nothing",
     async (_name, route) => {
@@ -414,7 +416,7 @@ function concrete(template: string, value: (name: string) => string): string {
 const realPageId = (name: string) =>
   ({ productId: ids.productId, orderId: ids.orderId, userId: ids.customerId, file: "products-1.xml", "*": "nowhere" })[name] ?? "x";
 
-describe("every page form under hostile input", () => {
+describe("every page form under hostile input", PROPERTY_TIMEOUT, () => {
   it("has form actions to test (read from app/routes.ts)", async () => {
     expect((await pages()).filter((page) => page.hasAction).length).toBeGreaterThanOrEqual(12);
   });
