@@ -13,6 +13,7 @@ import { createApiRouter } from "./http/api-router";
 import type { ApiRoute } from "./http/api-route";
 import { isLiteMode } from "./http/lite-mode";
 import { type PageCache, pageCacheMiddleware } from "./http/page-cache";
+import { pageFormPosts } from "./http/page-form-posts";
 import { SESSION_COOKIE, pageSessionOf, pageSessions } from "./http/page-session";
 import { securityHeaders } from "./http/security-headers";
 import { sameOriginPagePosts } from "./http/same-origin";
@@ -36,9 +37,6 @@ export type AppDependencies = {
   /** Production: the built browser assets (build/client). */
   clientAssetsDir?: string;
 };
-
-/** Page forms are small; anything larger is refused before React Router reads it. */
-const PAGE_BODY_LIMIT_BYTES = 64 * 1024;
 
 export function createApp(deps: AppDependencies): Express {
   const { config, logger, db, services } = deps;
@@ -104,13 +102,7 @@ export function createApp(deps: AppDependencies): Express {
   );
 
   // ---- Pages ----
-  app.use((req, res, next) => {
-    if (Number(req.get("content-length") ?? 0) > PAGE_BODY_LIMIT_BYTES) {
-      res.status(413).type("text/plain").send("Request body is too large");
-      return;
-    }
-    next();
-  });
+  app.use(pageFormPosts());
   app.use(sameOriginPagePosts({ publicUrl: config.publicUrl, development: config.env !== "production" }));
   if (deps.pageCache) {
     // Before the session: a guest's cached page needs no database at all.

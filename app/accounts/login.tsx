@@ -24,8 +24,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect(safeRedirectPath(values.redirectTo), 303);
 }
 
-/** A refusal for too many attempts says when to try again. */
-export const headers = formHeaders;
+// A refused log-in or sign-up may say when to try again (429 with Retry-After).
+export const headers: Route.HeadersFunction = formHeaders;
 
 export const meta: Route.MetaFunction = routeMeta({
     title: "Log in",

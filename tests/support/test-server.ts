@@ -3,6 +3,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { pino } from "pino";
+import type { Express } from "express";
 import type { ServerBuild } from "react-router";
 import { apiRoutes } from "../../server/api-routes";
 import { createApp } from "../../server/app";
@@ -18,6 +19,8 @@ export type TestServer = {
   database: TestDatabase;
   /** Present when started with PAGE_CACHE=on. */
   pageCache: PageCache | null;
+  /** The Express app itself, so that tests can read its route table (tests/integration/authorization-matrix). */
+  app: Express;
   close(): Promise<void>;
 };
 
@@ -73,6 +76,7 @@ export async function startTestServer(
     services,
     database,
     pageCache: pageCache?.cache ?? null,
+    app,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
