@@ -11,7 +11,7 @@ import {
   type ControlledPostgres,
   type Store,
 } from "./environment";
-import { round, type Sent } from "./http-load";
+import { round, send, type Sent } from "./http-load";
 import { Recorder, summarizeEntries, type Problem, type Summary } from "./recorder";
 import { cleanUnavailable, isExpected, runWorkload, type Shopper, type Workload } from "./workload";
 
@@ -184,6 +184,17 @@ export async function databaseRestart(
   clearInterval(watchPid);
   const ended = performance.now();
 
+  // The guest page cache switched itself off when its NOTIFY listener lost the database; it
+  // must be back (the listener reconnects with backoff, at most 5 s apart).
+  let pageCacheBackAfter: number | "never" = "never";
+  for (const deadline = performance.now() + 15_000; performance.now() < deadline; await sleep(250)) {
+    const probe = await send(setup.agent, { host: setup.app.host, port: setup.app.port }, { kind: "probe", path: "/about" }, 5_000);
+    if (probe.status === 200 && probe.headers["x-page-cache"] === "hit") {
+      pageCacheBackAfter = round((performance.now() - marks.started) / 1000, 2);
+      break;
+    }
+  }
+
   setup.store.db = connectDatabase(setup.postgres.urlFor(LOAD_DATABASE), { poolMax: 4 });
   const ordersAndStock = await orderAndStockChecks(setup.store, load, books, since);
   const afterRestart = recorder.entries.filter((entry) => entry.startedAt >= marks.started);
@@ -214,6 +225,11 @@ export async function databaseRestart(
       check: `recovers by itself within ${options.recoveryBoundSeconds} s of the restart`,
       passed: recovered,
       detail: recovered ? `${round((recoveredAt - marks.started) / 1000, 2)} s` : "not recovered",
+    },
+    {
+      check: "the guest page cache is serving again (its NOTIFY listener reconnected)",
+      passed: pageCacheBackAfter !== "never",
+      detail: pageCacheBackAfter === "never" ? "no cache hit within 15 s after the load" : `a hit ${pageCacheBackAfter} s after the restart`,
     },
     ...ordersAndStock.checks,
   ];
