@@ -162,6 +162,8 @@ export type AppProcess = {
   port: number;
   baseUrl: string;
   output(): string;
+  /** How many log lines of each level and message the server wrote (plain text lines as "text"). */
+  logCounts(): Record<string, number>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
   alive(): boolean;
 };
@@ -192,8 +194,24 @@ export async function startApp(
   });
   let output = "";
   const logFile = options.logFile ? fs.createWriteStream(options.logFile, { flags: "a" }) : null;
+  const counts: Record<string, number> = {};
+  let partial = "";
+  const LEVELS: Record<number, string> = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" };
   const keep = (chunk: Buffer) => {
     logFile?.write(chunk);
+    const lines = (partial + chunk.toString()).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) {
+      if (!line.trim()) continue;
+      let key = "text";
+      try {
+        const entry = JSON.parse(line) as { level?: number; msg?: string };
+        key = `${LEVELS[entry.level ?? 0] ?? entry.level} ${entry.msg ?? ""}`.trim();
+      } catch {
+        // a plain line (a stack trace, console output)
+      }
+      counts[key] = (counts[key] ?? 0) + 1;
+    }
     output += chunk.toString();
     // Only the tail matters for a report; a long run must not keep every warning.
     if (output.length > 200_000) output = output.slice(-100_000);
@@ -226,6 +244,7 @@ export async function startApp(
     port,
     baseUrl,
     output: () => output,
+    logCounts: () => ({ ...counts }),
     exited,
     alive: () => child.exitCode === null && child.signalCode === null,
   };

@@ -7,7 +7,7 @@ export type LoadReport = {
   totalSeconds: number;
   passed: boolean;
   scenarios: ScenarioResult[];
-  serverLogTail: string;
+  serverLog: Record<string, number>;
 };
 
 /** bench/results/load.md: the machine, then per scenario its checks, figures and latencies. */
@@ -64,5 +64,13 @@ export function renderMarkdown(report: LoadReport): string {
       lines.push("");
     }
   }
+  lines.push(
+    `Server log (LOG_LEVEL=warn), lines by level and message: ${
+      Object.entries(report.serverLog)
+        .map(([message, count]) => `${message} ×${count}`)
+        .join("; ") || "none"
+    }. Every 503 is one pino-http "request errored" (error); the API's are also a "database unavailable" (warn).`,
+    "",
+  );
   return `${lines.join("\n")}\n`;
 }

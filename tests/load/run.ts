@@ -113,7 +113,8 @@ async function main(): Promise<boolean> {
     totalSeconds: Math.round((Date.now() - startedAt) / 1000),
     passed: results.every((result) => result.passed),
     scenarios: results,
-    serverLogTail: app.output().split("\n").slice(-30).join("\n"),
+    // What the server logged (LOG_LEVEL=warn), counted by level and message; --server-log keeps the lines.
+    serverLog: app.logCounts(),
   };
   const markdown = renderMarkdown(report);
   console.log(`\n${markdown}`);
