@@ -70,7 +70,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             {loaderData.newest.map((product) => (
               <li key={product._id} className="product-card">
                 <Link to={`/products/${product._id}`} className="product-card__link">
-                  <ProductImage src={product.imageUrl} alt={product.name} size={400} />
+                  <ProductImage src={product.imageUrl} alt="" size={400} />
                   <span className="product-card__name">{product.name}</span>
                 </Link>
                 <span className="product-card__price">{formatRupees(product.price)}</span>
