@@ -12,6 +12,7 @@ import type { Database } from "./db/database";
 import { createApiRouter } from "./http/api-router";
 import type { ApiRoute } from "./http/api-route";
 import { pageSessionOf, pageSessions } from "./http/page-session";
+import { queryCounter } from "./http/query-counter";
 import { securityHeaders } from "./http/security-headers";
 import { sameOriginPagePosts } from "./http/same-origin";
 import type { Logger } from "./logger";
@@ -41,6 +42,8 @@ export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
+  // Benchmark only (BENCH_QUERY_COUNT=on): database queries per request.
+  if (config.benchQueryCount) app.use(queryCounter({ db, pools: [deps.sessionPool] }));
 
   app.use(
     pinoHttp({
