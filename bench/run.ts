@@ -18,7 +18,7 @@ import { evaluateTargets, renderMarkdown, renderSvg, type BenchResult } from "./
 const HELP = `npm run bench -- [options]
   --products N          catalogue size (default 10000)
   --duration S          seconds measured per scenario (default 8)
-  --warmup S            seconds of warm-up before each (default 2)
+  --warmup S            seconds of warm-up before each (default 3)
   --connections N       concurrent connections of the read scenarios (default 10)
   --shoppers N          concurrent shoppers in checkout (default 50)
   --orders N            orders measured in checkout, after 200 to warm up (default 1000)
@@ -38,7 +38,7 @@ const { values: args } = parseArgs({
   options: {
     products: { type: "string", default: "10000" },
     duration: { type: "string", default: "8" },
-    warmup: { type: "string", default: "2" },
+    warmup: { type: "string", default: "3" },
     connections: { type: "string", default: "10" },
     shoppers: { type: "string", default: "50" },
     orders: { type: "string", default: "1000" },
