@@ -9,6 +9,7 @@ import { demoWatches } from "../seeds/data/demo-watches";
 import { startEmbeddedPostgres } from "../server/db/embedded-postgres";
 import { createDatabaseIfMissing } from "../server/db/open-database";
 import { hashPassword } from "../server/modules/accounts/passwords";
+import { CatalogService } from "../server/modules/catalog/catalog.service";
 
 /**
  * The bench's own database: a fresh one in BENCH_DATABASE_URL's server (a maintenance database
@@ -233,4 +234,22 @@ export async function seedBenchData(db: Knex, plan: SeedPlan): Promise<Seeded> {
     sampleProductIds,
     seconds: (Date.now() - started) / 1000,
   };
+}
+
+export type SearchTermTiming = { term: string; matches: number; ms: number };
+
+/**
+ * What each search term costs the database, before any load: the catalogue service's own
+ * query (a page of results and the count of all matches), run here on an idle database.
+ */
+export async function timeSearchTerms(db: Knex, terms: string[], rounds = 10): Promise<SearchTermTiming[]> {
+  const catalog = new CatalogService(db);
+  const timings: SearchTermTiming[] = [];
+  for (const term of terms) {
+    const { pagination } = await catalog.listProducts({ search: term, page: 1, limit: 12 });
+    const started = performance.now();
+    for (let round = 0; round < rounds; round++) await catalog.listProducts({ search: term, page: 1, limit: 12 });
+    timings.push({ term, matches: pagination.total, ms: (performance.now() - started) / rounds });
+  }
+  return timings;
 }

@@ -53,25 +53,31 @@ export type LoadResult = {
   cpuMsPerRequest: { server: number; database: number | null; loadGenerator: number };
   /** The machine's 1-minute load average when the run ended (other work on the machine shows here). */
   loadAverage: number;
-  /** Requests per second over the baseline's. */
+  /** The baseline, measured just before and just after this run with the same connections. */
+  bracket?: { before: LoadResult; after: LoadResult };
+  /** Requests per second over the baseline's (the mean of the two around this run). */
   ratio?: number;
   /** The baseline's server CPU per request over this one's: the ratio a CPU-bound server would reach, less noisy. */
   cpuRatio?: number;
 };
 
-export async function runLoad(plan: LoadPlan): Promise<LoadResult> {
+/** The plan's warm-up alone (runLoad runs it first unless told not to). */
+export async function warmUp(plan: LoadPlan): Promise<void> {
+  if (!plan.warmupAmount && !(plan.warmup > 0)) return;
+  await autocannon({
+    url: plan.server.baseUrl,
+    connections: plan.connections,
+    ...(plan.warmupAmount ? { amount: plan.warmupAmount } : { duration: plan.warmup }),
+    headers: plan.headers,
+    requests: plan.requests,
+  });
+}
+
+export async function runLoad(plan: LoadPlan, options: { warmUp?: boolean } = {}): Promise<LoadResult> {
   const url = plan.server.baseUrl;
   const statsUrl = `${url}/__bench/query-stats`;
   const counting = plan.server.name === "store";
-  if (plan.warmupAmount || plan.warmup > 0) {
-    await autocannon({
-      url,
-      connections: plan.connections,
-      ...(plan.warmupAmount ? { amount: plan.warmupAmount } : { duration: plan.warmup }),
-      headers: plan.headers,
-      requests: plan.requests,
-    });
-  }
+  if (options.warmUp !== false) await warmUp(plan);
 
   plan.beforeMeasure?.();
   let cacheHits = 0;

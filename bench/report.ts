@@ -1,4 +1,5 @@
 import type { LastUnitsResult, StockCheck } from "./checkout";
+import type { SearchTermTiming } from "./database";
 import type { LoadResult } from "./load";
 import type { ProfileSummary } from "./profile";
 
@@ -19,7 +20,7 @@ export type BenchResult = {
     only: string[] | null;
   };
   seed: { products: number; users: number; orders: number; checkoutProducts: number; seconds: number };
-  searchTerms: string[];
+  searchTerms: SearchTermTiming[];
   baselineRuns: LoadResult[];
   baselineRps: { express: number; page: number };
   scenarios: LoadResult[];
@@ -86,7 +87,7 @@ export function evaluateTargets(result: BenchResult): Target[] {
   if (result.checkout) {
     targets.push({
       target: `Checkout: at least 200 orders/s with ${result.options.shoppers} concurrent shoppers`,
-      measured: `${result.checkout.ordersPerSecond.toFixed(0)} orders/s`,
+      measured: `${result.checkout.ordersPerSecond.toFixed(1)} orders/s`,
       met: result.checkout.ordersPerSecond >= 200,
     });
     const lastUnits = result.lastUnits;
@@ -106,11 +107,28 @@ const fixed = (value: number, digits = 0) => value.toLocaleString("en", { minimu
 type Row = { id: string; title: string; result: LoadResult; baselineRuns?: LoadResult[] };
 
 function rowsOf(result: BenchResult): Row[] {
+  // The baselines' rows: every run at the default connections (each scenario brackets its own).
   const baselineRow = (id: string, title: string): Row | null => {
-    const runs = result.baselineRuns.filter((run) => run.id === id);
+    const runs = result.baselineRuns.filter((run) => run.id === id && run.connections === result.options.connections);
     if (runs.length === 0) return null;
-    const rps = runs.reduce((sum, run) => sum + run.requestsPerSecond, 0) / runs.length;
-    return { id, title, result: { ...runs[0]!, requestsPerSecond: rps, errors: runs.reduce((sum, run) => sum + run.errors, 0) }, baselineRuns: runs };
+    const mean = (of: (run: LoadResult) => number) => runs.reduce((sum, run) => sum + of(run), 0) / runs.length;
+    return {
+      id,
+      title,
+      result: {
+        ...runs[0]!,
+        requestsPerSecond: mean((run) => run.requestsPerSecond),
+        latencyMs: { ...runs[0]!.latencyMs, p50: Math.round(mean((run) => run.latencyMs.p50)), p99: Math.round(mean((run) => run.latencyMs.p99)) },
+        errors: runs.reduce((sum, run) => sum + run.errors, 0),
+        rssMb: { start: runs[0]!.rssMb.start, max: Math.max(...runs.map((run) => run.rssMb.max ?? 0)) },
+        cpuMsPerRequest: {
+          server: mean((run) => run.cpuMsPerRequest.server),
+          database: mean((run) => run.cpuMsPerRequest.database ?? 0),
+          loadGenerator: mean((run) => run.cpuMsPerRequest.loadGenerator),
+        },
+      },
+      baselineRuns: runs,
+    };
   };
   return [
     baselineRow("baseline-express", "Baseline: bare Express JSON"),
@@ -140,8 +158,9 @@ export function renderMarkdown(result: BenchResult, extra: { lighthouse: Lightho
   );
   for (const row of rowsOf(result)) {
     const entry = row.result;
-    const rps = row.baselineRuns && row.baselineRuns.length > 1
-      ? `${fixed(entry.requestsPerSecond)} (${row.baselineRuns.map((run) => fixed(run.requestsPerSecond)).join(", ")})`
+    const spread = row.baselineRuns?.map((run) => run.requestsPerSecond);
+    const rps = spread && spread.length > 1
+      ? `${fixed(entry.requestsPerSecond)} (${fixed(Math.min(...spread))}–${fixed(Math.max(...spread))})`
       : fixed(entry.requestsPerSecond);
     const cpu = entry.cpuMsPerRequest;
     lines.push(
@@ -156,10 +175,12 @@ export function renderMarkdown(result: BenchResult, extra: { lighthouse: Lightho
   const loads = [...result.baselineRuns, ...result.scenarios].map((entry) => entry.loadAverage);
   lines.push(
     "",
-    "Baselines ran at the start and again at the end (both shown); ratios use their mean. " +
+    "Each scenario's baseline ran just before and just after it, for half its duration each, with the same connections; " +
+      "the ratio uses their mean (the baseline rows show the mean and range of those runs at the default connections; p50/p99 are means). " +
       "In brackets, the ratio by the server's CPU time per request (baseline's ÷ scenario's): what the ratio would be on a quiet machine, " +
       `less sensitive to other work than requests/s (the 1-minute load average went from ${Math.min(...loads)} to ${Math.max(...loads)} during the run). ` +
-      `Search rotates ${result.searchTerms.map((term) => `"${term}"`).join(", ")}. ` +
+      `Search rotates ${result.searchTerms.length} terms; on the idle database, one page of results and the count of matches take ` +
+      `${result.searchTerms.map((entry) => `"${entry.term}" ${entry.ms.toFixed(1)} ms (${fixed(entry.matches)} matches)`).join(", ")}. ` +
       "Queries are database round trips (BEGIN/COMMIT and session-store queries included). " +
       "Cache hit reads `X-Page-Cache: hit|miss` (— when no response carries it).",
     "",
@@ -293,7 +314,7 @@ export function renderSvg(result: BenchResult): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="#ffffff"/>`,
     `<text x="12" y="22" font-size="15" font-weight="600">Waqt bench ${escape(result.date.slice(0, 10))}: ${result.seed.products.toLocaleString("en")} products; ${result.machine.cpus} × ${escape(result.machine.cpu)}, Node ${escape(result.machine.node)}</text>`,
-    `<text x="${panelA.x}" y="${top - 30}" font-weight="600">Requests per second (log scale; | = its baseline)</text>`,
+    `<text x="${panelA.x}" y="${top - 30}" font-weight="600">Requests per second (log scale; | = its baseline, measured around it)</text>`,
     `<text x="${panelB.x}" y="${top - 30}" font-weight="600">CPU ms per request</text>`,
     `<rect x="${panelB.x}" y="${top - 22}" width="10" height="10" fill="#2f6fdf"/><text x="${panelB.x + 14}" y="${top - 13}">Node (store process)</text>`,
     `<rect x="${panelB.x + 150}" y="${top - 22}" width="10" height="10" fill="#f59e0b"/><text x="${panelB.x + 164}" y="${top - 13}">PostgreSQL</text>`,
@@ -317,12 +338,13 @@ export function renderSvg(result: BenchResult): string {
       `<text x="${labelWidth - 10}" y="${y + 19}" text-anchor="end">${escape(row.title)}</text>`,
       `<rect x="${panelA.x}" y="${y + 6}" width="${Math.max(1, end - panelA.x).toFixed(1)}" height="${rowHeight - 12}" fill="${colour(row)}"/>`,
     );
-    if (entry.baseline) {
-      const mark = xOf(result.baselineRps[entry.baseline]);
+    const baselineRps = entry.ratio ? entry.requestsPerSecond / entry.ratio : null;
+    if (baselineRps) {
+      const mark = xOf(baselineRps);
       parts.push(`<line x1="${mark.toFixed(1)}" y1="${y + 3}" x2="${mark.toFixed(1)}" y2="${y + rowHeight - 3}" stroke="#333" stroke-width="2"/>`);
     }
     parts.push(
-      `<text x="${(Math.max(end, entry.baseline ? xOf(result.baselineRps[entry.baseline]) : 0) + 6).toFixed(1)}" y="${y + 19}" fill="#333">${escape(label)}</text>`,
+      `<text x="${(Math.max(end, baselineRps ? xOf(baselineRps) : 0) + 6).toFixed(1)}" y="${y + 19}" fill="#333">${escape(label)}</text>`,
       `<rect x="${panelB.x}" y="${y + 6}" width="${node.toFixed(1)}" height="${rowHeight - 12}" fill="#2f6fdf"/>`,
       `<rect x="${(panelB.x + node).toFixed(1)}" y="${y + 6}" width="${database.toFixed(1)}" height="${rowHeight - 12}" fill="#f59e0b"/>`,
       `<text x="${(panelB.x + node + database + 6).toFixed(1)}" y="${y + 19}" fill="#333">${escape(cpuLabel)}</text>`,

@@ -9,8 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { runCheckout, runLastUnits } from "./checkout";
-import { openBenchDatabase, seedBenchData } from "./database";
-import { runLoad, type LoadPlan, type LoadRequest, type LoadResult } from "./load";
+import { openBenchDatabase, seedBenchData, timeSearchTerms } from "./database";
+import { runLoad, warmUp, type LoadPlan, type LoadRequest, type LoadResult } from "./load";
 import { buildBaseline, buildStore, ROOT, startBaseline, startStore, type Started } from "./processes";
 import { summariseProfiles } from "./profile";
 import { evaluateTargets, renderMarkdown, renderSvg, type BenchResult } from "./report";
@@ -114,6 +114,7 @@ async function main() {
     });
     const users = seed.users + seed.browsers + seed.checkoutShoppers + seed.lastUnitShoppers;
     console.log(`Seeded in ${seed.seconds.toFixed(1)} s: ${users} users, ${seed.orders} orders.`);
+    const searchTerms = await timeSearchTerms(database.db, SEARCH_TERMS);
 
     const profileDir = path.join(ROOT, "bench/results/tmp/profiles");
     if (args["cpu-prof"]) fs.rmSync(profileDir, { recursive: true, force: true });
@@ -147,10 +148,10 @@ async function main() {
       ...extra,
     });
     const deepPage = Math.max(1, Math.floor(Math.ceil(products / 12) * 0.9));
-    const baselinePlans = (round: string): LoadPlan[] => [
-      { ...common, id: "baseline-express", title: `Baseline: bare Express JSON${round}`, baseline: null, server: baseline!, headers: API_HEADERS, requests: [{ path: "/json" }] },
-      { ...common, id: "baseline-page", title: `Baseline: bare React Router page${round}`, baseline: null, server: baseline!, headers: PAGE_HEADERS, requests: [{ path: "/" }] },
-    ];
+    const baselinePlan = (kind: "express" | "page", planConnections: number): LoadPlan =>
+      kind === "express"
+        ? { ...common, connections: planConnections, id: "baseline-express", title: "Baseline: bare Express JSON", baseline: null, server: baseline!, headers: API_HEADERS, requests: [{ path: "/json" }] }
+        : { ...common, connections: planConnections, id: "baseline-page", title: "Baseline: bare React Router page", baseline: null, server: baseline!, headers: PAGE_HEADERS, requests: [{ path: "/" }] };
     let cartTurn = 0;
     const storePlans: LoadPlan[] = [
       page("home", "Guest GET /", ["/"]),
@@ -178,19 +179,32 @@ async function main() {
 
     const baselineRuns: LoadResult[] = [];
     const scenarios: LoadResult[] = [];
-    const runOne = async (plan: LoadPlan) => {
+    // The machine is shared and its load drifts, so each scenario's baseline is measured right
+    // before and right after it (half the duration each, same connections): B S B.
+    const runBracketed = async (plan: LoadPlan) => {
       process.stdout.write(`  ${plan.id.padEnd(18)} `);
-      const result = await runLoad(plan);
+      await warmUp(plan);
+      const base = { ...baselinePlan(plan.baseline!, plan.connections), duration: Math.max(1, duration / 2) };
+      const before = await runLoad(base, { warmUp: false });
+      const result = await runLoad(plan, { warmUp: false });
+      const after = await runLoad(base, { warmUp: false });
+      baselineRuns.push(before, after);
+      result.bracket = { before, after };
+      result.ratio = result.requestsPerSecond / ((before.requestsPerSecond + after.requestsPerSecond) / 2);
+      const baseCpu = (before.cpuMsPerRequest.server + after.cpuMsPerRequest.server) / 2;
+      if (result.cpuMsPerRequest.server > 0) result.cpuRatio = baseCpu / result.cpuMsPerRequest.server;
       console.log(
-        `${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.latencyMs.p50} ms  p99 ${result.latencyMs.p99} ms  errors ${result.errors}` +
+        `${result.requestsPerSecond.toFixed(0).padStart(6)} req/s (${result.ratio.toFixed(2)} × ${before.requestsPerSecond.toFixed(0)}/${after.requestsPerSecond.toFixed(0)})` +
+          `  p50 ${result.latencyMs.p50} ms  p99 ${result.latencyMs.p99} ms  errors ${result.errors}` +
           (result.queries ? `  queries/req ${result.queries.perRequest.toFixed(1)} (max ${result.queries.max})` : ""),
       );
       return result;
     };
 
-    console.log(`Measuring: ${warmup} s warm-up + ${duration} s per scenario, ${connections} connections.`);
-    for (const plan of baselinePlans("")) baselineRuns.push(await runOne(plan));
-    for (const plan of storePlans) if (!only || only.has(plan.id)) scenarios.push(await runOne(plan));
+    console.log(`Measuring: per scenario ${warmup} s warm-up, then its baseline ${duration / 2} s, the scenario ${duration} s, the baseline ${duration / 2} s again.`);
+    await warmUp(baselinePlan("express", connections));
+    await warmUp(baselinePlan("page", connections));
+    for (const plan of storePlans) if (!only || only.has(plan.id)) scenarios.push(await runBracketed(plan));
 
     let checkout = null;
     let lastUnits = null;
@@ -207,7 +221,7 @@ async function main() {
         postmasterPid: database.postmasterPid,
       });
       console.log(
-        `${checkout.ordersPerSecond.toFixed(0).padStart(6)} orders/s  p50 ${checkout.latencyMs.p50} ms  p99 ${checkout.latencyMs.p99} ms  errors ${checkout.errors}` +
+        `${checkout.ordersPerSecond.toFixed(1).padStart(6)} orders/s  p50 ${checkout.latencyMs.p50} ms  p99 ${checkout.latencyMs.p99} ms  errors ${checkout.errors}` +
           `  queries/req ${checkout.queries?.perRequest.toFixed(1)} (max ${checkout.queries?.max})  stock ${checkout.oversell.ok ? "consistent" : "INCONSISTENT"}`,
       );
       scenarios.push(checkout);
@@ -217,20 +231,11 @@ async function main() {
         `  ${"last-units".padEnd(18)} ${lastUnits.shoppers} shoppers, ${lastUnits.stock} units: ${lastUnits.placed} placed, ${lastUnits.refused} refused, stock after ${lastUnits.stockAfter} → ${lastUnits.ok ? "no oversell" : "WRONG"}`,
       );
     }
-    // The baselines again at the end: the machine is shared, so drift shows.
-    for (const plan of baselinePlans(" (again)")) baselineRuns.push(await runOne(plan));
-
-    const mean = (id: string, of: (run: LoadResult) => number) => {
-      const runs = baselineRuns.filter((run) => run.id === id);
-      return runs.reduce((sum, run) => sum + of(run), 0) / runs.length;
+    const mean = (id: string) => {
+      const runs = baselineRuns.filter((run) => run.id === id && run.connections === connections);
+      return runs.length ? runs.reduce((sum, run) => sum + run.requestsPerSecond, 0) / runs.length : 0;
     };
-    const baselineRps = { express: mean("baseline-express", (run) => run.requestsPerSecond), page: mean("baseline-page", (run) => run.requestsPerSecond) };
-    const baselineCpu = { express: mean("baseline-express", (run) => run.cpuMsPerRequest.server), page: mean("baseline-page", (run) => run.cpuMsPerRequest.server) };
-    for (const scenario of scenarios) {
-      if (!scenario.baseline) continue;
-      scenario.ratio = scenario.requestsPerSecond / baselineRps[scenario.baseline];
-      if (scenario.cpuMsPerRequest.server > 0) scenario.cpuRatio = baselineCpu[scenario.baseline] / scenario.cpuMsPerRequest.server;
-    }
+    const baselineRps = { express: mean("baseline-express"), page: mean("baseline-page") };
 
     await store.stop();
     store = null;
@@ -243,7 +248,7 @@ async function main() {
       machine: machine(loadAverageAtStart),
       options: { products, duration, warmup, connections, shoppers, orders: checkoutOrders, encoding: args.encoding!, only: only ? [...only] : null },
       seed: { products: seed.products, users, orders: seed.orders, checkoutProducts: seed.checkoutProductIds.length, seconds: seed.seconds },
-      searchTerms: SEARCH_TERMS,
+      searchTerms,
       baselineRuns,
       baselineRps,
       scenarios,
