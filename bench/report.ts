@@ -146,7 +146,7 @@ export function renderMarkdown(result: BenchResult, extra: { lighthouse: Lightho
       `load average at start ${machine.loadAverageAtStart.join(" / ")} (the machine is shared: ratios count, absolute figures are noisy).`,
     "",
     `Catalogue ${fixed(seed.products)} products, ${fixed(seed.users)} users, ${fixed(seed.orders)} orders. ` +
-      `Each scenario: ${options.warmup} s warm-up, then ${options.duration} s with ${options.connections} connections ` +
+      `Each scenario: ${options.warmup} s warm-up, then its baseline ${options.duration / 2} s, the scenario ${options.duration} s and the baseline ${options.duration / 2} s again, ${options.connections} connections ` +
       `(checkout: ${fixed(options.orders)} orders, ${options.shoppers} at a time), autocannon over loopback, ` +
       "requests as a browser sends them " +
       (options.encoding === "gzip, deflate, br" ? "(gzip/br accepted)." : `(Accept-Encoding: ${options.encoding}).`),
