@@ -10,6 +10,19 @@ import { NonceProvider } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
 
+/**
+ * A page or page data made for a signed-in user (their cart, orders, profile, the admin's
+ * lists) is never stored by a shared cache or kept for the back button after log-out.
+ */
+function keepPrivate(headers: Headers, loadContext: Readonly<RouterContextProvider>) {
+  if (loadContext.get(requestContext).user && !headers.has("Cache-Control")) headers.set("Cache-Control", "private, no-store");
+}
+
+export function handleDataRequest(response: Response, { context }: { context: Readonly<RouterContextProvider> }) {
+  keepPrivate(response.headers, context);
+  return response;
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -21,6 +34,7 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const nonce = loadContext.get(requestContext).cspNonce;
+  keepPrivate(responseHeaders, loadContext);
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;

@@ -17,8 +17,9 @@ import { useNonce } from "./lib/nonce";
 import "./app.css";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { user, store, publicUrl, services, session } = context.get(requestContext);
+  const { user, store, publicUrl, services, session, lite } = context.get(requestContext);
   return {
+    lite,
     user: user ? { name: user.name, role: user.role } : null,
     // The badge in the top bar: the total quantity in the cart, on every page.
     cartCount: user ? await services.cart.countItems(user._id) : 0,
@@ -59,9 +60,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {data?.flash ? <SessionFlash key={data.flash.id} flash={data.flash} /> : null}
           {children}
         </main>
-        {data ? <SiteFooter store={data.store} /> : null}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {data ? <SiteFooter store={data.store} lite={data.lite} /> : null}
+        {data?.lite ? null : (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );

@@ -3,6 +3,9 @@ import { type RouteConfig, index, route } from "@react-router/dev/routes";
 /** Every page of the store. The authorization tests read this table too. */
 export default [
   index("content/home.tsx"),
+  route("about", "content/about.tsx"),
+  route("faq", "content/faq.tsx"),
+  route("contact", "content/contact.tsx"),
 
   // Catalog
   route("products", "catalog/products.tsx"),
@@ -36,11 +39,15 @@ export default [
   route("admin/products/new", "admin/product-create.tsx"),
   route("admin/products/:productId/edit", "admin/product-edit.tsx"),
   route("admin/products/:productId/delete", "admin/product-delete.tsx"),
+  route("admin/messages", "admin/messages.tsx"),
 
   // For search engines
   route("sitemap.xml", "content/sitemap.ts"),
   route("sitemaps/:file", "content/sitemap-part.ts"),
   route("robots.txt", "content/robots.ts"),
+
+  // The footer's switch between full and lite (no scripts) pages
+  route("lite-mode", "content/lite-mode.ts"),
 
   // Any other path: the 404 page.
   route("*", "content/not-found.tsx"),

@@ -3,6 +3,8 @@ import * as initialSchema from "./20261120000001_initial_schema";
 import * as rateLimits from "./20261120000002_rate_limits";
 import * as productNameSort from "./20261120000003_product_name_sort";
 import * as checkout from "./20261120000004_checkout";
+import * as contactMessages from "./20261120000005_contact_messages";
+import * as catalogChangedNotify from "./20261120000006_catalog_changed_notify";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -13,6 +15,8 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261120000002_rate_limits": rateLimits,
   "20261120000003_product_name_sort": productNameSort,
   "20261120000004_checkout": checkout,
+  "20261120000005_contact_messages": contactMessages,
+  "20261120000006_catalog_changed_notify": catalogChangedNotify,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -11,7 +11,10 @@ import type { Config } from "./config";
 import type { Database } from "./db/database";
 import { createApiRouter } from "./http/api-router";
 import type { ApiRoute } from "./http/api-route";
-import { pageSessionOf, pageSessions } from "./http/page-session";
+import { isLiteMode } from "./http/lite-mode";
+import { type PageCache, pageCacheMiddleware } from "./http/page-cache";
+import { pageFormPosts } from "./http/page-form-posts";
+import { SESSION_COOKIE, pageSessionOf, pageSessions } from "./http/page-session";
 import { queryCounter } from "./http/query-counter";
 import { securityHeaders } from "./http/security-headers";
 import { sameOriginPagePosts } from "./http/same-origin";
@@ -24,6 +27,8 @@ export type AppDependencies = {
   db: Database;
   /** A small pool of its own for the session store (connect-pg-simple speaks pg, not knex). */
   sessionPool: pg.Pool;
+  /** Rendered guest pages (production); absent, every page is rendered. */
+  pageCache?: PageCache;
   services: Services;
   apiRoutes: ApiRoute[];
   /** The React Router server build: the built one in production, Vite's in development. */
@@ -33,9 +38,6 @@ export type AppDependencies = {
   /** Production: the built browser assets (build/client). */
   clientAssetsDir?: string;
 };
-
-/** Page forms are small; anything larger is refused before React Router reads it. */
-const PAGE_BODY_LIMIT_BYTES = 64 * 1024;
 
 export function createApp(deps: AppDependencies): Express {
   const { config, logger, db, services } = deps;
@@ -103,14 +105,12 @@ export function createApp(deps: AppDependencies): Express {
   );
 
   // ---- Pages ----
-  app.use((req, res, next) => {
-    if (Number(req.get("content-length") ?? 0) > PAGE_BODY_LIMIT_BYTES) {
-      res.status(413).type("text/plain").send("Request body is too large");
-      return;
-    }
-    next();
-  });
+  app.use(pageFormPosts());
   app.use(sameOriginPagePosts({ publicUrl: config.publicUrl, development: config.env !== "production" }));
+  if (deps.pageCache) {
+    // Before the session: a guest's cached page needs no database at all.
+    app.use(pageCacheMiddleware(deps.pageCache, { sessionCookie: SESSION_COOKIE, isLite: isLiteMode }));
+  }
   app.use(pageSessions({ pool: deps.sessionPool, secret: config.sessionSecret }));
 
   const build = withAllowedActionOrigins(deps.build, config);
@@ -137,6 +137,7 @@ export function createApp(deps: AppDependencies): Express {
           clientIp: req.ip ?? "",
           session,
           cspNonce: res.locals.cspNonce,
+          lite: isLiteMode(req.headers.cookie, req.get("save-data")),
           requestId: String(req.id),
         });
       },

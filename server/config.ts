@@ -23,6 +23,8 @@ export type Config = {
   /** Express "trust proxy" value: false, true, a hop count or a list of addresses. */
   trustProxy: boolean | number | string;
   rateLimits: boolean;
+  /** Keep rendered catalogue pages for guests in memory (production only; see server/http/page-cache.ts). */
+  pageCache: boolean;
   initialAdmin: { email: string; password: string; name: string } | null;
   /** Seed the demo catalogue and accounts when the database is empty (the embedded default does). */
   seedDemoData: boolean;
@@ -89,6 +91,7 @@ const envSchema = yup.object({
   LOG_LEVEL: yup.string().oneOf(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`),
   TRUST_PROXY: yup.string().trim().default("false"),
   RATE_LIMITS: yup.string().oneOf(["on", "off"], "must be on or off").default("on"),
+  PAGE_CACHE: yup.string().oneOf(["on", "off"], "must be on or off").default("on"),
   ADMIN_EMAIL: yup.string().trim().email("must be an email address"),
   ADMIN_PASSWORD: yup.string().min(8, "must be at least 8 characters long"),
   ADMIN_NAME: yup.string().trim().min(2, "must be at least 2 characters long"),
@@ -144,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: (raw.LOG_LEVEL as Config["logLevel"] | undefined) ?? (nodeEnv === "test" ? "silent" : "info"),
     trustProxy: parseTrustProxy(raw.TRUST_PROXY),
     rateLimits: raw.RATE_LIMITS === "on",
+    pageCache: raw.PAGE_CACHE === "on" && nodeEnv === "production",
     initialAdmin: raw.ADMIN_EMAIL
       ? { email: raw.ADMIN_EMAIL, password: raw.ADMIN_PASSWORD!, name: raw.ADMIN_NAME ?? "Administrator" }
       : null,

@@ -12,6 +12,7 @@ import { ConfigError, loadConfig, type Config } from "./config";
 import { checkDatabase, migrateToLatest } from "./db/database";
 import { openDatabase, type OpenDatabase } from "./db/open-database";
 import { createLogger } from "./logger";
+import { startPageCache } from "./http/page-cache";
 import { createServices } from "./services";
 
 /** The folder with package.json: server/main.ts runs in development, build/node/main.js in production. */
@@ -85,11 +86,14 @@ async function main() {
     build = (await import(pathToFileURL(path.join(PROJECT_ROOT, "build/server/index.js")).href)) as ServerBuild;
   }
 
+  const pageCache = config.pageCache ? startPageCache(database.url, logger) : null;
+
   const app = createApp({
     config,
     logger,
     db,
     sessionPool,
+    pageCache: pageCache?.cache,
     services,
     apiRoutes,
     build,
@@ -122,6 +126,7 @@ async function main() {
     await closed;
     clearTimeout(timer);
     await closeVite();
+    await pageCache?.close();
     await sessionPool.end().catch(() => {});
     await database.close();
     logger.info("stopped");

@@ -4,6 +4,7 @@ import type { Logger } from "./logger";
 import { AccountsService } from "./modules/accounts/accounts.service";
 import { CartService } from "./modules/cart/cart.service";
 import { CatalogService } from "./modules/catalog/catalog.service";
+import { ContactService } from "./modules/contact/contact.service";
 import { OrdersService } from "./modules/orders/orders.service";
 import { RateLimiter } from "./rate-limiter";
 
@@ -16,6 +17,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     catalog: new CatalogService(deps.db),
     cart: new CartService(deps.db),
     orders: new OrdersService(deps.db),
+    contact: new ContactService(deps.db, rateLimiter),
   };
 }
 

@@ -1,6 +1,6 @@
 import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { requestContext } from "../context";
-import { Field, FormError, formFailure, formValues } from "../lib/forms";
+import { Field, FormError, formFailure, formHeaders, formValues } from "../lib/forms";
 import { redirectSignedInUser, safeRedirectPath } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/login";
@@ -23,6 +23,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   throw redirect(safeRedirectPath(values.redirectTo), 303);
 }
+
+// A refused log-in or sign-up may say when to try again (429 with Retry-After).
+export const headers: Route.HeadersFunction = formHeaders;
 
 export const meta: Route.MetaFunction = routeMeta({
     title: "Log in",

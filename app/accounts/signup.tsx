@@ -1,6 +1,6 @@
 import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { requestContext } from "../context";
-import { Field, FormError, Honeypot, formFailure, formValues, isHoneypotFilled } from "../lib/forms";
+import { Field, FormError, Honeypot, formFailure, formHeaders, formValues, isHoneypotFilled } from "../lib/forms";
 import { redirectSignedInUser, safeRedirectPath } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/signup";
@@ -25,6 +25,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   throw redirect(safeRedirectPath(values.redirectTo), 303);
 }
+
+// A refused log-in or sign-up may say when to try again (429 with Retry-After).
+export const headers: Route.HeadersFunction = formHeaders;
 
 export const meta: Route.MetaFunction = routeMeta({
     title: "Create an account",

@@ -9,20 +9,25 @@ import type { Route } from "./+types/dashboard";
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  return services.orders.dashboardFigures();
+  const [figures, messageCount] = await Promise.all([services.orders.dashboardFigures(), services.contact.countMessages()]);
+  return { ...figures, messageCount };
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Admin Dashboard", path: "/admin", noindex: true });
 
-const AREAS = [
-  { to: "/admin/products", title: "Manage Products", text: "Add, edit and delete watches; set prices and stock" },
-  { to: "/admin/orders", title: "Manage Orders", text: "See every order, change its status" },
-  { to: "/admin/users", title: "Manage Users", text: "Search users, create admins, change roles" },
-];
+/** The three areas of the spec, and the contact messages beside them (RULINGS). */
+function adminAreas(messageCount: number) {
+  return [
+    { to: "/admin/products", title: "Manage Products", text: "Add, edit and delete watches; set prices and stock" },
+    { to: "/admin/orders", title: "Manage Orders", text: "See every order, change its status" },
+    { to: "/admin/users", title: "Manage Users", text: "Search users, create admins, change roles" },
+    { to: "/admin/messages", title: "Messages", text: `${messageCount} ${messageCount === 1 ? "message" : "messages"} from the contact page` },
+  ];
+}
 
 /** The admin's start page: the store's figures (computed by PostgreSQL), the admin areas and the latest orders. */
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const { totalOrders, totalProducts, totalRevenue, pendingOrders, latestOrders } = loaderData;
+  const { totalOrders, totalProducts, totalRevenue, pendingOrders, latestOrders, messageCount } = loaderData;
   return (
     <section>
       <h1>Admin Dashboard</h1>
@@ -46,7 +51,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         </li>
       </ul>
       <ul className="collections">
-        {AREAS.map((area) => (
+        {adminAreas(messageCount).map((area) => (
           <li key={area.to}>
             <Link className="collection-card" to={area.to}>
               <span className="collection-card__title">{area.title}</span>

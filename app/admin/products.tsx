@@ -3,7 +3,7 @@ import { FlashBanner } from "../components/flash-banner";
 import { ProductImage } from "../components/product-image";
 import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
-import { PreviousNextPages, pageFromUrl } from "../lib/list-pages";
+import { PreviousNextPages, pageFromUrl, searchFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
 import type { Route } from "./+types/products";
@@ -21,7 +21,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
   const params = new URL(request.url).searchParams;
-  const search = (params.get("search") ?? "").trim().slice(0, 100);
+  const search = searchFromUrl(params, 100);
   const page = pageFromUrl(params);
   const { products, pagination } = await services.catalog.listProducts({ search, page, limit: ADMIN_PAGE_SIZE, sort: "-createdAt" });
   const flash = params.get("done");

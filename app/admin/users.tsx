@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { FlashBanner } from "../components/flash-banner";
 import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
-import { PreviousNextPages, pageFromUrl } from "../lib/list-pages";
+import { PreviousNextPages, pageFromUrl, searchFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/users";
 
@@ -16,7 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
   const { services } = context.get(requestContext);
   const params = new URL(request.url).searchParams;
-  const search = (params.get("search") ?? "").slice(0, 100);
+  const search = searchFromUrl(params, 100);
   const role = ["customer", "admin"].includes(params.get("role") ?? "") ? params.get("role")! : "";
   const page = pageFromUrl(params);
   // A page is forgiving: an unknown filter value is simply no filter.

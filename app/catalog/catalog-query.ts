@@ -5,7 +5,7 @@ import {
   type Category,
   type ProductSort,
 } from "../../server/modules/catalog/catalog-values";
-import { pageFromUrl } from "../lib/list-pages";
+import { pageFromUrl, searchFromUrl } from "../lib/list-pages";
 
 /** The catalogue's view as it lives in the URL, so every view can be linked, shared and reloaded. */
 export type CatalogView = {
@@ -23,7 +23,7 @@ export function readCatalogView(params: URLSearchParams): CatalogView {
   const category = params.get("category") ?? "";
   const sort = params.get("sort") ?? "";
   return {
-    search: (params.get("search") ?? "").trim().slice(0, SEARCH_MAX_LENGTH),
+    search: searchFromUrl(params, SEARCH_MAX_LENGTH),
     category: (CATEGORIES as string[]).includes(category) ? (category as Category) : "",
     sort: (PRODUCT_SORTS as readonly string[]).includes(sort) ? (sort as ProductSort) : "",
     page: pageFromUrl(params),

@@ -1,7 +1,10 @@
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import type { StoreDetails } from "../../server/store-details";
+import { StoreAddress, telHref } from "../content/store-contact-details";
 
-export function SiteFooter({ store }: { store: StoreDetails }) {
+export function SiteFooter({ store, lite }: { store: StoreDetails; lite: boolean }) {
+  const location = useLocation();
+  const here = location.pathname + location.search;
   return (
     <footer className="site-footer">
       <div className="site-footer__inner">
@@ -29,18 +32,23 @@ export function SiteFooter({ store }: { store: StoreDetails }) {
         <section>
           <h2>Contact</h2>
           <address>
-            {store.address.street}
-            <br />
-            {store.address.city}, {store.address.country}
+            <StoreAddress store={store} />
             <br />
             <a href={`mailto:${store.email}`}>{store.email}</a>
             <br />
-            <a href={`tel:${store.phone.replace(/\s+/g, "")}`}>{store.phone}</a>
+            <a href={telHref(store.phone)}>{store.phone}</a>
           </address>
         </section>
       </div>
       <p className="site-footer__legal">
         © {new Date().getFullYear()} {store.name}. All rights reserved. Cash on Delivery · Free shipping across Pakistan.
+      </p>
+      <p className="site-footer__legal">
+        {/* A plain link, answered by a redirect: the switch works the same with and without scripts. */}
+        <a href={`/lite-mode?mode=${lite ? "off" : "on"}&returnTo=${encodeURIComponent(here)}`} rel="nofollow">
+          {lite ? "Full mode" : "Lite mode"}
+        </a>{" "}
+        <span className="muted">{lite ? "(pages without scripts: on)" : "(pages without scripts, for slow connections)"}</span>
       </p>
     </footer>
   );

@@ -3,6 +3,7 @@ import { ProductImage } from "../components/product-image";
 import { requestContext } from "../context";
 import { formatRupees } from "../lib/money";
 import { routeMeta } from "../lib/meta";
+import { FIRST_ORDER_CODE, STORE_FEATURES, STORE_FIGURES, TESTIMONIALS } from "./store-promises";
 import type { Route } from "./+types/home";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -36,6 +37,18 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <img className="hero__image" src="/images/hero.svg" alt="" width="1200" height="600" />
       </section>
 
+      <section className="section" aria-labelledby="why-us">
+        <h2 id="why-us" className="visually-hidden">Why shop with us</h2>
+        <ul className="feature-grid">
+          {STORE_FEATURES.map((feature) => (
+            <li key={feature.title} className="card feature">
+              <h3>{feature.title}</h3>
+              <p>{feature.text}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
+
       <section className="section">
         <h2>Shop by collection</h2>
         <div className="collections">
@@ -66,6 +79,59 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </ul>
         </section>
       ) : null}
+
+      <section className="section discount-banner" aria-labelledby="first-order">
+        <h2 id="first-order">10% off your first order</h2>
+        <p>
+          Use code <strong className="discount-code">{FIRST_ORDER_CODE}</strong> on your first order.{" "}
+          <Link to="/faq#faq-0">How it works</Link>
+        </p>
+      </section>
+
+      <section className="section" aria-labelledby="in-numbers">
+        <h2 id="in-numbers" className="visually-hidden">In numbers</h2>
+        <ul className="figures figures--home">
+          {STORE_FIGURES.map((figure) => (
+            <li key={figure.label} className="card figure">
+              <span className="figure__value">{figure.value}</span>
+              <span className="figure__label">{figure.label}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="section" aria-labelledby="testimonials">
+        <h2 id="testimonials">What our customers say</h2>
+        <ul className="testimonials">
+          {TESTIMONIALS.map((testimonial) => (
+            <li key={testimonial.name} className="card">
+              <figure className="testimonial">
+                <blockquote>
+                  <p>{testimonial.quote}</p>
+                </blockquote>
+                <figcaption>
+                  {testimonial.name}, {testimonial.city}
+                </figcaption>
+              </figure>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="section cta-band" aria-labelledby="home-cta">
+        <h2 id="home-cta">Ready to find your watch?</h2>
+        <div className="hero__actions">
+          <Link className="button" to="/products">
+            Browse All Watches
+          </Link>
+          <Link className="button button--ghost" to="/about">
+            About Us
+          </Link>
+          <Link className="button button--ghost" to="/contact">
+            Contact Us
+          </Link>
+        </div>
+      </section>
     </>
   );
 }

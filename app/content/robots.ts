@@ -12,6 +12,7 @@ export const DISALLOWED_PATHS = [
   "/login",
   "/signup",
   "/logout",
+  "/lite-mode",
   "/api/",
 ];
 

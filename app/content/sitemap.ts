@@ -5,7 +5,15 @@ import type { Route } from "./+types/sitemap";
 export const SITEMAP_FILE_LIMIT = 50_000;
 
 /** The pages of the store that search engines should know, besides each product. */
-export const STATIC_SITEMAP_PATHS = ["/", "/products", "/products?category=Men", "/products?category=Women"];
+export const STATIC_SITEMAP_PATHS = [
+  "/",
+  "/products",
+  "/products?category=Men",
+  "/products?category=Women",
+  "/about",
+  "/faq",
+  "/contact",
+];
 
 export function xmlEscape(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);

@@ -63,6 +63,17 @@ export function formFailure(
 }
 
 /**
+ * React Router sends an action's headers only when the route asks for them: a form page that can
+ * be rate limited exports this as its `headers`, so a 429 carries Retry-After like the API's.
+ */
+export function formHeaders({ actionHeaders }: { actionHeaders: Headers }): Headers {
+  const headers = new Headers();
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+}
+
+/**
  * For a POST answered by a redirect (cart buttons, order status): a service's refusal becomes
  * a message on the next page, the state unchanged; anything else goes to the error screen.
  */

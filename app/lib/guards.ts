@@ -37,7 +37,10 @@ export function safeRedirectPath(value: unknown, fallback = "/"): string {
   try {
     const url = new URL(value, "http://same.site");
     if (url.origin !== "http://same.site") return fallback;
-    return url.pathname + url.search + url.hash;
+    const path = url.pathname + url.search + url.hash;
+    // Dot segments can leave a path that starts with "//" ("/.//evil.example" → "//evil.example"),
+    // which a browser reads as another host: an open redirect (tests/integration/security).
+    return path.startsWith("//") ? fallback : path;
   } catch {
     return fallback;
   }

@@ -9,6 +9,14 @@ export function pageFromUrl(params: URLSearchParams): number {
   return Number.isInteger(page) && page >= 1 && page <= PAGE_MAX ? page : 1;
 }
 
+/**
+ * The search term asked for in the URL, trimmed and cut to `max` characters. NUL characters are
+ * dropped: PostgreSQL cannot take them, and a page forgives what the API refuses.
+ */
+export function searchFromUrl(params: URLSearchParams, max: number): string {
+  return (params.get("search") ?? "").replace(/\u0000/g, "").trim().slice(0, max);
+}
+
 /** Previous / "Page N of M" / Next under the admin tables; `href` keeps the list's filters. */
 export function PreviousNextPages({ page, totalPages, href }: { page: number; totalPages: number; href: (page: number) => string }) {
   if (totalPages <= 1) return null;

@@ -34,9 +34,10 @@ export default function OrderSuccess({ loaderData }: Route.ComponentProps) {
       </ul>
       <h2>Your order</h2>
       <OrderItems order={order} />
-      <p>
+      {/* A <div>, not a <p>: an <address> may not sit in a paragraph (the browser would split it). */}
+      <div className="order-delivery">
         Delivering to: <OrderAddress order={order} />
-      </p>
+      </div>
       <div className="actions">
         <Link className="button" to="/my-orders">
           View My Orders

@@ -29,5 +29,7 @@ export type RequestContext = {
   clientIp: string;
   session: PageSession;
   cspNonce: string;
+  /** Pages go without scripts (lite-mode.ts). */
+  lite: boolean;
   requestId: string;
 };

@@ -1,4 +1,4 @@
-import type { RequestHandler } from "express";
+import type { RequestHandler, Response } from "express";
 
 /**
  * Refuses page form posts sent from other sites (cross-site request forgery). Browsers send
@@ -12,14 +12,21 @@ export function sameOriginPagePosts(options: { publicUrl: string; development: b
     if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
     const origin = req.get("origin");
     const fetchSite = req.get("sec-fetch-site");
-    if (origin && origin !== "null") {
+    // "null" is what a sandboxed frame or a redirected cross-site post sends; the store's own
+    // forms always send their origin. React Router would refuse it too, later, as a 400.
+    if (origin === "null") return refuse(res);
+    if (origin) {
       if (isAllowedOrigin(origin, req.protocol, req.get("host"), publicOrigin, options.development)) return next();
     } else if (!fetchSite || fetchSite === "same-origin" || fetchSite === "none") {
       // Non-browser clients (and very old browsers) send neither header.
       return next();
     }
-    res.status(403).type("text/plain").send("Cross-site form submissions are not accepted.");
+    refuse(res);
   };
+}
+
+function refuse(res: Response) {
+  res.status(403).type("text/plain").send("Cross-site form submissions are not accepted.");
 }
 
 function isAllowedOrigin(

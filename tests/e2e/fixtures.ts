@@ -9,7 +9,7 @@ export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleGuard: vo
   consoleGuard: [
     async ({ page, allowConsoleErrors }, use) => {
       const problems: string[] = [];
-      page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+      page.on("pageerror", (error) => problems.push(`page error: ${error.message} at ${page.url()}`));
       page.on("console", (message) => {
         if (message.type() !== "error") return;
         const text = message.text();

@@ -34,3 +34,76 @@ test.describe("the store's shell", () => {
     await expect(mobileNav.getByRole("link", { name: "FAQ" })).toBeVisible();
   });
 });
+
+/**
+ * Every page loaded as a document hydrates without a mismatch (the console guard fails the test
+ * on React's hydration errors). Journeys mostly reach pages by client-side navigation, which
+ * never hydrates, so each page is also opened directly here.
+ */
+test.describe("hydration of every page", () => {
+  test("a customer's and an admin's pages hydrate cleanly", async ({ page, javaScriptEnabled }, testInfo) => {
+    test.skip(!javaScriptEnabled, "hydration needs JavaScript");
+    const email = `hydrate.${testInfo.project.name}.${Date.now()}@example.com`;
+    const register = await page.request.post("/api/v1/auth/register", { data: { name: "Hina Hydrate", email, password: "password123" } });
+    const token = (await register.json()).data.token as string;
+    const products = (await (await page.request.get("/api/v1/products?limit=1")).json()).data as { _id: string }[];
+    const productId = products[0]!._id;
+    const auth = { authorization: `Bearer ${token}` };
+    await page.request.post("/api/v1/cart", { headers: auth, data: { productId, quantity: 1 } });
+    const address = { street: "5 Jail Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" };
+    const order = (await (await page.request.post("/api/v1/orders", { headers: auth, data: { address } })).json()).data as { _id: string };
+    await page.request.post("/api/v1/cart", { headers: auth, data: { productId, quantity: 1 } });
+
+    const visit = async (path: string, heading: RegExp) => {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+      // Hydration has finished once React Router has taken over the page.
+      await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: object }).__reactRouterRouteModules !== undefined);
+      await page.waitForLoadState("networkidle");
+    };
+
+    await page.goto("/login");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("password123");
+    await page.getByRole("button", { name: "Log In" }).click();
+    await expect(page.getByRole("button", { name: "Logout" }).first()).toBeAttached();
+    for (const [path, heading] of [
+      ["/", /Timeless watches/],
+      ["/products", /Watches|Products|Collection/],
+      [`/products/${productId}`, /.+/],
+      ["/about", /About/],
+      ["/faq", /Frequently Asked Questions/],
+      ["/contact", /Contact Us/],
+      ["/cart", /Cart/],
+      ["/checkout", /Checkout/],
+      [`/order-success/${order._id}`, /Order Placed Successfully!/],
+      ["/my-orders", /My Orders/],
+      ["/profile", /Profile/],
+      ["/profile/edit", /Edit Profile/],
+      ["/profile/password", /Change Password/],
+    ] as const) {
+      await visit(path, heading);
+    }
+
+    await page.getByRole("button", { name: "Logout" }).first().click();
+    await expect(page.getByRole("link", { name: "Login" }).first()).toBeVisible();
+    await page.goto("/login");
+    await page.getByLabel("Email").fill("admin@waqt.pk");
+    await page.getByLabel("Password", { exact: true }).fill("admin12345");
+    await page.getByRole("button", { name: "Log In" }).click();
+    await expect(page.getByRole("button", { name: "Logout" }).first()).toBeAttached();
+    for (const [path, heading] of [
+      ["/admin", /Admin Dashboard/],
+      ["/admin/products", /Products/],
+      ["/admin/products/new", /Add Product/],
+      [`/admin/products/${productId}/edit`, /Edit/],
+      ["/admin/orders", /Orders/],
+      [`/admin/orders/${order._id}`, /Order/],
+      ["/admin/users", /Manage Users/],
+      ["/admin/users/new", /Create Admin/],
+      ["/admin/messages", /Messages/],
+    ] as const) {
+      await visit(path, heading);
+    }
+  });
+});

@@ -43,6 +43,11 @@ export class TestClient {
     return { status: response.status, headers: response.headers, body: json, text };
   }
 
+  /** The Cookie header this client would send (for requests made without it). */
+  cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+
   cookie(name: string): string | undefined {
     return this.cookies.get(name);
   }

@@ -3,10 +3,12 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { pino } from "pino";
+import type { Express } from "express";
 import type { ServerBuild } from "react-router";
 import { apiRoutes } from "../../server/api-routes";
 import { createApp } from "../../server/app";
 import { loadConfig, type Config } from "../../server/config";
+import { type PageCache, startPageCache } from "../../server/http/page-cache";
 import { createServices, type Services } from "../../server/services";
 import { createTestDatabase, type TestDatabase } from "./test-database";
 
@@ -15,6 +17,10 @@ export type TestServer = {
   config: Config;
   services: Services;
   database: TestDatabase;
+  /** Present when started with PAGE_CACHE=on. */
+  pageCache: PageCache | null;
+  /** The Express app itself, so that tests can read its route table (tests/integration/authorization-matrix). */
+  app: Express;
   close(): Promise<void>;
 };
 
@@ -29,8 +35,11 @@ export function loadServerBuild(): Promise<ServerBuild> {
  * The whole store on a loopback port: the real Express app, the real page build and a real
  * PostgreSQL database of the test file's own. Nothing is mocked.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const database = await createTestDatabase();
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { /** Another app server on this database (it stays when this one closes). */ shareDatabaseOf?: TestServer } = {},
+): Promise<TestServer> {
+  const database = options.shareDatabaseOf?.database ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: "production",
     PORT: "0",
@@ -45,11 +54,14 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const services = createServices({ db: database.db, config, logger });
   const sessionPool = new pg.Pool({ connectionString: database.url, max: 3 });
   sessionPool.on("error", () => {});
+  // Off unless a test asks (PAGE_CACHE=on): most tests change products by SQL and read at once.
+  const pageCache = env.PAGE_CACHE === "on" ? startPageCache(database.url, logger) : null;
   const app = createApp({
     config,
     logger,
     db: database.db,
     sessionPool,
+    pageCache: pageCache?.cache,
     services,
     apiRoutes,
     build: await loadServerBuild(),
@@ -63,11 +75,14 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     config,
     services,
     database,
+    pageCache: pageCache?.cache ?? null,
+    app,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await pageCache?.close();
       await sessionPool.end().catch(() => {});
-      await database.drop();
+      if (!options.shareDatabaseOf) await database.drop();
     },
   };
 }

@@ -108,6 +108,11 @@ export class CartService {
 
   /** The user's cart row, made when missing, locked until the transaction ends. */
   private async lockCart(trx: Knex.Transaction, userId: string): Promise<string> {
+    // The shopper first, then the cart, as checkout and an admin's deletion of the shopper do:
+    // without it a cart made while the account was being deleted failed its reference to the
+    // user (a 500, found by tests/integration/races).
+    const user = await trx("users").where({ id: userId }).forKeyShare().first("id");
+    if (!user) throw new NotFoundError("User not found");
     const [cart] = await trx("carts")
       .insert({ userId })
       .onConflict("user_id")

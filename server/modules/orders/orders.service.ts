@@ -84,6 +84,11 @@ export class OrdersService {
   async placeOrder(userId: string, input: unknown): Promise<PublicOrder> {
     const { address, idempotencyKey } = validateInput(placeOrderSchema, input);
     const orderId = await this.db.transaction(async (trx) => {
+      // The customer first, then the cart: the order's reference to the customer needs this lock
+      // anyway, and an admin deleting the customer takes the two in the same order (user, then
+      // cart through the cascade). Taken after the cart it deadlocked with such a deletion.
+      const user = await trx("users").where({ id: userId }).forKeyShare().first("name", "email");
+      if (!user) throw new NotFoundError("User not found");
       const cart = await trx("carts").where({ userId }).forUpdate().first("id");
       if (idempotencyKey) {
         const earlier = await trx("orders").where({ userId, idempotencyKey }).first("id");
@@ -110,8 +115,6 @@ export class OrdersService {
       }
       await takeStock(trx, lines);
 
-      const user = await trx("users").where({ id: userId }).first("name", "email");
-      if (!user) throw new NotFoundError("User not found");
       const totalPaisa = lines.reduce((sum, line) => sum + toPaisa(byId.get(line.productId)!.price) * line.quantity, 0);
       const [order] = await trx("orders")
         .insert({

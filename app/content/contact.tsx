@@ -1,0 +1,93 @@
+import { Form, redirect, useLocation, useNavigation } from "react-router";
+import { FlashBanner } from "../components/flash-banner";
+import { requestContext } from "../context";
+import { Field, FormError, Honeypot, formFailure, formHeaders, formValues, isHoneypotFilled } from "../lib/forms";
+import { routeMeta } from "../lib/meta";
+import { CONTACT_LIMITS } from "../../server/modules/contact/contact-values";
+import { StoreContactDetails } from "./store-contact-details";
+import type { Route } from "./+types/contact";
+
+export const THANK_YOU = "Thank you for your message! We'll get back to you soon.";
+
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  const { user, store } = context.get(requestContext);
+  const sent = new URL(request.url).searchParams.get("sent") === "1";
+  // A signed-in shopper does not retype who they are.
+  return { sent, store, sender: user ? { name: user.name, email: user.email } : null };
+}
+
+/**
+ * The message is posted (it must be, without JavaScript) and kept for the administrators.
+ * Post/redirect/get: the thank-you page is a fresh, empty form, and reloading it sends nothing twice.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services, user, clientIp } = context.get(requestContext);
+  const values = formValues(await request.formData());
+  if (isHoneypotFilled(values)) {
+    return formFailure({ kind: "Forbidden", message: "Your message could not be sent." }, values);
+  }
+  try {
+    await services.contact.sendMessage(values, { ip: clientIp, userId: user?._id ?? null });
+  } catch (error) {
+    return formFailure(error, values);
+  }
+  throw redirect("/contact?sent=1", 303);
+}
+
+/** A refusal for too many attempts says when to try again. */
+export const headers = formHeaders;
+
+export const meta: Route.MetaFunction = routeMeta({
+  title: "Contact Us",
+  description:
+    "Questions about a watch, an order or delivery in Pakistan? Write to us, call, or visit our Lahore store. We answer within one business day.",
+  keywords: "contact, watch store Lahore, customer service, cash on delivery",
+  path: "/contact",
+});
+
+export default function Contact({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  // A new page (after sending) gets a new, empty form; a refused post keeps what was typed.
+  const { key: locationKey } = useLocation();
+  const errors = actionData?.fieldErrors ?? {};
+  const values = actionData?.values ?? {};
+  const submitting = navigation.state === "submitting" && navigation.formAction === "/contact";
+  return (
+    <>
+      <header className="page-intro">
+        <h1>Contact Us</h1>
+        <p>Questions about a watch, an order or delivery? Write to us and we will get back to you within one business day.</p>
+      </header>
+      <div className="contact-layout">
+        <section className="card" aria-labelledby="contact-form-heading">
+          <h2 id="contact-form-heading">Send us a message</h2>
+          <FlashBanner key={locationKey} message={loaderData.sent ? THANK_YOU : null} />
+          <FormError message={actionData?.formError} />
+          <Form method="post" noValidate key={locationKey}>
+            <Honeypot />
+            <Field name="name" label="Name" autoComplete="name" required maxLength={CONTACT_LIMITS.name} defaultValue={values.name ?? loaderData.sender?.name} error={errors.name} />
+            <Field name="email" label="Email" type="email" autoComplete="email" required maxLength={CONTACT_LIMITS.email} defaultValue={values.email ?? loaderData.sender?.email} error={errors.email} />
+            <Field name="subject" label="Subject" required maxLength={CONTACT_LIMITS.subject} defaultValue={values.subject} error={errors.subject} />
+            <Field name="message" label="Message" error={errors.message}>
+              <textarea
+                id="field-message"
+                name="message"
+                rows={6}
+                required
+                maxLength={CONTACT_LIMITS.message}
+                defaultValue={values.message}
+                aria-invalid={errors.message ? true : undefined}
+                aria-describedby={errors.message ? "field-message-error" : undefined}
+              />
+            </Field>
+            <button type="submit" className="button" disabled={submitting}>
+              {submitting ? "Sending..." : "Send Message"}
+            </button>
+          </Form>
+        </section>
+        <StoreContactDetails store={loaderData.store} />
+      </div>
+    </>
+  );
+}

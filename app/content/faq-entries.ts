@@ -1,0 +1,143 @@
+/**
+ * The FAQ: the spec's six categories and its claims as answers. It promises only what the store
+ * does: there is no password reset, stock alert or courier tracking number yet, so those answers
+ * say how to get help instead.
+ */
+export type FaqCategory = { title: string; entries: { question: string; answer: string }[] };
+
+export const FAQ_CATEGORIES: FaqCategory[] = [
+  {
+    title: "Ordering & Payment",
+    entries: [
+      {
+        question: "How do I place an order?",
+        answer:
+          "Create an account or log in, add watches to your cart, then choose Proceed to Checkout, enter your shipping address and press Place Order. You will see your order number straight away, and the order appears under My Orders.",
+      },
+      {
+        question: "Do I need an account to order?",
+        answer:
+          "Yes. An account is required to place an order, so that you can follow its status under My Orders and we can reach you about delivery. Signing up takes a minute and is free.",
+      },
+      {
+        question: "Which payment methods do you accept?",
+        answer:
+          "Cash on Delivery is our only payment method: you pay the courier in cash when your watch arrives. There is nothing to pay online and no card details to share.",
+      },
+      {
+        question: "Can I change or cancel my order?",
+        answer:
+          "Yes, within 2 hours of ordering. Contact us by phone or through the contact page with your order number (shown on the confirmation page and under My Orders) and we will change or cancel it for you.",
+      },
+      {
+        question: "How do I use the FIRST10 discount code?",
+        answer:
+          "FIRST10 gives 10% off your first order. Checkout does not take discount codes yet: after placing your first order, send us FIRST10 and your order number through the contact page before it ships, and the courier will collect the reduced amount.",
+      },
+    ],
+  },
+  {
+    title: "Shipping & Delivery",
+    entries: [
+      {
+        question: "How much does delivery cost?",
+        answer: "Nothing. Delivery is free on every order, anywhere in Pakistan.",
+      },
+      {
+        question: "How long does delivery take?",
+        answer:
+          "3-5 business days to major cities (Karachi, Lahore, Islamabad, Rawalpindi, Faisalabad and others) and 5-7 business days to other areas.",
+      },
+      {
+        question: "What if I am not home when the courier arrives?",
+        answer:
+          "The courier makes up to 3 delivery attempts. If none of them reaches you, contact us with your order number and we will arrange a new delivery.",
+      },
+      {
+        question: "How can I follow my order?",
+        answer:
+          "My Orders shows the status of each order: Pending while we prepare it, Shipped once it is with the courier, and Delivered. For anything more, contact us with your order number and we will tell you where it is.",
+      },
+    ],
+  },
+  {
+    title: "Products & Authenticity",
+    entries: [
+      {
+        question: "Are your watches genuine?",
+        answer:
+          "Yes, 100%. Every watch is sourced from the brand or its authorised distributors and comes with a certificate of authenticity and the manufacturer's warranty.",
+      },
+      {
+        question: "Do the watches come with a warranty?",
+        answer:
+          "Yes. Each watch carries its manufacturer's warranty; the warranty card and certificate of authenticity are in the box. Contact us if you ever need to make a claim and we will help you through it.",
+      },
+      {
+        question: "A watch I want is out of stock. Can you get it?",
+        answer:
+          "Often, yes. Contact us with the watch's name and we will try to source it for you; sourcing usually takes 2-3 weeks. We will tell you the price and timing before you commit.",
+      },
+    ],
+  },
+  {
+    title: "Returns & Exchanges",
+    entries: [
+      {
+        question: "What is your return policy?",
+        answer:
+          "You may return or exchange a watch within 7 days of delivery if it is unworn, in its original packaging, with its tags, certificate and warranty card.",
+      },
+      {
+        question: "How do I return or exchange a watch?",
+        answer:
+          "Contact us within 7 days of delivery with your order number and the reason. We will arrange the pick-up and tell you how to pack the watch.",
+      },
+      {
+        question: "When will I get my refund?",
+        answer:
+          "Once we receive and check the returned watch, your refund is made within 5-7 business days. As you paid in cash, we agree with you how to send it.",
+      },
+    ],
+  },
+  {
+    title: "Account & Support",
+    entries: [
+      {
+        question: "I forgot my password. What can I do?",
+        answer:
+          "Contact us from the email address of your account and we will help you get back in. If you are signed in, you can change your password at any time from My Profile.",
+      },
+      {
+        question: "How do I update my details or address?",
+        answer:
+          "Sign in and open My Profile, then Edit Profile. Your saved address is filled in for you at checkout, and you can change it there for a single order.",
+      },
+      {
+        question: "How can I reach customer service?",
+        answer:
+          "Send us a message through the contact page, or email or call us during our business hours (below). We answer messages within one business day.",
+      },
+    ],
+  },
+  {
+    title: "Product Care",
+    entries: [
+      {
+        question: "How should I care for my watch?",
+        answer:
+          "Wipe it with a soft, dry cloth, keep it away from strong magnets and extreme heat, and store it in its box when you are not wearing it. Leather straps last longer kept dry and out of direct sunlight.",
+      },
+      {
+        question: "Is my watch water resistant?",
+        answer:
+          "Check the rating on the case back or in the product description. A 30 m (3 ATM) rating means splashes only; 100 m suits swimming; only dive watches of 200 m and more are made for diving. Never press the buttons or pull the crown under water.",
+      },
+      {
+        question: "How often does a watch need servicing?",
+        answer:
+          "A mechanical or automatic watch benefits from a service every 3-5 years; a quartz watch needs a new battery every 2-3 years. Contact us and we will point you to the brand's authorised service centre.",
+      },
+    ],
+  },
+];

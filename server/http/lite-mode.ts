@@ -1,0 +1,15 @@
+/**
+ * Lite mode: pages without any executable script, for slow phones and costly data. Every journey
+ * already works without JavaScript, so nothing is lost but the niceties. A shopper turns it on or
+ * off with the footer link (kept in this cookie); a browser saying `Save-Data: on` gets it unless
+ * the shopper chose the full site.
+ */
+export const LITE_COOKIE = "waqt.lite";
+
+const LITE_COOKIE_VALUE = new RegExp(`(?:^|;\\s*)${LITE_COOKIE.replace(".", "\\.")}=([01])(?:;|$)`);
+
+export function isLiteMode(cookieHeader: string | undefined, saveData: string | undefined): boolean {
+  const match = LITE_COOKIE_VALUE.exec(cookieHeader ?? "");
+  if (match) return match[1] === "1";
+  return (saveData ?? "").trim().toLowerCase() === "on";
+}

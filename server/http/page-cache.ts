@@ -1,0 +1,223 @@
+import zlib from "node:zlib";
+import type { RequestHandler, Response } from "express";
+import { listenForCatalogChanges } from "../db/catalog-change-listener";
+import type { Logger } from "../logger";
+
+/**
+ * Rendered pages for visitors without a session, kept in this process's memory.
+ *
+ * Correctness rules, each enforced here:
+ * - only a GET of a catalogue or content page (and its `.data` twin for client navigation), by a
+ *   request with no session cookie and no Authorization header: such a page is the same for
+ *   every guest, so no one's page is ever shown to someone else;
+ * - only a 200 that sets no cookie is kept;
+ * - the lite and full versions of a page are kept apart;
+ * - any product change empties the cache: PostgreSQL tells every app server (NOTIFY from a
+ *   trigger, delivered at commit; see catalog-change-listener.ts). A page whose rendering began
+ *   before an invalidation is not kept (the generation check), and while the listener is not
+ *   connected the cache is off, so a missed notification can never leave a stale page;
+ * - entries also expire after maxAgeMs, and the least recently used go when maxBytes is reached.
+ *
+ * A cached page is sent with the headers it was rendered with, including its Content-Security-
+ * Policy and the nonce in it (RULINGS), and pre-compressed when the client accepts gzip.
+ */
+export type CachedPage = {
+  status: number;
+  headers: [string, string][];
+  body: Buffer;
+  gzipped: Buffer;
+  storedAt: number;
+};
+
+export type PageCacheStats = { hits: number; misses: number; entries: number; bytes: number; available: boolean };
+
+export class PageCache {
+  private readonly entries = new Map<string, CachedPage>();
+  private bytes = 0;
+  private generation = 0;
+  private available = false;
+  private hits = 0;
+  private misses = 0;
+
+  constructor(private readonly options: { maxBytes: number; maxAgeMs: number } = { maxBytes: 64 * 1024 * 1024, maxAgeMs: 5 * 60_000 }) {}
+
+  /** The generation a rendering starts in; `set` keeps its page only if nothing changed meanwhile. */
+  currentGeneration(): number {
+    return this.generation;
+  }
+
+  isAvailable(): boolean {
+    return this.available;
+  }
+
+  get(key: string): CachedPage | undefined {
+    if (!this.available) return undefined;
+    const page = this.entries.get(key);
+    if (!page) {
+      this.misses++;
+      return undefined;
+    }
+    if (Date.now() - page.storedAt > this.options.maxAgeMs) {
+      this.remove(key, page);
+      this.misses++;
+      return undefined;
+    }
+    // Least recently used order: a hit moves the page to the end.
+    this.entries.delete(key);
+    this.entries.set(key, page);
+    this.hits++;
+    return page;
+  }
+
+  set(key: string, page: CachedPage, renderedInGeneration: number): boolean {
+    if (!this.available || renderedInGeneration !== this.generation) return false;
+    const size = page.body.length + page.gzipped.length;
+    if (size > this.options.maxBytes / 4) return false;
+    const previous = this.entries.get(key);
+    if (previous) this.remove(key, previous);
+    this.entries.set(key, page);
+    this.bytes += size;
+    for (const [oldKey, oldPage] of this.entries) {
+      if (this.bytes <= this.options.maxBytes) break;
+      this.remove(oldKey, oldPage);
+    }
+    return true;
+  }
+
+  /** Something in the catalogue changed: every kept page may be stale. */
+  invalidate(): void {
+    this.generation++;
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  /** The change listener is connected: pages may be kept (starting empty). */
+  resume(): void {
+    this.invalidate();
+    this.available = true;
+  }
+
+  /** The change listener is lost: nothing is kept or served until it is back. */
+  suspend(): void {
+    this.available = false;
+    this.invalidate();
+  }
+
+  stats(): PageCacheStats {
+    return { hits: this.hits, misses: this.misses, entries: this.entries.size, bytes: this.bytes, available: this.available };
+  }
+
+  private remove(key: string, page: CachedPage) {
+    this.entries.delete(key);
+    this.bytes -= page.body.length + page.gzipped.length;
+  }
+}
+
+/** The pages worth keeping: the catalogue and the content pages, the same for every guest. */
+const CACHEABLE_PAGE = /^\/(?:products(?:\/[^/]+)?|about|faq|contact)?$/;
+const MAX_CACHEABLE_URL_LENGTH = 512;
+
+/** "/products.data" (client navigation) is the data of "/products"; "/_root.data" that of "/". */
+export function pagePathOf(pathname: string): string {
+  if (pathname === "/_root.data") return "/";
+  return pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
+}
+
+/** Response headers that belong to one response only, never replayed from the cache. */
+const PER_RESPONSE_HEADERS = new Set([
+  "set-cookie",
+  "content-length",
+  "content-encoding",
+  "date",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "x-page-cache",
+  "x-request-id",
+  "x-query-count",
+]);
+
+export function pageCacheMiddleware(
+  cache: PageCache,
+  options: { sessionCookie: string; isLite: (cookieHeader: string | undefined, saveData: string | undefined) => boolean },
+): RequestHandler {
+  const sessionCookiePattern = new RegExp(`(?:^|;\\s*)${options.sessionCookie.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}=`);
+  return (req, res, next) => {
+    if (req.method !== "GET" || !cache.isAvailable()) return next();
+    if (req.headers.authorization || sessionCookiePattern.test(req.headers.cookie ?? "")) return next();
+    if (req.originalUrl.length > MAX_CACHEABLE_URL_LENGTH || !CACHEABLE_PAGE.test(pagePathOf(req.path))) return next();
+
+    const lite = options.isLite(req.headers.cookie, req.get("save-data"));
+    const key = `${lite ? "lite" : "full"} ${req.originalUrl}`;
+    const cached = cache.get(key);
+    if (cached) {
+      sendCachedPage(res, cached, req.acceptsEncodings("gzip", "identity") === "gzip");
+      return;
+    }
+    const generation = cache.currentGeneration();
+    res.setHeader("X-Page-Cache", "miss");
+    capturePage(res, (page) => cache.set(key, page, generation));
+    next();
+  };
+}
+
+function sendCachedPage(res: Response, page: CachedPage, gzip: boolean) {
+  res.status(page.status);
+  for (const [name, value] of page.headers) res.setHeader(name, value);
+  res.setHeader("X-Page-Cache", "hit");
+  res.setHeader("Vary", "Accept-Encoding");
+  if (gzip) {
+    // Already compressed: the compression middleware leaves a response with an encoding alone.
+    res.setHeader("Content-Encoding", "gzip");
+    res.setHeader("Content-Length", String(page.gzipped.length));
+    res.end(page.gzipped);
+  } else {
+    res.setHeader("Content-Length", String(page.body.length));
+    res.end(page.body);
+  }
+}
+
+/** Records what the page handler writes (before compression) and offers it to the cache at the end. */
+function capturePage(res: Response, keep: (page: CachedPage) => void) {
+  const chunks: Buffer[] = [];
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  const record = (chunk: unknown, encoding?: unknown) => {
+    if (chunk === undefined || chunk === null || typeof chunk === "function") return;
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk, (typeof encoding === "string" ? encoding : "utf8") as BufferEncoding) : Buffer.from(chunk as Uint8Array));
+  };
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    record(chunk, rest[0]);
+    return write(chunk, ...rest);
+  }) as Response["write"];
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    record(chunk, rest[0]);
+    const result = end(chunk, ...rest);
+    if (res.statusCode === 200 && !res.getHeader("set-cookie")) {
+      const headers: [string, string][] = [];
+      for (const [name, value] of Object.entries(res.getHeaders())) {
+        if (value === undefined || PER_RESPONSE_HEADERS.has(name)) continue;
+        headers.push([name, Array.isArray(value) ? value.join(", ") : String(value)]);
+      }
+      const body = Buffer.concat(chunks);
+      // Compressed once here, off the event loop, instead of on every hit.
+      zlib.gzip(body, (error, gzipped) => {
+        if (!error) keep({ status: 200, headers, body, gzipped, storedAt: Date.now() });
+      });
+    }
+    return result;
+  }) as Response["end"];
+}
+
+/** A page cache emptied by every product change on any app server; off until the listener is in place. */
+export function startPageCache(connectionString: string, logger: Logger): { cache: PageCache; close(): Promise<void> } {
+  const cache = new PageCache();
+  const listener = listenForCatalogChanges({
+    connectionString,
+    logger,
+    onChange: () => cache.invalidate(),
+    onListening: () => cache.resume(),
+    onLost: () => cache.suspend(),
+  });
+  return { cache, close: () => listener.close() };
+}

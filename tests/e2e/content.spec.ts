@@ -1,0 +1,81 @@
+import { expect, test } from "./fixtures";
+
+const ADMIN = { email: "admin@waqt.pk", password: "admin12345" };
+
+test.describe("storefront content", () => {
+  test("the home page tells the store's story and leads to about, FAQ and contact", async ({ page }) => {
+    await page.goto("/");
+    for (const blurb of ["100% Authentic", "Certificate & Warranty", "Free Delivery", "Cash on Delivery"]) {
+      await expect(page.getByRole("heading", { name: blurb })).toBeVisible();
+    }
+    await expect(page.getByText("FIRST10")).toBeVisible();
+    for (const figure of ["500+", "1000+", "100%", "4.9/5"]) await expect(page.getByText(figure, { exact: true })).toBeVisible();
+    await expect(page.locator("figure.testimonial")).toHaveCount(3);
+
+    await page.getByRole("link", { name: "About Us", exact: true }).last().click();
+    await expect(page.getByRole("heading", { level: 1, name: /About Waqt/ })).toBeVisible();
+    await expect(page).toHaveTitle("About Us | Waqt");
+
+    await page.locator("footer").getByRole("link", { name: "FAQs" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Frequently Asked Questions" })).toBeVisible();
+  });
+
+  test("the FAQ opens one answer at a time", async ({ page }) => {
+    await page.goto("/faq");
+    for (const category of ["Ordering & Payment", "Shipping & Delivery", "Products & Authenticity", "Returns & Exchanges", "Account & Support", "Product Care"]) {
+      await expect(page.getByRole("heading", { level: 2, name: category })).toBeVisible();
+    }
+    const returns = page.locator("details", { hasText: "What is your return policy?" });
+    const delivery = page.locator("details", { hasText: "How long does delivery take?" });
+    await expect(returns.getByText(/within 7 days of delivery/)).toBeHidden();
+
+    await returns.locator("summary").click();
+    await expect(returns.getByText(/within 7 days of delivery/)).toBeVisible();
+
+    await delivery.locator("summary").click();
+    await expect(delivery.getByText(/3-5 business days to major cities/)).toBeVisible();
+    // One open item at a time: the first one closed when the second opened.
+    await expect(returns).not.toHaveAttribute("open", "");
+    await expect(page.locator("details[open]")).toHaveCount(1);
+  });
+
+  test("a contact message is checked, sent, thanked, and read by an admin", async ({ page, javaScriptEnabled }, testInfo) => {
+    const subject = `Strap sizes (${testInfo.project.name} ${Date.now()})`;
+    await page.goto("/contact");
+    await expect(page.getByText("Monday - Friday")).toBeVisible();
+    await expect(page.getByText("Lahore, Pakistan").first()).toBeVisible();
+
+    await page.getByLabel("Name", { exact: true }).fill("Hamza Ali");
+    await page.getByRole("button", { name: "Send Message" }).click();
+    await expect(page.getByText("Email is required")).toBeVisible();
+    await expect(page.getByText("Subject is required")).toBeVisible();
+    await expect(page.getByText("Message is required")).toBeVisible();
+    await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Hamza Ali");
+
+    await page.getByLabel("Email").fill("hamza@example.com");
+    await page.getByLabel("Subject").fill(subject);
+    await page.getByLabel("Message", { exact: true }).fill("Can the Tissot's strap be shortened for a small wrist?");
+    await page.getByRole("button", { name: "Send Message" }).click();
+
+    const thanks = page.getByText("Thank you for your message! We'll get back to you soon.");
+    await expect(thanks).toBeVisible();
+    await expect(page.getByLabel("Name", { exact: true })).toHaveValue("");
+    await expect(page.getByLabel("Message", { exact: true })).toHaveValue("");
+    if (javaScriptEnabled) {
+      // With JavaScript the thank-you goes after three seconds (SPEC section 9).
+      await expect(thanks).toBeHidden({ timeout: 6_000 });
+    }
+
+    await page.goto("/login?redirectTo=/admin");
+    await page.getByLabel("Email").fill(ADMIN.email);
+    await page.getByLabel("Password", { exact: true }).fill(ADMIN.password);
+    await page.getByRole("button", { name: "Log In" }).click();
+    await expect(page.getByRole("heading", { name: "Admin Dashboard" })).toBeVisible();
+    await page.getByRole("link", { name: /Messages/ }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Messages" })).toBeVisible();
+    const message = page.locator("article", { hasText: subject });
+    await expect(message).toContainText("Hamza Ali");
+    await expect(message).toContainText("Can the Tissot's strap be shortened for a small wrist?");
+    await expect(message.getByRole("link", { name: "hamza@example.com" })).toHaveAttribute("href", /^mailto:hamza@example\.com/);
+  });
+});

@@ -1,0 +1,391 @@
+/**
+ * The authorization matrix: every page of app/routes.ts (GET, and POST where the page has an
+ * action) and every route mounted on the Express app (the /api/v1 router and the health checks),
+ * each asked by a guest, a customer, another customer and an admin, with the answer expected.
+ *
+ * The list of routes is read from the route tables themselves, so a new route without a line
+ * below fails "every route has a line" with its name; a line whose route is gone fails too.
+ * Adding a route is a one-line change here, e.g. for the pages of the content issue:
+ *
+ *   "GET /about": everyone(200),
+ *   "GET /contact": everyone(200),
+ *   "POST /contact": everyone(400),          // an empty form is refused, by anyone
+ *   "GET /admin/messages": ADMIN_PAGE,
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Express } from "express";
+import routeConfig from "../../app/routes";
+import { hashPassword } from "../../server/modules/accounts/passwords";
+import { databaseFingerprint } from "../support/db-fingerprint";
+import { TestClient } from "../support/http-client";
+import { insertProducts } from "../support/fixtures";
+import { loadServerBuild, startTestServer, type TestServer } from "../support/test-server";
+
+type Role = "guest" | "customer" | "other" | "admin";
+const ROLES: Role[] = ["guest", "customer", "other", "admin"];
+
+/**
+ * What a request should get: a status, or a redirect. "login" is the guard's redirect to
+ * /login?redirectTo=<the path asked for>; "home" is a redirect to /.
+ */
+type Answer = number | "login" | "home" | { redirect: string };
+
+type Fixtures = {
+  productId: string;
+  customerId: string;
+  otherId: string;
+  adminId: string;
+  customerOrderId: string;
+  /** A product or user made for one request, for the calls that delete. */
+  victimProduct(): Promise<string>;
+  victimUser(): Promise<string>;
+};
+
+type Row = {
+  answers: Record<Role, Answer>;
+  /** Values for the path's parameters, when the defaults by name (below) do not fit. */
+  params?: (fixtures: Fixtures) => Promise<Record<string, string>> | Record<string, string>;
+  /** A form post or JSON body; empty unless said. */
+  body?: Record<string, string>;
+};
+
+const row = (guest: Answer, customer: Answer, other: Answer, admin: Answer, extra: Omit<Row, "answers"> = {}): Row => ({
+  answers: { guest, customer, other, admin },
+  ...extra,
+});
+const everyone = (answer: Answer, extra: Omit<Row, "answers"> = {}) => row(answer, answer, answer, answer, extra);
+/** Signed-in pages: a guest goes to log in and comes back. */
+const SIGNED_IN_PAGE = row("login", 200, 200, 200);
+/** Admin pages: a guest goes to log in, a signed-in customer home. */
+const ADMIN_PAGE = row("login", "home", "home", 200);
+/** Log-in and sign-up pages are for guests; a signed-in user goes home. */
+const GUEST_PAGE = row(200, "home", "home", "home");
+const victimProduct = async (fixtures: Fixtures) => ({ productId: await fixtures.victimProduct() });
+const victimUser = async (fixtures: Fixtures) => ({ userId: await fixtures.victimUser() });
+
+/**
+ * Pages, keyed by method and the path as app/routes.ts writes it. Form posts send an empty form
+ * unless said: a 400 means the guard let the request through and the form was refused.
+ */
+const PAGE_MATRIX: Record<string, Row> = {
+  "GET /": everyone(200),
+  "GET /products": everyone(200),
+  "GET /about": everyone(200),
+  "GET /faq": everyone(200),
+  "GET /contact": everyone(200),
+  "POST /contact": everyone(400), // an empty message is refused, by anyone
+  "GET /products/:productId": everyone(200),
+  // A guest sees "Please login to view your cart" (RULINGS), not a redirect.
+  "GET /cart": everyone(200),
+  "POST /cart": row("login", 400, 400, 400),
+  "GET /checkout": SIGNED_IN_PAGE,
+  "POST /checkout": row("login", 400, 400, 400),
+  // The customer's order: another customer gets the 404 page (its existence is not revealed).
+  "GET /order-success/:orderId": row("login", 200, 404, 200),
+  "GET /my-orders": SIGNED_IN_PAGE,
+  "GET /signup": GUEST_PAGE,
+  "POST /signup": row(400, "home", "home", "home"),
+  "GET /login": GUEST_PAGE,
+  "POST /login": row(400, "home", "home", "home"),
+  "GET /logout": everyone("home"),
+  "POST /logout": everyone("home"),
+  "GET /profile": SIGNED_IN_PAGE,
+  "GET /profile/edit": SIGNED_IN_PAGE,
+  "POST /profile/edit": row("login", 400, 400, 400),
+  "GET /profile/password": SIGNED_IN_PAGE,
+  "POST /profile/password": row("login", 400, 400, 400),
+  "GET /admin": ADMIN_PAGE,
+  "GET /admin/users": ADMIN_PAGE,
+  "GET /admin/users/new": ADMIN_PAGE,
+  "POST /admin/users/new": row("login", "home", "home", 400),
+  "GET /admin/users/:userId/role": ADMIN_PAGE,
+  "POST /admin/users/:userId/role": row("login", "home", "home", 400),
+  "GET /admin/users/:userId/delete": ADMIN_PAGE,
+  "POST /admin/users/:userId/delete": row("login", "home", "home", { redirect: "/admin/users?done=deleted" }, { params: victimUser }),
+  "GET /admin/orders": ADMIN_PAGE,
+  // An empty status form is refused with a message on the list (a redirect, as without JavaScript).
+  "POST /admin/orders": row("login", "home", "home", { redirect: "/admin/orders" }),
+  "GET /admin/orders/:orderId": ADMIN_PAGE,
+  "GET /admin/messages": ADMIN_PAGE,
+  "GET /admin/products": ADMIN_PAGE,
+  "GET /admin/products/new": ADMIN_PAGE,
+  "POST /admin/products/new": row("login", "home", "home", 400),
+  "GET /admin/products/:productId/edit": ADMIN_PAGE,
+  "POST /admin/products/:productId/edit": row("login", "home", "home", 400),
+  "GET /admin/products/:productId/delete": ADMIN_PAGE,
+  "POST /admin/products/:productId/delete": row(
+    "login",
+    "home",
+    "home",
+    { redirect: "/admin/products?done=deleted" },
+    { params: victimProduct },
+  ),
+  "GET /sitemap.xml": everyone(200),
+  "GET /sitemaps/:file": everyone(200),
+  "GET /robots.txt": everyone(200),
+  "GET /lite-mode": everyone("home"), // no returnTo: back home, with the choice kept
+  "GET /*": everyone(404),
+};
+
+/** Default values of page parameters, by name. */
+const PAGE_PARAMS = (fixtures: Fixtures): Record<string, string> => ({
+  productId: fixtures.productId,
+  orderId: fixtures.customerOrderId,
+  userId: fixtures.customerId,
+  file: "products-1.xml",
+  "*": "no-such-page",
+});
+
+/**
+ * Routes of the Express app: the /api/v1 router (server/api-routes.ts plus the OpenAPI document)
+ * and the health checks. Bodies are empty objects unless said: a 400 means the guard let the
+ * call through and the input was refused. A guest gets 401 before a customer would get 403,
+ * and both come before any validation.
+ */
+const EXPRESS_MATRIX: Record<string, Row> = {
+  "GET /healthz": everyone(200),
+  "GET /readyz": everyone(200),
+  "GET /api/v1/openapi.json": everyone(200),
+  "POST /api/v1/auth/register": everyone(400),
+  "POST /api/v1/auth/login": everyone(400),
+  "POST /api/v1/auth/logout": row(401, 200, 200, 200),
+  "GET /api/v1/auth/me": row(401, 200, 200, 200),
+  "PUT /api/v1/auth/update-profile": row(401, 400, 400, 400),
+  "PUT /api/v1/auth/change-password": row(401, 400, 400, 400),
+  "GET /api/v1/products": everyone(200),
+  "GET /api/v1/products/:id": everyone(200, { params: (f) => ({ id: f.productId }) }),
+  "POST /api/v1/products": row(401, 403, 403, 400),
+  "PUT /api/v1/products/:id": row(401, 403, 403, 400, { params: (f) => ({ id: f.productId }) }),
+  "DELETE /api/v1/products/:id": row(401, 403, 403, 200, { params: async (f) => ({ id: await f.victimProduct() }) }),
+  "GET /api/v1/cart": row(401, 200, 200, 200),
+  "POST /api/v1/cart": row(401, 400, 400, 400),
+  "PUT /api/v1/cart": row(401, 400, 400, 400),
+  "DELETE /api/v1/cart/items/:productId": row(401, 200, 200, 200),
+  "DELETE /api/v1/cart": row(401, 200, 200, 200),
+  "POST /api/v1/orders": row(401, 400, 400, 400),
+  "GET /api/v1/orders/me": row(401, 200, 200, 200),
+  "GET /api/v1/orders": row(401, 403, 403, 200),
+  // The customer's order: another customer gets 404, as for an id that does not exist.
+  "GET /api/v1/orders/:id": row(401, 200, 404, 200, { params: (f) => ({ id: f.customerOrderId }) }),
+  "PATCH /api/v1/orders/:id/status": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
+  "GET /api/v1/users": row(401, 403, 403, 200),
+  "POST /api/v1/users/create-admin": row(401, 403, 403, 400),
+  "PUT /api/v1/users/:userId/role": row(401, 403, 403, 400),
+  "DELETE /api/v1/users/:userId": row(401, 403, 403, 200, { params: victimUser }),
+};
+
+const API_PARAMS = (fixtures: Fixtures): Record<string, string> => ({
+  productId: fixtures.productId,
+  userId: fixtures.customerId,
+});
+
+// ---- The route tables ----
+
+type ConfigRoute = { path?: string; index?: boolean; file: string; children?: ConfigRoute[] };
+
+/** Every route of app/routes.ts with its full path, nested routes included. */
+function configRoutes(routes: ConfigRoute[], parent = ""): { path: string; file: string }[] {
+  return routes.flatMap((route) => {
+    const path = route.index || !route.path ? parent : `${parent}/${route.path}`.replace(/\/+/g, "/");
+    const own = route.path !== undefined || route.index ? [{ path: path || "/", file: route.file }] : [];
+    return [...own, ...configRoutes(route.children ?? [], path)];
+  });
+}
+
+/** "METHOD path" of every page request: GET for each route, POST for each route with an action. */
+async function pageRouteKeys(): Promise<string[]> {
+  const build = await loadServerBuild();
+  return configRoutes(routeConfig as ConfigRoute[]).flatMap(({ path, file }) => {
+    const id = file.replace(/\.[jt]sx?$/, "");
+    const module = build.routes[id]?.module as { action?: unknown } | undefined;
+    if (!module) throw new Error(`app/routes.ts names ${file}, which the build does not have (rebuild?)`);
+    return [`GET ${path}`, ...(typeof module.action === "function" ? [`POST ${path}`] : [])];
+  });
+}
+
+type Layer = { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: Layer[] }; rawPath?: string };
+
+/** "METHOD path" of every route mounted on the Express app, through its routers. */
+function expressRouteKeys(app: Express): string[] {
+  const walk = (stack: Layer[], prefix: string): string[] =>
+    stack.flatMap((layer) => {
+      if (layer.route) {
+        return Object.keys(layer.route.methods)
+          .filter((method) => method !== "_all")
+          .map((method) => `${method.toUpperCase()} ${prefix}${layer.route!.path}`);
+      }
+      if (layer.handle?.stack) return walk(layer.handle.stack, prefix + (layer.rawPath && layer.rawPath !== "/" ? layer.rawPath : ""));
+      return [];
+    });
+  return walk((app as unknown as { router: { stack: Layer[] } }).router.stack, "");
+}
+
+function concretePath(template: string, params: Record<string, string>): string {
+  return template.replace(/:(\w+)|\*$/g, (match, name: string | undefined) => {
+    const value = params[name ?? "*"];
+    if (value === undefined) throw new Error(`No value for ${match} in ${template}: give the row params`);
+    return name ? encodeURIComponent(value) : value;
+  });
+}
+
+// ---- The people and their things ----
+
+let server: TestServer;
+let fixtures: Fixtures;
+const clients = {} as Record<Role, TestClient>;
+const credentials: Record<Exclude<Role, "guest">, { email: string; password: string; id?: string }> = {
+  customer: { email: "customer@matrix.test", password: "customerpass1" },
+  other: { email: "other@matrix.test", password: "otherpass1" },
+  admin: { email: "admin@matrix.test", password: "adminpass1" },
+};
+/** Text only its owner (and an admin) may ever see: each user's email and street. */
+const privateText: Record<Exclude<Role, "guest">, string[]> = {
+  customer: ["customer@matrix.test", "Customer Private Lane"],
+  other: ["other@matrix.test", "Other Private Lane"],
+  admin: ["admin@matrix.test", "Admin Private Lane"],
+};
+
+async function signedIn(role: Exclude<Role, "guest">) {
+  const client = new TestClient(server.baseUrl);
+  const response = await client.postForm("/login", { email: credentials[role].email, password: credentials[role].password });
+  expect(response.status).toBe(303);
+  return client;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const db = server.database.db;
+  for (const role of ["customer", "other", "admin"] as const) {
+    const [user] = await db("users")
+      .insert({
+        name: `Matrix ${role}`,
+        email: credentials[role].email,
+        // A cheap bcrypt cost: many log-ins below (log-in accepts any cost).
+        passwordHash: await hashPassword(credentials[role].password, 4),
+        role: role === "admin" ? "admin" : "customer",
+        street: privateText[role][1],
+      })
+      .returning("id");
+    credentials[role].id = user.id;
+  }
+  const [productId] = await insertProducts(server, [{ name: "Matrix Watch", stock: 50 }]);
+  await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
+  const order = await server.services.orders.placeOrder(credentials.customer.id!, {
+    address: { street: "Customer Private Lane", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
+  });
+  let victims = 0;
+  fixtures = {
+    productId: productId!,
+    customerId: credentials.customer.id!,
+    otherId: credentials.other.id!,
+    adminId: credentials.admin.id!,
+    customerOrderId: order._id,
+    async victimProduct() {
+      victims += 1;
+      return (await insertProducts(server, [{ name: `Victim Watch ${victims}` }]))[0]!;
+    },
+    async victimUser() {
+      victims += 1;
+      const [user] = await db("users")
+        .insert({ name: `Victim ${victims}`, email: `victim${victims}@matrix.test`, passwordHash: "x" })
+        .returning("id");
+      return user.id;
+    },
+  };
+  clients.guest = new TestClient(server.baseUrl);
+  clients.customer = await signedIn("customer");
+  clients.other = await signedIn("other");
+  clients.admin = await signedIn("admin");
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+function expectAnswer(context: string, response: { status: number; headers: Headers }, answer: Answer, path: string) {
+  const location = response.headers.get("location");
+  if (typeof answer === "number") {
+    expect(response.status, `${context}: status (location ${location})`).toBe(answer);
+    return;
+  }
+  expect([302, 303], `${context}: a redirect, got ${response.status}`).toContain(response.status);
+  const expected = answer === "login" ? `/login?redirectTo=${encodeURIComponent(path)}` : answer === "home" ? "/" : answer.redirect;
+  expect(location, `${context}: redirect target`).toBe(expected);
+}
+
+/** Changes nothing: refusals, and an empty form or body that is refused. */
+const isRefusal = (answer: Answer) => answer === "login" || answer === "home" || (typeof answer === "number" && answer >= 400);
+
+function expectNoLeak(context: string, role: Role, text: string) {
+  if (role === "admin") return;
+  for (const owner of ["customer", "other", "admin"] as const) {
+    if (owner === role) continue;
+    for (const secret of privateText[owner]) expect(text.includes(secret), `${context}: shows ${owner}'s "${secret}"`).toBe(false);
+  }
+}
+
+describe("the authorization matrix", () => {
+  it("has a line for every page of app/routes.ts and every route of the Express app, and none for routes that are gone", async () => {
+    const pages = await pageRouteKeys();
+    const routes = expressRouteKeys(server.app);
+    expect(routes.length).toBeGreaterThan(20);
+    expect({
+      "pages without a line in PAGE_MATRIX (add one)": pages.filter((key) => !(key in PAGE_MATRIX)),
+      "lines of PAGE_MATRIX whose page is no longer in app/routes.ts": Object.keys(PAGE_MATRIX).filter((key) => !pages.includes(key)),
+      "Express routes without a line in EXPRESS_MATRIX (add one)": routes.filter((key) => !(key in EXPRESS_MATRIX)),
+      "lines of EXPRESS_MATRIX whose route is no longer mounted": Object.keys(EXPRESS_MATRIX).filter((key) => !routes.includes(key)),
+    }).toEqual({
+      "pages without a line in PAGE_MATRIX (add one)": [],
+      "lines of PAGE_MATRIX whose page is no longer in app/routes.ts": [],
+      "Express routes without a line in EXPRESS_MATRIX (add one)": [],
+      "lines of EXPRESS_MATRIX whose route is no longer mounted": [],
+    });
+  });
+
+  describe.each(Object.entries(PAGE_MATRIX))("page %s", (key, matrixRow) => {
+    it.each(ROLES)("as %s", async (role) => {
+      const [method, template] = key.split(" ") as [string, string];
+      const params = { ...PAGE_PARAMS(fixtures), ...(await matrixRow.params?.(fixtures)) };
+      const path = concretePath(template, params);
+      const answer = matrixRow.answers[role];
+      // Logging out ends the session: that one gets a session of its own.
+      const client = method === "POST" && template === "/logout" && role !== "guest" ? await signedIn(role) : clients[role];
+      const before = method !== "GET" && isRefusal(answer) ? await databaseFingerprint(server) : null;
+      const response = method === "GET" ? await client.get(path) : await client.postForm(path, matrixRow.body ?? {});
+      const context = `${role} ${method} ${path}`;
+      expectAnswer(context, response, answer, path);
+      expectNoLeak(context, role, await response.text());
+      if (before) expect(await databaseFingerprint(server), `${context} changed the database`).toEqual(before);
+    });
+  });
+
+  describe.each(Object.entries(EXPRESS_MATRIX))("%s", (key, matrixRow) => {
+    it.each(ROLES)("as %s", async (role) => {
+      const [method, template] = key.split(" ") as [string, string];
+      const params = { ...API_PARAMS(fixtures), ...(await matrixRow.params?.(fixtures)) };
+      const path = concretePath(template, params);
+      const answer = matrixRow.answers[role];
+      // A token of its own for each request (log-out ends the one it is sent with).
+      const token = role === "guest" ? undefined : (await server.services.accounts.issueToken(credentials[role].id!)).token;
+      const before = method !== "GET" && isRefusal(answer) ? await databaseFingerprint(server) : null;
+      const response = await fetch(server.baseUrl + path, {
+        method,
+        headers: {
+          accept: "application/json",
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(method === "GET" || method === "DELETE" ? {} : { "content-type": "application/json" }),
+        },
+        body: method === "GET" || method === "DELETE" ? undefined : JSON.stringify(matrixRow.body ?? {}),
+      });
+      const context = `${role} ${method} ${path}`;
+      expectAnswer(context, response, answer, path);
+      const text = await response.text();
+      if (response.status >= 400 && path.startsWith("/api/")) {
+        const body = JSON.parse(text);
+        expect(body.success, context).toBe(false);
+        expect(typeof body.message, context).toBe("string");
+      }
+      expectNoLeak(context, role, text);
+      if (before) expect(await databaseFingerprint(server), `${context} changed the database`).toEqual(before);
+    });
+  });
+});

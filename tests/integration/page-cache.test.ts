@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestClient } from "../support/http-client";
+import { apiToken, insertProducts, insertUser } from "../support/fixtures";
+import { startTestServer, type TestServer } from "../support/test-server";
+
+/**
+ * The guest page cache (server/http/page-cache.ts) on two app servers sharing one database,
+ * invalidated by PostgreSQL NOTIFY: fast for guests, never stale after a change, never
+ * one person's page for another.
+ */
+let serverA: TestServer;
+let serverB: TestServer;
+let productId: string;
+
+beforeAll(async () => {
+  serverA = await startTestServer({ PAGE_CACHE: "on" });
+  serverB = await startTestServer({ PAGE_CACHE: "on" }, { shareDatabaseOf: serverA });
+  await insertUser(serverA, { name: "Cache Admin", email: "admin@cache.test", password: "adminpass1", role: "admin" });
+  await insertUser(serverA, { name: "Zainab Cached", email: "zainab@cache.test", password: "custpass1" });
+  [productId] = await insertProducts(serverA, [{ name: "Cached Chronograph", price: 50_000, stock: 5 }]);
+  await Promise.all([until(() => serverA.pageCache!.isAvailable()), until(() => serverB.pageCache!.isAvailable())]);
+});
+afterAll(async () => {
+  await serverB?.close();
+  await serverA?.close();
+});
+
+/** Waits (at most 5 s) for something that happens after a notification arrives. */
+async function until(condition: () => boolean | Promise<boolean>) {
+  const deadline = Date.now() + 5_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Asks until the answer comes from the cache (the first visit stores it). */
+async function untilHit(server: TestServer, path: string): Promise<Response> {
+  let response = await guestGet(server, path);
+  await until(async () => {
+    if (response.headers.get("x-page-cache") === "hit") return true;
+    response = await guestGet(server, path);
+    return response.headers.get("x-page-cache") === "hit";
+  });
+  return response;
+}
+
+const guestGet = (server: TestServer, path: string, headers: Record<string, string> = {}) =>
+  fetch(server.baseUrl + path, { headers: { "accept-encoding": "identity", ...headers } });
+
+describe("page cache", () => {
+  it("answers a guest's second visit from the cache, byte for byte, with the CSP it was rendered with", async () => {
+    const first = await guestGet(serverA, "/products");
+    expect(first.headers.get("x-page-cache")).toBe("miss");
+    const firstHtml = await first.text();
+    // The page is kept once compressed, a moment after the first answer.
+    const second = await untilHit(serverA, "/products");
+    expect(await second.text()).toBe(firstHtml);
+    const nonce = /nonce="([^"]+)"/.exec(firstHtml)![1];
+    expect(second.headers.get("content-security-policy")).toContain(`'nonce-${nonce}'`);
+
+    const gzipped = await fetch(serverA.baseUrl + "/products", { headers: { "accept-encoding": "gzip" } });
+    expect(gzipped.headers.get("x-page-cache")).toBe("hit");
+    expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+    expect(await gzipped.text()).toBe(firstHtml);
+  });
+
+  it("never keeps or serves a signed-in shopper's page, nor an API client's", async () => {
+    const shopper = new TestClient(serverA.baseUrl);
+    expect((await shopper.postForm("/login", { email: "zainab@cache.test", password: "custpass1", redirectTo: "" })).status).toBe(303);
+    for (let visit = 0; visit < 2; visit++) {
+      const page = await shopper.get("/products");
+      expect(page.headers.get("x-page-cache")).toBeNull();
+      expect(await page.text()).toContain("Zainab Cached");
+    }
+    const guestPage = await (await guestGet(serverA, "/products")).text();
+    expect(guestPage).not.toContain("Zainab Cached");
+    expect(guestPage).toContain("Login");
+
+    const withToken = await guestGet(serverA, "/products", { authorization: "Bearer something" });
+    expect(withToken.headers.get("x-page-cache")).toBeNull();
+  });
+
+  it("keeps only catalogue and content pages", async () => {
+    for (const path of ["/login", "/cart", "/signup", "/no-such-page", `/products/${productId}x`]) {
+      await guestGet(serverA, path);
+      expect((await guestGet(serverA, path)).headers.get("x-page-cache"), path).not.toBe("hit");
+    }
+  });
+
+  it("shows a price change on every app server once it is committed", async () => {
+    const path = `/products/${productId}`;
+    expect(await (await untilHit(serverB, path)).text()).toContain("Rs. 50,000");
+
+    const admin = new TestClient(serverA.baseUrl);
+    const token = await apiToken(admin, "admin@cache.test", "adminpass1");
+    const updated = await admin.api("PUT", `/products/${productId}`, {
+      token,
+      body: { name: "Cached Chronograph", description: "d", price: 45_500, category: "Men", imageUrl: "/images/x.svg", stock: 5, brand: "" },
+    });
+    expect(updated.status).toBe(200);
+
+    await until(async () => (await (await guestGet(serverB, path)).text()).includes("Rs. 45,500"));
+    await until(async () => (await (await guestGet(serverA, "/products")).text()).includes("Rs. 45,500"));
+  });
+
+  it("shows the stock a checkout left, on every app server", async () => {
+    const path = `/products/${productId}`;
+    expect(await (await untilHit(serverB, path)).text()).toContain("5 in stock");
+
+    const shopper = new TestClient(serverA.baseUrl);
+    const token = await apiToken(shopper, "zainab@cache.test", "custpass1");
+    expect((await shopper.api("POST", "/cart", { token, body: { productId, quantity: 2 } })).status).toBe(200);
+    const order = await shopper.api("POST", "/orders", {
+      token,
+      body: { address: { street: "1 Mall Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" } },
+    });
+    expect(order.status).toBe(201);
+
+    await until(async () => (await (await guestGet(serverB, path)).text()).includes("3 in stock"));
+  });
+
+  it("turns itself off while it cannot hear about changes, and back on when it can", async () => {
+    await guestGet(serverB, "/faq");
+    await serverB.database.db.raw(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN catalog_changed' AND datname = current_database()",
+    );
+    await until(() => !serverA.pageCache!.isAvailable() && !serverB.pageCache!.isAvailable());
+    expect((await guestGet(serverB, "/faq")).headers.get("x-page-cache")).toBeNull();
+    await until(() => serverA.pageCache!.isAvailable() && serverB.pageCache!.isAvailable());
+    expect((await guestGet(serverB, "/faq")).headers.get("x-page-cache")).toBe("miss");
+  });
+
+  it("keeps lite and full pages apart", async () => {
+    await untilHit(serverA, "/about");
+    const lite = await guestGet(serverA, "/about", { "save-data": "on" });
+    expect(await lite.text()).not.toMatch(/<script/);
+    expect(await (await guestGet(serverA, "/about")).text()).toMatch(/<script/);
+  });
+});
+
+describe("lite mode", () => {
+  it("sends pages without any executable script when the browser asks to save data (JSON-LD stays)", async () => {
+    const html = await (await guestGet(serverA, `/products/${productId}`, { "save-data": "on" })).text();
+    const scripts = html.match(/<script[^>]*>/g) ?? [];
+    expect(scripts).toEqual(['<script type="application/ld+json">']);
+    expect(html).not.toContain("modulepreload");
+    expect(html).toContain("Full mode");
+  });
+
+  it("is switched on and off by the footer link, kept in a cookie, for signed-in shoppers too", async () => {
+    const shopper = new TestClient(serverA.baseUrl);
+    await shopper.postForm("/login", { email: "zainab@cache.test", password: "custpass1", redirectTo: "" });
+    expect(await (await shopper.get("/cart")).text()).toMatch(/<script/);
+
+    const on = await shopper.get("/lite-mode?mode=on&returnTo=%2Fcart");
+    expect(on.status).toBe(303);
+    expect(on.headers.get("location")).toBe("/cart");
+    expect(on.headers.get("set-cookie")).toMatch(/^waqt\.lite=1; Path=\/; Max-Age=31536000; SameSite=Lax; HttpOnly/);
+    const liteCart = await (await shopper.get("/cart")).text();
+    expect(liteCart).not.toMatch(/<script/);
+    expect(liteCart).toContain("Full mode");
+
+    await shopper.get("/lite-mode?mode=off&returnTo=%2Fcart");
+    expect(await (await shopper.get("/cart", { "save-data": "on" })).text()).toMatch(/<script/);
+  });
+
+  it("goes back only to a page of this site", async () => {
+    const response = await guestGet(serverA, "/lite-mode?mode=on&returnTo=%2F%2Fevil.example");
+    expect(response.status).toBe(200); // fetch followed the redirect home
+    expect(response.url).toBe(serverA.baseUrl + "/");
+  });
+});
