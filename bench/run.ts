@@ -153,9 +153,23 @@ async function main() {
         ? { ...common, connections: planConnections, id: "baseline-express", title: "Baseline: bare Express JSON", baseline: null, server: baseline!, headers: API_HEADERS, requests: [{ path: "/json" }] }
         : { ...common, connections: planConnections, id: "baseline-page", title: "Baseline: bare React Router page", baseline: null, server: baseline!, headers: PAGE_HEADERS, requests: [{ path: "/" }] };
     let cartTurn = 0;
+    let missTurn = 0;
     const storePlans: LoadPlan[] = [
       page("home", "Guest GET /", ["/"]),
       page("products", "Guest GET /products (page 1)", ["/products"]),
+      // The same page rendered every time: a query string of its own defeats the guest page cache.
+      page("products-miss", "Guest GET /products, page cache missed", ["/products"], {
+        requests: [
+          {
+            path: "/products",
+            setupRequest: (request) => {
+              missTurn += 1;
+              request.path = `/products?page=1&bench=${missTurn}`;
+              return request;
+            },
+          },
+        ],
+      }),
       page("products-deep", `Guest GET /products?page=${deepPage}`, [`/products?page=${deepPage}`]),
       page("search", `Guest search (${SEARCH_TERMS.length} terms)`, SEARCH_TERMS.map((term) => `/products?search=${encodeURIComponent(term)}`)),
       page("search-1c", "Guest search, 1 connection (latency)", SEARCH_TERMS.map((term) => `/products?search=${encodeURIComponent(term)}`), {
