@@ -59,12 +59,16 @@ export function evaluateTargets(result: BenchResult): Target[] {
   if (miss?.ratio !== undefined) products.measured += `; every request a cache miss: ${miss.ratio.toFixed(2)} ×`;
   ratioTarget("api-products", 0.4, "bare Express");
 
-  const search = scenario("search");
-  const searchOne = scenario("search-1c");
+  // Judged on searches the page cache does not answer (a popular search, cached, is also shown).
+  const search = scenario("search-miss");
+  const searchOne = scenario("search-miss-1c");
+  const searchCached = scenario("search");
   targets.push({
-    target: `Search p99 under 50 ms (${result.options.connections} connections)`,
+    target: `Search p99 under 50 ms (not from the page cache, ${result.options.connections} connections)`,
     measured: search
-      ? `${search.latencyMs.p99} ms${searchOne ? ` (1 connection: p50 ${searchOne.latencyMs.p50} ms, p99 ${searchOne.latencyMs.p99} ms)` : ""}`
+      ? `${search.latencyMs.p99} ms` +
+        (searchOne ? `; 1 connection: p50 ${searchOne.latencyMs.p50} ms, p99 ${searchOne.latencyMs.p99} ms` : "") +
+        (searchCached ? `; the same searches from the cache (${searchCached.cacheHitRate === null ? "no cache" : `${(searchCached.cacheHitRate * 100).toFixed(0)} % hits`}): p99 ${searchCached.latencyMs.p99} ms` : "")
       : "not measured",
     met: search ? search.latencyMs.p99 < 50 : null,
   });

@@ -147,34 +147,21 @@ async function main() {
       requests: rotating(paths),
       ...extra,
     });
+    const searchPaths = SEARCH_TERMS.map((term) => `/products?search=${encodeURIComponent(term)}`);
     const deepPage = Math.max(1, Math.floor(Math.ceil(products / 12) * 0.9));
     const baselinePlan = (kind: "express" | "page", planConnections: number): LoadPlan =>
       kind === "express"
         ? { ...common, connections: planConnections, id: "baseline-express", title: "Baseline: bare Express JSON", baseline: null, server: baseline!, headers: API_HEADERS, requests: [{ path: "/json" }] }
         : { ...common, connections: planConnections, id: "baseline-page", title: "Baseline: bare React Router page", baseline: null, server: baseline!, headers: PAGE_HEADERS, requests: [{ path: "/" }] };
     let cartTurn = 0;
-    let missTurn = 0;
     const storePlans: LoadPlan[] = [
       page("home", "Guest GET /", ["/"]),
       page("products", "Guest GET /products (page 1)", ["/products"]),
-      // The same page rendered every time: a query string of its own defeats the guest page cache.
-      page("products-miss", "Guest GET /products, page cache missed", ["/products"], {
-        requests: [
-          {
-            path: "/products",
-            setupRequest: (request) => {
-              missTurn += 1;
-              request.path = `/products?page=1&bench=${missTurn}`;
-              return request;
-            },
-          },
-        ],
-      }),
+      page("products-miss", "Guest GET /products, page cache missed", ["/products?page=1"], { requests: uncached(["/products?page=1"]) }),
       page("products-deep", `Guest GET /products?page=${deepPage}`, [`/products?page=${deepPage}`]),
-      page("search", `Guest search (${SEARCH_TERMS.length} terms)`, SEARCH_TERMS.map((term) => `/products?search=${encodeURIComponent(term)}`)),
-      page("search-1c", "Guest search, 1 connection (latency)", SEARCH_TERMS.map((term) => `/products?search=${encodeURIComponent(term)}`), {
-        connections: 1,
-      }),
+      page("search", `Guest search (${SEARCH_TERMS.length} terms)`, searchPaths),
+      page("search-miss", "Guest search, page cache missed", [], { requests: uncached(searchPaths) }),
+      page("search-miss-1c", "Guest search, page cache missed, 1 connection", [], { requests: uncached(searchPaths), connections: 1 }),
       page("product", "Guest GET /products/{id}", seed.sampleProductIds.map((id) => `/products/${id}`)),
       page("cart", `Signed-in GET /cart (${cookies.length} shoppers)`, ["/cart"], {
         requests: [
@@ -307,6 +294,27 @@ function rotating(paths: string[]): LoadRequest[] {
       setupRequest: (request) => {
         turn = (turn + 1) % paths.length;
         request.path = paths[turn]!;
+        return request;
+      },
+    },
+  ];
+}
+
+/**
+ * The same pages, each request with a query parameter never seen before (`bench=N`), which the
+ * page ignores: the guest page cache, keyed by the whole URL, never has it, so every request is
+ * rendered (and offered to the cache) — what a page costs when it is not cached.
+ */
+let uniqueTurn = 0;
+function uncached(paths: string[]): LoadRequest[] {
+  let turn = 0;
+  return [
+    {
+      path: paths[0],
+      setupRequest: (request) => {
+        turn = (turn + 1) % paths.length;
+        uniqueTurn += 1;
+        request.path = `${paths[turn]}${paths[turn]!.includes("?") ? "&" : "?"}bench=${uniqueTurn}`;
         return request;
       },
     },
