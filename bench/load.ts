@@ -80,6 +80,7 @@ export async function runLoad(plan: LoadPlan, options: { warmUp?: boolean } = {}
   if (options.warmUp !== false) await warmUp(plan);
 
   plan.beforeMeasure?.();
+  let lastAnswerAt = 0;
   let cacheHits = 0;
   let cacheMisses = 0;
   let unexpected = 0;
@@ -87,6 +88,7 @@ export async function runLoad(plan: LoadPlan, options: { warmUp?: boolean } = {}
   const requests = plan.requests.map((request) => ({
     ...request,
     onResponse: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string | string[]>) => {
+      lastAnswerAt = performance.now();
       if (!expected(status)) unexpected += 1;
       const cache = headerValue(headers, "x-page-cache");
       if (cache === "hit") cacheHits += 1;
@@ -106,6 +108,7 @@ export async function runLoad(plan: LoadPlan, options: { warmUp?: boolean } = {}
   const serverCpu = cpuMs(plan.server.pid);
   const databaseCpu = plan.postmasterPid ? clusterCpuMs(plan.postmasterPid) : null;
   const ownCpu = process.cpuUsage();
+  const startedAt = performance.now();
 
   const result = await autocannon({
     url,
@@ -129,7 +132,9 @@ export async function runLoad(plan: LoadPlan, options: { warmUp?: boolean } = {}
     Object.entries(result.statusCodeStats ?? {}).map(([code, value]) => [code, (value as { count: number }).count]),
   );
   const answered = Object.values(statusCodes).reduce((sum, count) => sum + count, 0);
-  const seconds = result.duration;
+  // autocannon notices the end of a run by `amount` only at its next 1-second tick, so such a run
+  // is timed here, from the start to the last answer.
+  const seconds = plan.amount && lastAnswerAt > startedAt ? (lastAnswerAt - startedAt) / 1000 : result.duration;
   return {
     id: plan.id,
     title: plan.title,
