@@ -94,7 +94,7 @@ async function main() {
         failing: CATEGORIES.flatMap((category) =>
           (report.categories[category]?.auditRefs ?? [])
             .filter((ref: { id: string; weight: number }) => ref.weight > 0 && (report.audits[ref.id]?.score ?? 1) < 0.9)
-            .map((ref: { id: string }) => `${category}: ${ref.id}`),
+            .map((ref: { id: string }) => `${category}: ${ref.id}${where(report.audits[ref.id])}`),
         ),
         ...(runtimeError ? { error: runtimeError } : {}),
       });
@@ -111,6 +111,15 @@ async function main() {
     await database.close();
     fs.rmSync(reportDir, { recursive: true, force: true });
   }
+}
+
+/** The first elements an audit names (accessibility audits name the nodes that failed). */
+function where(audit: { details?: { items?: { node?: { selector?: string } }[] } } | undefined): string {
+  const selectors = (audit?.details?.items ?? [])
+    .map((item) => item.node?.selector)
+    .filter((selector): selector is string => Boolean(selector));
+  if (selectors.length === 0) return "";
+  return ` (${selectors.slice(0, 2).join(", ")}${selectors.length > 2 ? `, +${selectors.length - 2}` : ""})`;
 }
 
 main().catch((error) => {
