@@ -4,6 +4,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  data,
   useRouteError,
   useRouteLoaderData,
 } from "react-router";
@@ -15,6 +16,18 @@ import { RouteErrorScreen } from "./components/route-error-screen";
 import { requestContext } from "./context";
 import { useNonce } from "./lib/nonce";
 import "./app.css";
+
+/**
+ * The database did not answer before the page began (its session or user could not be read):
+ * the error screen with status 503, before any action or loader runs without them.
+ */
+export const middleware: Route.MiddlewareFunction[] = [
+  ({ context }) => {
+    if (context.get(requestContext).databaseUnavailable) {
+      throw data("Service temporarily unavailable", { status: 503, headers: { "Retry-After": "5" } });
+    }
+  },
+];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { user, store, publicUrl, services, session, lite } = context.get(requestContext);

@@ -5,6 +5,7 @@ import * as productNameSort from "./20261120000003_product_name_sort";
 import * as checkout from "./20261120000004_checkout";
 import * as contactMessages from "./20261120000005_contact_messages";
 import * as catalogChangedNotify from "./20261120000006_catalog_changed_notify";
+import * as catalogChangedByProduct from "./20261120000007_catalog_changed_by_product";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -17,6 +18,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261120000004_checkout": checkout,
   "20261120000005_contact_messages": contactMessages,
   "20261120000006_catalog_changed_notify": catalogChangedNotify,
+  "20261120000007_catalog_changed_by_product": catalogChangedByProduct,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -9,10 +9,12 @@ import type { RouterContextProvider, ServerBuild } from "react-router";
 import type { RequestContext } from "./http/request-context";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
+import { isDatabaseUnavailable } from "./domain-errors";
 import { createApiRouter } from "./http/api-router";
 import type { ApiRoute } from "./http/api-route";
 import { isLiteMode } from "./http/lite-mode";
 import { type PageCache, pageCacheMiddleware } from "./http/page-cache";
+import { pageErrorHandler, servicesForPages, sessionStoreUnavailable } from "./http/page-errors";
 import { pageFormPosts } from "./http/page-form-posts";
 import { SESSION_COOKIE, pageSessionOf, pageSessions } from "./http/page-session";
 import { queryCounter } from "./http/query-counter";
@@ -112,6 +114,9 @@ export function createApp(deps: AppDependencies): Express {
     app.use(pageCacheMiddleware(deps.pageCache, { sessionCookie: SESSION_COOKIE, isLite: isLiteMode }));
   }
   app.use(pageSessions({ pool: deps.sessionPool, secret: config.sessionSecret }));
+  app.use(sessionStoreUnavailable());
+  // The pages' services answer database unavailability as a 503 (page-errors.ts).
+  const pageServices = servicesForPages(services);
 
   const build = withAllowedActionOrigins(deps.build, config);
   // The routes read their context through a key that lives in the React Router build.
@@ -126,10 +131,19 @@ export function createApp(deps: AppDependencies): Express {
       mode: config.env === "production" ? "production" : "development",
       async getLoadContext(req, res) {
         const session = pageSessionOf(req, res);
-        // The user is loaded on every request, so a role change or a deletion applies at once.
-        const user = session.userId ? await services.accounts.findUserById(session.userId) : null;
+        // No session could be read, or no user: the root middleware answers 503 (page-errors.ts).
+        let databaseUnavailable = res.locals.databaseUnavailable === true;
+        let user = null;
+        try {
+          // The user is loaded on every request, so a role change or a deletion applies at once.
+          if (session.userId && !databaseUnavailable) user = await services.accounts.findUserById(session.userId);
+        } catch (error) {
+          if (!isDatabaseUnavailable(error)) throw error;
+          databaseUnavailable = true;
+        }
         return (await loadContextFactory())({
-          services,
+          services: pageServices,
+          databaseUnavailable,
           store: config.store,
           publicUrl: config.publicUrl,
           env: config.env,
@@ -143,6 +157,7 @@ export function createApp(deps: AppDependencies): Express {
       },
     }),
   );
+  app.use(pageErrorHandler(logger));
 
   return app;
 }

@@ -82,7 +82,7 @@ export class ServiceUnavailableError extends DomainError {
 }
 
 /** True when an error means the database cannot be reached (down, restarting, pool exhausted). */
-export function isDatabaseUnavailable(error: unknown): boolean {
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string") {
@@ -90,8 +90,19 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (/^(08|57P)/.test(code) || code === "53300") return true;
     if (["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH"].includes(code)) return true;
   }
-  return (
+  if (
     error.name === "KnexTimeoutError" ||
-    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(error.message)
-  );
+    // "…is not queryable": a transaction's ROLLBACK on a connection PostgreSQL has just cut.
+    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+      error.message,
+    )
+  ) {
+    return true;
+  }
+  // Objection wraps driver errors (DBError) and keeps the driver's error, with its code, as
+  // nativeError: "the database system is shutting down" (57P03) arrived that way and was a 500
+  // (tests/load, scenario B). The cause chain is followed too, a few links deep.
+  if (depth >= 3) return false;
+  const wrapped = error as { nativeError?: unknown; cause?: unknown };
+  return isDatabaseUnavailable(wrapped.nativeError, depth + 1) || isDatabaseUnavailable(wrapped.cause, depth + 1);
 }

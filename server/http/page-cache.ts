@@ -2,6 +2,7 @@ import zlib from "node:zlib";
 import type { RequestHandler, Response } from "express";
 import { listenForCatalogChanges } from "../db/catalog-change-listener";
 import type { Logger } from "../logger";
+import { recordProductsShown } from "../page-dependencies";
 
 /**
  * Rendered pages for visitors without a session, kept in this process's memory.
@@ -12,10 +13,12 @@ import type { Logger } from "../logger";
  *   every guest, so no one's page is ever shown to someone else;
  * - only a 200 that sets no cookie is kept;
  * - the lite and full versions of a page are kept apart;
- * - any product change empties the cache: PostgreSQL tells every app server (NOTIFY from a
- *   trigger, delivered at commit; see catalog-change-listener.ts). A page whose rendering began
- *   before an invalidation is not kept (the generation check), and while the listener is not
- *   connected the cache is off, so a missed notification can never leave a stale page;
+ * - a product change reaches every app server (NOTIFY from triggers, delivered at commit; see
+ *   catalog-change-listener.ts and migration 7): a stock change drops the pages that show that
+ *   product (recorded while each page rendered: page-dependencies.ts), any other change empties
+ *   the cache. A page whose rendering overlapped a change to what it shows is not kept (the
+ *   generation checks), and while the listener is not connected the cache is off, so a missed
+ *   notification can never leave a stale page;
  * - entries also expire after maxAgeMs, and the least recently used go when maxBytes is reached.
  *
  * A cached page is sent with the headers it was rendered with, including its Content-Security-
@@ -27,14 +30,22 @@ export type CachedPage = {
   body: Buffer;
   gzipped: Buffer;
   storedAt: number;
+  /** The products the page shows. */
+  productIds: string[];
 };
 
 export type PageCacheStats = { hits: number; misses: number; entries: number; bytes: number; available: boolean };
 
 export class PageCache {
   private readonly entries = new Map<string, CachedPage>();
+  /** For each product, the kept pages that show it. */
+  private readonly pagesShowing = new Map<string, Set<string>>();
   private bytes = 0;
+  /** Counts every invalidation; a rendering remembers the count it started at. */
   private generation = 0;
+  private lastFullInvalidation = 0;
+  /** When each product last changed (since the last full invalidation). */
+  private readonly productChangedAt = new Map<string, number>();
   private available = false;
   private hits = 0;
   private misses = 0;
@@ -70,12 +81,18 @@ export class PageCache {
   }
 
   set(key: string, page: CachedPage, renderedInGeneration: number): boolean {
-    if (!this.available || renderedInGeneration !== this.generation) return false;
+    if (!this.available || this.lastFullInvalidation > renderedInGeneration) return false;
+    if (page.productIds.some((id) => (this.productChangedAt.get(id) ?? 0) > renderedInGeneration)) return false;
     const size = page.body.length + page.gzipped.length;
     if (size > this.options.maxBytes / 4) return false;
     const previous = this.entries.get(key);
     if (previous) this.remove(key, previous);
     this.entries.set(key, page);
+    for (const id of page.productIds) {
+      const keys = this.pagesShowing.get(id) ?? new Set<string>();
+      keys.add(key);
+      this.pagesShowing.set(id, keys);
+    }
     this.bytes += size;
     for (const [oldKey, oldPage] of this.entries) {
       if (this.bytes <= this.options.maxBytes) break;
@@ -87,8 +104,23 @@ export class PageCache {
   /** Something in the catalogue changed: every kept page may be stale. */
   invalidate(): void {
     this.generation++;
+    this.lastFullInvalidation = this.generation;
     this.entries.clear();
+    this.pagesShowing.clear();
+    this.productChangedAt.clear();
     this.bytes = 0;
+  }
+
+  /** Only these products' stock changed: the pages showing them are stale, the rest are not. */
+  invalidateProducts(productIds: string[]): void {
+    this.generation++;
+    for (const id of productIds) {
+      this.productChangedAt.set(id, this.generation);
+      for (const key of this.pagesShowing.get(id) ?? []) {
+        const page = this.entries.get(key);
+        if (page) this.remove(key, page);
+      }
+    }
   }
 
   /** The change listener is connected: pages may be kept (starting empty). */
@@ -110,6 +142,11 @@ export class PageCache {
   private remove(key: string, page: CachedPage) {
     this.entries.delete(key);
     this.bytes -= page.body.length + page.gzipped.length;
+    for (const id of page.productIds) {
+      const keys = this.pagesShowing.get(id);
+      keys?.delete(key);
+      if (keys?.size === 0) this.pagesShowing.delete(id);
+    }
   }
 }
 
@@ -155,9 +192,10 @@ export function pageCacheMiddleware(
       return;
     }
     const generation = cache.currentGeneration();
+    const productsShown = new Set<string>();
     res.setHeader("X-Page-Cache", "miss");
-    capturePage(res, (page) => cache.set(key, page, generation));
-    next();
+    capturePage(res, (page) => cache.set(key, { ...page, productIds: [...productsShown] }, generation));
+    recordProductsShown(productsShown, next);
   };
 }
 
@@ -178,7 +216,7 @@ function sendCachedPage(res: Response, page: CachedPage, gzip: boolean) {
 }
 
 /** Records what the page handler writes (before compression) and offers it to the cache at the end. */
-function capturePage(res: Response, keep: (page: CachedPage) => void) {
+function capturePage(res: Response, keep: (page: Omit<CachedPage, "productIds">) => void) {
   const chunks: Buffer[] = [];
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => Response;
@@ -215,7 +253,7 @@ export function startPageCache(connectionString: string, logger: Logger): { cach
   const listener = listenForCatalogChanges({
     connectionString,
     logger,
-    onChange: () => cache.invalidate(),
+    onChange: (productIds) => (productIds ? cache.invalidateProducts(productIds) : cache.invalidate()),
     onListening: () => cache.resume(),
     onLost: () => cache.suspend(),
   });

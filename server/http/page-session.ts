@@ -2,6 +2,7 @@ import connectPgSimple from "connect-pg-simple";
 import type { Request, RequestHandler, Response } from "express";
 import session from "express-session";
 import type pg from "pg";
+import { asPageError } from "./page-errors";
 import type { Flash, PageSession } from "./request-context";
 
 declare module "express-session" {
@@ -28,6 +29,10 @@ export function pageSessions(options: { pool: pg.Pool; secret: string }): Reques
       tableName: "sessions",
       createTableIfMissing: false,
       pruneSessionInterval: 15 * 60,
+      // With rolling: false the cookie's expiry is fixed when the session is saved; a touch only
+      // moved the row's expiry past it, with an UPDATE on every signed-in page view, written while
+      // the page's last bytes waited (and failing them when the database went away, tests/load).
+      disableTouch: true,
     }),
     resave: false,
     // A guest gets no session row and no cookie until something needs one.
@@ -61,19 +66,20 @@ export function pageSessionOf(req: Request, res: Response): PageSession {
       if (flash) delete req.session.flash;
       return flash;
     },
+    // A session store that cannot write because the database is away: the 503 screen (page-errors.ts).
     signIn: (userId) =>
       new Promise<void>((resolve, reject) => {
         req.session.regenerate((regenerateError) => {
-          if (regenerateError) return reject(regenerateError);
+          if (regenerateError) return reject(asPageError(regenerateError));
           req.session.userId = userId;
-          req.session.save((saveError) => (saveError ? reject(saveError) : resolve()));
+          req.session.save((saveError) => (saveError ? reject(asPageError(saveError)) : resolve()));
         });
       }),
     signOut: () =>
       new Promise<void>((resolve, reject) => {
         if (!req.session) return resolve();
         req.session.destroy((error) => {
-          if (error) return reject(error);
+          if (error) return reject(asPageError(error));
           res.clearCookie(SESSION_COOKIE, { path: "/" });
           resolve();
         });

@@ -32,4 +32,6 @@ export type RequestContext = {
   /** Pages go without scripts (lite-mode.ts). */
   lite: boolean;
   requestId: string;
+  /** The database did not answer before the pages began (session or user lookup): a 503. */
+  databaseUnavailable: boolean;
 };

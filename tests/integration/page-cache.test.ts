@@ -11,13 +11,17 @@ import { startTestServer, type TestServer } from "../support/test-server";
 let serverA: TestServer;
 let serverB: TestServer;
 let productId: string;
+let otherProductId: string;
 
 beforeAll(async () => {
   serverA = await startTestServer({ PAGE_CACHE: "on" });
   serverB = await startTestServer({ PAGE_CACHE: "on" }, { shareDatabaseOf: serverA });
   await insertUser(serverA, { name: "Cache Admin", email: "admin@cache.test", password: "adminpass1", role: "admin" });
   await insertUser(serverA, { name: "Zainab Cached", email: "zainab@cache.test", password: "custpass1" });
-  [productId] = await insertProducts(serverA, [{ name: "Cached Chronograph", price: 50_000, stock: 5 }]);
+  [productId, otherProductId] = await insertProducts(serverA, [
+    { name: "Cached Chronograph", price: 50_000, stock: 5 },
+    { name: "Untouched Diver", price: 30_000, stock: 4 },
+  ]);
   await Promise.all([until(() => serverA.pageCache!.isAvailable()), until(() => serverB.pageCache!.isAvailable())]);
 });
 afterAll(async () => {
@@ -118,6 +122,36 @@ describe("page cache", () => {
     expect(order.status).toBe(201);
 
     await until(async () => (await (await guestGet(serverB, path)).text()).includes("3 in stock"));
+  });
+
+  it("drops only the pages that show a watch whose stock a checkout changed", async () => {
+    const path = `/products/${productId}`;
+    const otherPath = `/products/${otherProductId}`;
+    for (const page of [path, otherPath, "/about"]) await untilHit(serverB, page);
+
+    const shopper = new TestClient(serverA.baseUrl);
+    const token = await apiToken(shopper, "zainab@cache.test", "custpass1");
+    await shopper.api("POST", "/cart", { token, body: { productId, quantity: 1 } });
+    const order = await shopper.api("POST", "/orders", {
+      token,
+      body: { address: { street: "1 Mall Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" } },
+    });
+    expect(order.status).toBe(201);
+
+    await until(async () => (await (await guestGet(serverB, path)).text()).includes("2 in stock"));
+    // The other watch's page and the about page were not touched: still answered from memory.
+    expect((await guestGet(serverB, otherPath)).headers.get("x-page-cache")).toBe("hit");
+    expect((await guestGet(serverB, "/about")).headers.get("x-page-cache")).toBe("hit");
+  });
+
+  it("brings a watch back into stock on the lists that did not show it", async () => {
+    const [restocked] = await serverA.database
+      .db("products")
+      .insert({ name: "Restocked Pilot", description: "d", price: 20_000, category: "Men", imageUrl: "/images/x.svg", stock: 0, brand: "", createdAt: new Date("2030-01-01") })
+      .returning("id");
+    await until(async () => !(await (await untilHit(serverB, "/")).text()).includes("Restocked Pilot"));
+    await serverA.database.db("products").where({ id: restocked.id }).update({ stock: 2 });
+    await until(async () => (await (await guestGet(serverB, "/")).text()).includes("Restocked Pilot"));
   });
 
   it("turns itself off while it cannot hear about changes, and back on when it can", async () => {

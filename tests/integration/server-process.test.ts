@@ -106,6 +106,46 @@ describe("the server process", () => {
     expect(postmasterRunning()).toBe(false);
   }, 120_000);
 
+  // Found by `npm run test:load` (scenario C): clients that keep their connections alive and busy
+  // held the stopping server open until the grace period (10 s) cut whatever they had in flight.
+  it("stops promptly under kept-alive load: connections close after their answer, none is cut", async () => {
+    const server = startServer();
+    const url = new URL(await server.ready);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+    type Outcome = { status?: number; error?: string; answerBegan: boolean };
+    const get = () =>
+      new Promise<Outcome>((resolve) => {
+        let answerBegan = false;
+        const request = http.get({ agent, host: url.hostname, port: url.port, path: "/api/v1/products?limit=1" }, (response) => {
+          answerBegan = true;
+          response.resume();
+          response.on("end", () => resolve({ status: response.statusCode, answerBegan }));
+          response.on("error", (error) => resolve({ error: String(error), answerBegan }));
+        });
+        request.on("error", (error) => resolve({ error: (error as { code?: string }).code ?? String(error), answerBegan }));
+      });
+    const outcomes: Outcome[] = [];
+    const clients = Array.from({ length: 4 }, async () => {
+      for (;;) {
+        const outcome = await get();
+        outcomes.push(outcome);
+        if (outcome.error === "ECONNREFUSED") return;
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const exited = exitOf(server.child);
+    const signalledAt = Date.now();
+    server.child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(Date.now() - signalledAt).toBeLessThan(5_000);
+    await Promise.all(clients);
+    agent.destroy();
+    expect(outcomes.filter((outcome) => outcome.status === 200).length).toBeGreaterThan(10);
+    // Every answer that began was finished; the rest were refused or reset before any answer.
+    expect(outcomes.filter((outcome) => outcome.error && outcome.answerBegan)).toEqual([]);
+    expect(outcomes.filter((outcome) => outcome.status !== undefined && outcome.status !== 200)).toEqual([]);
+  }, 120_000);
+
   it("refuses bad configuration with one clear line and exit code 1", async () => {
     const bad = spawn(process.execPath, ["build/node/main.js"], {
       env: { ...process.env, PORT: "abc", DATA_DIR: dataDir },

@@ -9,6 +9,7 @@ import { apiRoutes } from "../../server/api-routes";
 import { createApp } from "../../server/app";
 import { loadConfig, type Config } from "../../server/config";
 import { type PageCache, startPageCache } from "../../server/http/page-cache";
+import { connectDatabase } from "../../server/db/database";
 import { createServices, type Services } from "../../server/services";
 import { createTestDatabase, type TestDatabase } from "./test-database";
 
@@ -37,29 +38,41 @@ export function loadServerBuild(): Promise<ServerBuild> {
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { /** Another app server on this database (it stays when this one closes). */ shareDatabaseOf?: TestServer } = {},
+  options: {
+    /** Another app server on this database (it stays when this one closes). */ shareDatabaseOf?: TestServer;
+    /** The app reaches the database through this port instead (a proxy a test can cut, tcp-proxy.ts). */
+    databasePort?: number;
+  } = {},
 ): Promise<TestServer> {
   const database = options.shareDatabaseOf?.database ?? (await createTestDatabase());
+  let appUrl = database.url;
+  if (options.databasePort) {
+    const viaPort = new URL(database.url);
+    viaPort.port = String(options.databasePort);
+    appUrl = viaPort.href;
+  }
+  // The fixtures keep the direct connection (database.db); the app gets its own when it goes through a proxy.
+  const appDb = appUrl === database.url ? database.db : connectDatabase(appUrl);
   const config = loadConfig({
     NODE_ENV: "production",
     PORT: "0",
     SESSION_SECRET: "test-session-secret-that-is-long-enough-0123456789",
-    DATABASE_URL: database.url,
+    DATABASE_URL: appUrl,
     LOG_LEVEL: "silent",
     // Many log-ins from one address in a test file; the rate-limit tests turn them on.
     RATE_LIMITS: "off",
     ...env,
   });
   const logger = pino({ level: "silent" });
-  const services = createServices({ db: database.db, config, logger });
-  const sessionPool = new pg.Pool({ connectionString: database.url, max: 3 });
+  const services = createServices({ db: appDb, config, logger });
+  const sessionPool = new pg.Pool({ connectionString: appUrl, max: 3 });
   sessionPool.on("error", () => {});
   // Off unless a test asks (PAGE_CACHE=on): most tests change products by SQL and read at once.
-  const pageCache = env.PAGE_CACHE === "on" ? startPageCache(database.url, logger) : null;
+  const pageCache = env.PAGE_CACHE === "on" ? startPageCache(appUrl, logger) : null;
   const app = createApp({
     config,
     logger,
-    db: database.db,
+    db: appDb,
     sessionPool,
     pageCache: pageCache?.cache,
     services,
@@ -82,6 +95,7 @@ export async function startTestServer(
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await pageCache?.close();
       await sessionPool.end().catch(() => {});
+      if (appDb !== database.db) await appDb.destroy().catch(() => {});
       if (!options.shareDatabaseOf) await database.drop();
     },
   };

@@ -1,4 +1,5 @@
 import { BaseModel } from "../../db/base.model";
+import { noteProductShown } from "../../page-dependencies";
 
 import type { Category } from "./catalog-values";
 
@@ -33,6 +34,7 @@ export class Product extends BaseModel {
   updatedAt!: Date;
 
   toPublic(): PublicProduct {
+    noteProductShown(this.id);
     return {
       _id: this.id,
       name: this.name,

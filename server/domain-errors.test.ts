@@ -1,0 +1,39 @@
+import { DBError } from "objection";
+import { describe, expect, it } from "vitest";
+import { ConflictError, isDatabaseUnavailable } from "./domain-errors";
+
+/** Objection's wrapper as it really is built (its typings show only a message). */
+const wrap = (nativeError: Error): Error =>
+  new (DBError as unknown as new (args: { nativeError: Error; client: string }) => Error)({ nativeError, client: "postgres" });
+
+function pgError(message: string, code?: string): Error {
+  return Object.assign(new Error(message), code ? { code } : {});
+}
+
+describe("isDatabaseUnavailable", () => {
+  it("knows the driver's errors for a database that is down, stopping or starting", () => {
+    expect(isDatabaseUnavailable(pgError("connect ECONNREFUSED 127.0.0.1:5432", "ECONNREFUSED"))).toBe(true);
+    expect(isDatabaseUnavailable(pgError("terminating connection due to administrator command", "57P01"))).toBe(true);
+    expect(isDatabaseUnavailable(pgError("the database system is starting up", "57P03"))).toBe(true);
+    expect(isDatabaseUnavailable(pgError("Connection terminated unexpectedly"))).toBe(true);
+  });
+
+  // Seen under load (tests/load, scenario B) as 500s while PostgreSQL restarted.
+  it("sees through Objection's DBError, which keeps the driver's code on nativeError", () => {
+    const wrapped = wrap(pgError("the database system is shutting down", "57P03"));
+    expect(wrapped.message).toBe("the database system is shutting down");
+    expect(isDatabaseUnavailable(wrapped)).toBe(true);
+    expect(isDatabaseUnavailable(new Error("failed", { cause: pgError("x", "08006") }))).toBe(true);
+  });
+
+  it("knows a transaction's ROLLBACK or COMMIT on a connection PostgreSQL has cut", () => {
+    expect(isDatabaseUnavailable(new Error("ROLLBACK - Client has encountered a connection error and is not queryable"))).toBe(true);
+  });
+
+  it("leaves other errors alone", () => {
+    expect(isDatabaseUnavailable(pgError('relation "x" does not exist', "42P01"))).toBe(false);
+    expect(isDatabaseUnavailable(wrap(pgError("duplicate key", "23505")))).toBe(false);
+    expect(isDatabaseUnavailable(new ConflictError("Not enough stock"))).toBe(false);
+    expect(isDatabaseUnavailable("ECONNREFUSED")).toBe(false);
+  });
+});
