@@ -17,6 +17,7 @@ import { type PageCache, pageCacheMiddleware } from "./http/page-cache";
 import { pageErrorHandler, servicesForPages, sessionStoreUnavailable } from "./http/page-errors";
 import { pageFormPosts } from "./http/page-form-posts";
 import { SESSION_COOKIE, pageSessionOf, pageSessions } from "./http/page-session";
+import { queryCounter } from "./http/query-counter";
 import { securityHeaders } from "./http/security-headers";
 import { sameOriginPagePosts } from "./http/same-origin";
 import type { Logger } from "./logger";
@@ -45,6 +46,8 @@ export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
+  // Benchmark only (BENCH_QUERY_COUNT=on): database queries per request.
+  if (config.benchQueryCount) app.use(queryCounter({ db, pools: [deps.sessionPool] }));
 
   app.use(
     pinoHttp({

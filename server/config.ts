@@ -29,6 +29,8 @@ export type Config = {
   /** Seed the demo catalogue and accounts when the database is empty (the embedded default does). */
   seedDemoData: boolean;
   store: StoreDetails;
+  /** Benchmark only: count database queries per request (server/http/query-counter.ts). Off by default. */
+  benchQueryCount: boolean;
 };
 
 export class ConfigError extends Error {
@@ -94,6 +96,7 @@ const envSchema = yup.object({
   ADMIN_PASSWORD: yup.string().min(8, "must be at least 8 characters long"),
   ADMIN_NAME: yup.string().trim().min(2, "must be at least 2 characters long"),
   SEED_DEMO_DATA: yup.string().oneOf(["on", "off", ""], "must be on or off"),
+  BENCH_QUERY_COUNT: yup.string().oneOf(["on", "off"], "must be on or off").default("off"),
 });
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -150,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : null,
     seedDemoData: raw.SEED_DEMO_DATA ? raw.SEED_DEMO_DATA === "on" : !databaseUrl,
     store: storeDetails(env),
+    benchQueryCount: raw.BENCH_QUERY_COUNT === "on",
   };
 }
 

@@ -1,0 +1,182 @@
+import type { Knex } from "knex";
+import { runLoad, type LoadResult } from "./load";
+import type { Started } from "./processes";
+
+/**
+ * Checkout under load: shoppers whose carts hold one to three lines (seeded in SQL, from products
+ * with plenty of stock) place their orders, `connections` at a time (POST /api/v1/orders, each
+ * request with the next shopper's token, so no two requests share a cart). A first batch warms
+ * the server up; the second is measured. Afterwards the stock is checked in SQL.
+ */
+
+const ADDRESS = { address: { street: "1 Mall Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" } };
+const JSON_HEADERS = { "content-type": "application/json", accept: "application/json" };
+
+export type CheckoutResult = LoadResult & {
+  orders: number;
+  ordersPerSecond: number;
+  oversell: StockCheck;
+};
+
+export type StockCheck = {
+  products: number;
+  /** Orders made during the run (warm-up included), from the database. */
+  ordersInDatabase: number;
+  unitsOrdered: number;
+  unitsTakenFromStock: number;
+  lowestStock: number;
+  ok: boolean;
+};
+
+export async function runCheckout(options: {
+  db: Knex;
+  server: Started;
+  /** Tokens of shoppers with a full cart: the first `warmupOrders` warm up, the rest are measured. */
+  tokens: string[];
+  warmupOrders: number;
+  productIds: string[];
+  connections: number;
+  postmasterPid: number | null;
+  encoding: string;
+}): Promise<CheckoutResult> {
+  const { db, productIds, tokens } = options;
+  const before = await stockSnapshot(db, productIds);
+  const startedAt = await db.raw("SELECT now() AS now").then((result) => result.rows[0].now as Date);
+
+  let next = 0;
+  let orders = 0;
+  const result = await runLoad({
+    id: "checkout",
+    title: `Checkout: POST /api/v1/orders, ${options.connections} shoppers at once`,
+    // A transaction of 13 statements has no fair baseline among the bare handlers.
+    baseline: null,
+    server: options.server,
+    connections: options.connections,
+    duration: 0,
+    warmup: 0,
+    warmupAmount: options.warmupOrders,
+    amount: tokens.length - options.warmupOrders,
+    postmasterPid: options.postmasterPid,
+    headers: { ...JSON_HEADERS, "accept-encoding": options.encoding },
+    expected: (status) => status === 201,
+    requests: [
+      {
+        method: "POST",
+        path: "/api/v1/orders",
+        body: JSON.stringify(ADDRESS),
+        setupRequest: (request) => {
+          // Past the end (autocannon builds one request ahead), a shopper whose cart is empty.
+          const token = tokens[Math.min(next++, tokens.length - 1)]!;
+          request.headers = { ...request.headers, authorization: `Bearer ${token}` };
+          return request;
+        },
+      },
+    ],
+    onAnswer: (status) => {
+      if (status === 201) orders += 1;
+    },
+  });
+
+  // Requests cut off at the end of the run may still be finishing on the server.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const after = await stockSnapshot(db, productIds);
+  const [{ count }] = (await db("orders").where("createdAt", ">=", startedAt).count({ count: "*" })) as { count: number }[];
+  const unitsOrdered = after.ordered - before.ordered;
+  const unitsTakenFromStock = before.stock - after.stock;
+  return {
+    ...result,
+    orders,
+    ordersPerSecond: orders / result.seconds,
+    oversell: {
+      products: productIds.length,
+      ordersInDatabase: Number(count),
+      unitsOrdered,
+      unitsTakenFromStock,
+      lowestStock: after.lowest,
+      ok: unitsOrdered === unitsTakenFromStock && after.lowest >= 0,
+    },
+  };
+}
+
+async function stockSnapshot(db: Knex, productIds: string[]) {
+  const stock = await db("products")
+    .whereIn("id", productIds)
+    .first(db.raw("COALESCE(SUM(stock), 0)::bigint AS total"), db.raw("MIN(stock) AS lowest"));
+  const ordered = await db("order_items")
+    .join("orders", "orders.id", "order_items.order_id")
+    .whereIn("order_items.product_id", productIds)
+    .whereNot("orders.status", "Cancelled")
+    .first(db.raw("COALESCE(SUM(order_items.quantity), 0)::bigint AS total"));
+  return { stock: Number(stock.total), lowest: Number(stock.lowest), ordered: Number(ordered.total) };
+}
+
+export type LastUnitsResult = {
+  shoppers: number;
+  stock: number;
+  placed: number;
+  refused: number;
+  otherStatuses: Record<string, number>;
+  stockAfter: number;
+  unitsOrdered: number;
+  seconds: number;
+  ok: boolean;
+};
+
+/**
+ * The last units: a product with `stock` units left in the carts of more shoppers than that,
+ * who all press Place Order at the same moment. Exactly `stock` orders may succeed (201), the
+ * rest are refused with 409, and the stock ends at zero.
+ */
+export async function runLastUnits(options: {
+  db: Knex;
+  server: Started;
+  tokens: string[];
+  productId: string;
+  stock: number;
+}): Promise<LastUnitsResult> {
+  const { db, server, tokens, productId, stock } = options;
+  await db("products").where({ id: productId }).update({ stock });
+  const before = await orderedUnits(db, productId);
+  for (const token of tokens) {
+    const response = await api(server, "DELETE", "/cart", token);
+    if (response.status !== 200) throw new Error(`clearing a cart: ${response.status}`);
+    const added = await api(server, "POST", "/cart", token, { productId, quantity: 1 });
+    if (added.status !== 200) throw new Error(`adding the last units: ${added.status}`);
+  }
+  const started = performance.now();
+  const statuses = await Promise.all(tokens.map((token) => api(server, "POST", "/orders", token, ADDRESS).then((response) => response.status)));
+  const seconds = (performance.now() - started) / 1000;
+  const counts: Record<string, number> = {};
+  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+  const stockAfter = Number((await db("products").where({ id: productId }).first("stock")).stock);
+  const unitsOrdered = (await orderedUnits(db, productId)) - before;
+  const placed = counts["201"] ?? 0;
+  const refused = counts["409"] ?? 0;
+  const { 201: _placed, 409: _refused, ...otherStatuses } = counts;
+  return {
+    shoppers: tokens.length,
+    stock,
+    placed,
+    refused,
+    otherStatuses,
+    stockAfter,
+    unitsOrdered,
+    seconds,
+    ok: placed === stock && refused === tokens.length - stock && stockAfter === 0 && unitsOrdered === stock,
+  };
+}
+
+async function orderedUnits(db: Knex, productId: string): Promise<number> {
+  const row = await db("order_items").where({ productId }).first(db.raw("COALESCE(SUM(quantity), 0)::bigint AS total"));
+  return Number(row.total);
+}
+
+async function api(server: Started, method: string, path: string, token: string, body?: unknown) {
+  const response = await fetch(`${server.baseUrl}/api/v1${path}`, {
+    method,
+    headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  await response.arrayBuffer();
+  return response;
+}

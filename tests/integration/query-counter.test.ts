@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertProducts, insertUser } from "../support/fixtures";
+import { TestClient } from "../support/http-client";
+import { startTestServer, type TestServer } from "../support/test-server";
+
+// The bench's query counter (BENCH_QUERY_COUNT=on): what `npm run bench` reports as queries per
+// request must be a real count, per request, and the feature must stay off by default.
+
+let counted: TestServer;
+let plain: TestServer;
+
+beforeAll(async () => {
+  [counted, plain] = await Promise.all([startTestServer({ BENCH_QUERY_COUNT: "on" }), startTestServer()]);
+  await insertUser(counted, { name: "Shopper", email: "shopper@counter.test", password: "shopperpass1" });
+});
+afterAll(async () => {
+  await Promise.all([counted?.close(), plain?.close()]);
+});
+
+const queriesOf = (response: Response) => Number(response.headers.get("x-query-count"));
+
+describe("query counter", () => {
+  it("is off by default: no header, no stats endpoint", async () => {
+    const client = new TestClient(plain.baseUrl);
+    const response = await client.get("/api/v1/products?limit=12");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-query-count")).toBeNull();
+    expect((await client.get("/__bench/query-stats")).status).toBe(404);
+  });
+
+  it("counts each request's queries, the same for 1 product as for 25 (no N+1), and totals them", async () => {
+    const client = new TestClient(counted.baseUrl);
+    await insertProducts(counted, [{ name: "Only One" }]);
+    const one = queriesOf(await client.get("/api/v1/products?limit=12"));
+    await insertProducts(counted, Array.from({ length: 24 }, (_, index) => ({ name: `Watch ${index}` })));
+    await client.get("/__bench/query-stats?reset");
+    const many = await client.get("/api/v1/products?limit=100");
+    expect(one).toBeGreaterThan(0);
+    expect(queriesOf(many)).toBe(one);
+
+    const guestPage = queriesOf(await client.get("/products"));
+    expect(guestPage).toBeGreaterThan(0);
+    // Sent after the headers: the stats count requests whose response has closed.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const stats = await (await client.get("/__bench/query-stats")).json();
+    expect(stats).toMatchObject({ requests: 2, queries: one + guestPage, max: Math.max(one, guestPage) });
+  });
+
+  it("counts queries inside transactions and the session store's own pool", async () => {
+    const client = new TestClient(counted.baseUrl);
+    const guest = queriesOf(await client.get("/faq"));
+    const login = await client.postForm("/login", { email: "shopper@counter.test", password: "shopperpass1", redirectTo: "" });
+    expect(login.status).toBe(303);
+    // Signed in: the session is read from its pool, the user and the cart badge from Knex.
+    const signedIn = queriesOf(await client.get("/faq"));
+    expect(signedIn).toBeGreaterThanOrEqual(guest + 3);
+
+    const [productId] = await insertProducts(counted, [{ name: "For The Cart", stock: 3 }]);
+    const token = (await client.api("POST", "/auth/login", { body: { email: "shopper@counter.test", password: "shopperpass1" } })).body
+      .data.token;
+    const added = await client.api("POST", "/cart", { token, body: { productId, quantity: 1 } });
+    expect(added.status).toBe(200);
+    // Token lookup, BEGIN, the cart lock, the product lock, the line, its upsert, the read, COMMIT…
+    expect(Number(added.headers.get("x-query-count"))).toBeGreaterThanOrEqual(5);
+  });
+});
