@@ -83,6 +83,11 @@ export function createApp(deps: AppDependencies): Express {
 
   app.use(compression());
   app.use(securityHeaders({ development: config.env === "development" }));
+  if (deps.pageCache) {
+    // Guests' catalogue pages and anonymous API catalogue reads, answered before the static
+    // files are searched, the API router runs or a session is looked up: no database at all.
+    app.use(pageCacheMiddleware(deps.pageCache, { sessionCookie: SESSION_COOKIE, isLite: isLiteMode }));
+  }
 
   if (deps.viteMiddlewares) {
     app.use(deps.viteMiddlewares);
@@ -109,10 +114,6 @@ export function createApp(deps: AppDependencies): Express {
   // ---- Pages ----
   app.use(pageFormPosts());
   app.use(sameOriginPagePosts({ publicUrl: config.publicUrl, development: config.env !== "production" }));
-  if (deps.pageCache) {
-    // Before the session: a guest's cached page needs no database at all.
-    app.use(pageCacheMiddleware(deps.pageCache, { sessionCookie: SESSION_COOKIE, isLite: isLiteMode }));
-  }
   app.use(pageSessions({ pool: deps.sessionPool, secret: config.sessionSecret }));
   app.use(sessionStoreUnavailable());
   // The pages' services answer database unavailability as a 503 (page-errors.ts).

@@ -8,9 +8,10 @@ import { recordProductsShown } from "../page-dependencies";
  * Rendered pages for visitors without a session, kept in this process's memory.
  *
  * Correctness rules, each enforced here:
- * - only a GET of a catalogue or content page (and its `.data` twin for client navigation), by a
- *   request with no session cookie and no Authorization header: such a page is the same for
- *   every guest, so no one's page is ever shown to someone else;
+ * - only a GET of a catalogue or content page (and its `.data` twin for client navigation), or of
+ *   the API's product list or a product, by a request with no session cookie and no
+ *   Authorization header: such an answer is the same for every guest, so no one's page is ever
+ *   shown to someone else;
  * - only a 200 that sets no cookie is kept;
  * - the lite and full versions of a page are kept apart;
  * - a product change reaches every app server (NOTIFY from triggers, delivered at commit; see
@@ -152,6 +153,8 @@ export class PageCache {
 
 /** The pages worth keeping: the catalogue and the content pages, the same for every guest. */
 const CACHEABLE_PAGE = /^\/(?:products(?:\/[^/]+)?|about|faq|contact)?$/;
+/** And the API's catalogue reads, the same for every client without a token. */
+const CACHEABLE_API = /^\/api\/v1\/products(?:\/[^/]+)?$/;
 const MAX_CACHEABLE_URL_LENGTH = 512;
 
 /** "/products.data" (client navigation) is the data of "/products"; "/_root.data" that of "/". */
@@ -182,10 +185,13 @@ export function pageCacheMiddleware(
   return (req, res, next) => {
     if (req.method !== "GET" || !cache.isAvailable()) return next();
     if (req.headers.authorization || sessionCookiePattern.test(req.headers.cookie ?? "")) return next();
-    if (req.originalUrl.length > MAX_CACHEABLE_URL_LENGTH || !CACHEABLE_PAGE.test(pagePathOf(req.path))) return next();
+    if (req.originalUrl.length > MAX_CACHEABLE_URL_LENGTH) return next();
+    const api = CACHEABLE_API.test(req.path);
+    if (!api && !CACHEABLE_PAGE.test(pagePathOf(req.path))) return next();
 
-    const lite = options.isLite(req.headers.cookie, req.get("save-data"));
-    const key = `${lite ? "lite" : "full"} ${req.originalUrl}`;
+    // A page differs in lite mode; an API answer by the caller's Origin (its CORS headers).
+    const variant = api ? `api ${req.get("origin") ?? ""}` : options.isLite(req.headers.cookie, req.get("save-data")) ? "lite" : "full";
+    const key = `${variant} ${req.originalUrl}`;
     const cached = cache.get(key);
     if (cached) {
       sendCachedPage(res, cached, req.acceptsEncodings("gzip", "identity") === "gzip");

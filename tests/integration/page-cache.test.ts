@@ -85,6 +85,23 @@ describe("page cache", () => {
     expect(withToken.headers.get("x-page-cache")).toBeNull();
   });
 
+  it("answers anonymous API catalogue reads from the cache too, apart by Origin, never with a token", async () => {
+    const path = `/api/v1/products?limit=12&search=${encodeURIComponent("Untouched Diver")}`;
+    const first = await guestGet(serverA, path);
+    expect(first.headers.get("x-page-cache")).toBe("miss");
+    const body = await first.json();
+    expect(body.data[0].name).toBe("Untouched Diver");
+    const hit = await untilHit(serverA, path);
+    expect(await hit.json()).toEqual(body);
+    expect(hit.headers.get("content-type")).toMatch(/^application\/json/);
+
+    const fromAnotherSite = await guestGet(serverA, path, { origin: "https://evil.example" });
+    expect(fromAnotherSite.headers.get("x-page-cache")).toBe("miss");
+    expect(fromAnotherSite.headers.get("access-control-allow-origin")).toBeNull();
+    const withToken = await guestGet(serverA, path, { authorization: "Bearer not-a-token" });
+    expect(withToken.headers.get("x-page-cache")).toBeNull();
+  });
+
   it("keeps only catalogue and content pages", async () => {
     for (const path of ["/login", "/cart", "/signup", "/no-such-page", `/products/${productId}x`]) {
       await guestGet(serverA, path);
