@@ -178,6 +178,15 @@ async function main() {
         ],
       }),
       { ...common, id: "api-products", title: "API GET /api/v1/products?limit=12", baseline: "express", server: store, headers: API_HEADERS, requests: [{ path: "/api/v1/products?limit=12" }] },
+      {
+        ...common,
+        id: "api-products-miss",
+        title: "API GET /api/v1/products?limit=12, cache missed",
+        baseline: "express",
+        server: store,
+        headers: API_HEADERS,
+        requests: uncached(["/api/v1/products?limit=12"]),
+      },
     ];
 
     const baselineRuns: LoadResult[] = [];
