@@ -17,9 +17,9 @@ const LATEST_ORDERS = 3;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const { services } = context.get(requestContext);
-  const { orders, count } = await services.orders.listMyOrders(user._id, LATEST_ORDERS);
+  const { orders, meta } = await services.orders.listMyOrders(user._id, { limit: LATEST_ORDERS });
   const flash = new URL(request.url).searchParams.get("done");
-  return { user, orders, orderCount: count, flash: flash ? (FLASH_MESSAGES[flash] ?? null) : null };
+  return { user, orders, orderCount: meta.count, flash: flash ? (FLASH_MESSAGES[flash] ?? null) : null };
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "My Profile", path: "/profile", noindex: true });

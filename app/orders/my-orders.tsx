@@ -1,6 +1,7 @@
-import { Link } from "react-router";
+import { Link, redirect } from "react-router";
 import { requestContext } from "../context";
 import { requireUser } from "../lib/guards";
+import { PreviousNextPages, pageFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
 import { OrderCard } from "./order-parts";
 import type { Route } from "./+types/my-orders";
@@ -8,13 +9,19 @@ import type { Route } from "./+types/my-orders";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const { services } = context.get(requestContext);
-  return services.orders.listMyOrders(user._id);
+  const list = await services.orders.listMyOrders(user._id, { page: pageFromUrl(new URL(request.url).searchParams), limit: ORDERS_PER_PAGE });
+  // A page past the end (orders cancelled away, an old link) shows the last one.
+  if (list.orders.length === 0 && list.pagination.totalPages >= 1) throw redirect(`/my-orders?page=${list.pagination.totalPages}`);
+  return list;
 }
+
+/** The store's default page size (SPEC section 9). */
+const ORDERS_PER_PAGE = 10;
 
 export const meta: Route.MetaFunction = routeMeta({ title: "My Orders", path: "/my-orders", noindex: true });
 
 export default function MyOrders({ loaderData }: Route.ComponentProps) {
-  const { orders } = loaderData;
+  const { orders, pagination } = loaderData;
   return (
     <section>
       <h1>My Orders</h1>
@@ -32,6 +39,7 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
           ))}
         </div>
       )}
+      <PreviousNextPages page={pagination.page} totalPages={pagination.totalPages} href={(page) => `/my-orders?page=${page}`} />
     </section>
   );
 }

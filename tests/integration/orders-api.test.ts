@@ -426,6 +426,28 @@ describe("GET /orders/me", () => {
     expect(response.body.meta).toMatchObject({ count: 3 });
   });
 
+  it("pages, filters by status and totals like the admin list (RULINGS: the same shape)", async () => {
+    for (let minuteNumber = 1; minuteNumber <= 5; minuteNumber++) {
+      await insertOrder({ userId: customerId, totalPrice: minuteNumber * 100, createdAt: minute(minuteNumber), status: minuteNumber === 2 ? "Cancelled" : "Pending" });
+    }
+    await insertOrder({ userId: otherId, totalPrice: 5000, createdAt: minute(6) });
+
+    const second = await client.api("GET", "/orders/me?page=2&limit=2", { token: customerToken });
+    expect(second.status).toBe(200);
+    expect(second.body.data.map((order: { totalPrice: number }) => order.totalPrice)).toEqual([300, 200]);
+    expect(second.body.pagination).toEqual({ page: 2, limit: 2, total: 5, totalPages: 3 });
+    // Cancelled orders are not revenue; another customer's orders are not counted at all.
+    expect(second.body.meta).toEqual({ count: 5, totalAmount: 1300 });
+
+    const cancelled = await client.api("GET", "/orders/me?status=Cancelled", { token: customerToken });
+    expect(cancelled.body.data.map((order: { totalPrice: number }) => order.totalPrice)).toEqual([200]);
+    expect(cancelled.body.meta).toEqual({ count: 1, totalAmount: 0 });
+
+    const refused = await client.api("GET", "/orders/me?limit=1001", { token: customerToken });
+    expect(refused.status).toBe(400);
+    expect(refused.body.success).toBe(false);
+  });
+
   it("gives a customer without orders an empty list, and a guest 401", async () => {
     const empty = await client.api("GET", "/orders/me", { token: otherToken });
     expect(empty.status).toBe(200);

@@ -172,6 +172,42 @@ describe("checkout", () => {
   });
 });
 
+describe("my orders, page by page", () => {
+  it("shows ten orders a page, newest first, with Previous and Next, and a page past the end goes to the last", async () => {
+    const shopper = await newShopper();
+    const email = `shopper${shopperNumber}@orders.test`;
+    const user = await server.database.db("users").where({ email }).first("id", "name");
+    for (let number = 1; number <= 12; number++) {
+      const [order] = await server.database
+        .db("orders")
+        .insert({
+          userId: user.id,
+          customerName: user.name,
+          customerEmail: email,
+          ...address,
+          totalPrice: number * 1000,
+          status: "Pending",
+          paymentMethod: "Cash on Delivery",
+          createdAt: new Date(Date.UTC(2026, 0, 1, 0, number)),
+        })
+        .returning("id");
+      await server.database.db("order_items").insert({ orderId: order.id, productId: null, productName: `Paged Watch ${number}`, quantity: 1, unitPrice: number * 1000, position: 0 });
+    }
+    const first = await html(shopper, "/my-orders");
+    expect(first.text.match(/class="card order-card"/g)).toHaveLength(10);
+    expect(first.text.indexOf("Paged Watch 12")).toBeLessThan(first.text.indexOf("Paged Watch 3<"));
+    expect(first.text).not.toContain("Paged Watch 2<");
+    expect(first.text).toContain('href="/my-orders?page=2"');
+    const second = await html(shopper, "/my-orders?page=2");
+    expect(second.text.match(/class="card order-card"/g)).toHaveLength(2);
+    expect(second.text).toContain("Paged Watch 1<");
+    expect(second.text).toContain('href="/my-orders?page=1"');
+    const beyond = await html(shopper, "/my-orders?page=9");
+    expect(beyond.status).toBe(302);
+    expect(beyond.location).toBe("/my-orders?page=2");
+  });
+});
+
 describe("admin order desk", () => {
   async function placedOrder(stock: number, quantity: number) {
     const [id] = await insertProducts(server, [{ name: `Desk Watch ${shopperNumber + 1}`, price: 5000, stock }]);

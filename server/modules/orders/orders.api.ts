@@ -79,12 +79,13 @@ export const ordersApiRoutes: ApiRoute[] = [
     method: "get",
     path: "/orders/me",
     tag: "Orders",
-    summary: "The caller's orders, newest first",
+    summary: "The caller's orders, newest first (page, limit up to 1000, status), with pagination and meta as GET /orders",
     access: "signed-in",
+    query: orderListQuerySchema,
     responseData: { type: "array", items: orderSchema },
-    handler: async ({ services, user, publicUrl }) => {
-      const { orders, count } = await services.orders.listMyOrders(user!._id);
-      return { message: "OK", data: orders.map((order) => forApiClients(order, publicUrl)), meta: { count } };
+    handler: async ({ services, user, query, publicUrl }) => {
+      const { orders, pagination, meta } = await services.orders.listMyOrders(user!._id, query);
+      return { message: "OK", data: orders.map((order) => forApiClients(order, publicUrl)), pagination, meta };
     },
   }),
   defineApiRoute({

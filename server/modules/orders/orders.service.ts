@@ -160,21 +160,18 @@ export class OrdersService {
   }
 
   /** The customer's own orders, newest first (`limit` for the profile's latest three). */
-  async listMyOrders(userId: string, limit?: number): Promise<{ orders: PublicOrder[]; count: number }> {
-    const [orders, [{ count }]] = await Promise.all([
-      this.loadOrders(this.db, (query) => {
-        query.where("orders.userId", userId);
-        if (limit) query.limit(limit);
-      }),
-      this.db("orders").where({ userId }).count({ count: "*" }) as unknown as Promise<[{ count: number }]>,
-    ]);
-    return { orders, count };
+  /** The customer's own orders: the same list, page, limit, status filter and meta as an admin's (RULINGS). */
+  async listMyOrders(userId: string, input: unknown = {}): Promise<OrderList> {
+    return this.listOrders(input, userId);
   }
 
-  /** Every order (admin), newest first, with the count and the revenue of all that match. */
-  async listOrders(input: unknown): Promise<OrderList> {
+  /** Every order (admin) or one customer's, newest first, with the count and the revenue of all that match. */
+  async listOrders(input: unknown, customerId?: string): Promise<OrderList> {
     const { page, limit, status } = validateInput(orderListQuerySchema, input);
-    const filter = (query: Knex.QueryBuilder) => (status ? query.where("orders.status", status) : query);
+    const filter = (query: Knex.QueryBuilder) => {
+      if (customerId) query.where("orders.userId", customerId);
+      return status ? query.where("orders.status", status) : query;
+    };
     const [orders, totals] = await Promise.all([
       this.loadOrders(this.db, (query) => filter(query).limit(limit).offset((page - 1) * limit)),
       filter(this.db("orders"))
