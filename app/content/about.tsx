@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { requestContext } from "../context";
 import { routeMeta } from "../lib/meta";
+import { FeatureGrid } from "./feature-grid";
 import { RETURNS_PROMISE, STORE_FEATURES } from "./store-promises";
 import type { Route } from "./+types/about";
 
@@ -45,14 +46,7 @@ export default function About({ loaderData }: Route.ComponentProps) {
       </section>
       <section className="section">
         <h2>What we promise</h2>
-        <ul className="feature-grid">
-          {PROMISES.map((promise) => (
-            <li key={promise.title} className="card feature">
-              <h3>{promise.title}</h3>
-              <p>{promise.text}</p>
-            </li>
-          ))}
-        </ul>
+        <FeatureGrid features={PROMISES} />
       </section>
       <section className="section cta-band">
         <h2>Find your watch</h2>

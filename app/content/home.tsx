@@ -3,6 +3,7 @@ import { ProductImage } from "../components/product-image";
 import { requestContext } from "../context";
 import { formatRupees } from "../lib/money";
 import { routeMeta } from "../lib/meta";
+import { FeatureGrid } from "./feature-grid";
 import { FIRST_ORDER_CODE, STORE_FEATURES, STORE_FIGURES, TESTIMONIALS } from "./store-promises";
 import type { Route } from "./+types/home";
 
@@ -39,14 +40,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
       <section className="section" aria-labelledby="why-us">
         <h2 id="why-us" className="visually-hidden">Why shop with us</h2>
-        <ul className="feature-grid">
-          {STORE_FEATURES.map((feature) => (
-            <li key={feature.title} className="card feature">
-              <h3>{feature.title}</h3>
-              <p>{feature.text}</p>
-            </li>
-          ))}
-        </ul>
+        <FeatureGrid features={STORE_FEATURES} />
       </section>
 
       <section className="section">
