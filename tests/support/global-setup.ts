@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,6 +17,8 @@ declare module "vitest" {
     /** Connection string of the maintenance database of the test cluster. */
     testDatabaseAdminUrl: string;
     testTemplateDatabase: string;
+    /** The seed of every property-based test in this run (tests/support/fast-check-seed.ts). */
+    fastCheckSeed: number;
   }
 }
 
@@ -51,6 +54,10 @@ export async function setup(project: TestProject) {
   await template.migrate.latest();
   await template.destroy();
 
+  const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : crypto.randomInt(2 ** 31);
+  if (!Number.isSafeInteger(seed)) throw new Error(`FC_SEED must be an integer, not ${process.env.FC_SEED}`);
+  console.log(`Property-based tests use seed ${seed} (FC_SEED=${seed} npm test repeats them).`);
+  project.provide("fastCheckSeed", seed);
   project.provide("testDatabaseAdminUrl", adminUrl);
   project.provide("testTemplateDatabase", TEMPLATE_DATABASE);
 }
