@@ -10,6 +10,7 @@ import { createApp } from "../../server/app";
 import { loadConfig, type Config } from "../../server/config";
 import { type PageCache, startPageCache } from "../../server/http/page-cache";
 import { connectDatabase } from "../../server/db/database";
+import { createHttpServer } from "../../server/http/http-server";
 import { createServices, type Services } from "../../server/services";
 import { createTestDatabase, type TestDatabase } from "./test-database";
 
@@ -80,7 +81,8 @@ export async function startTestServer(
     build: await loadServerBuild(),
     clientAssetsDir: path.resolve("build/client"),
   });
-  const server = app.listen(0, "127.0.0.1");
+  const server = createHttpServer(app);
+  server.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
