@@ -6,6 +6,7 @@ import * as checkout from "./20261120000004_checkout";
 import * as contactMessages from "./20261120000005_contact_messages";
 import * as catalogChangedNotify from "./20261120000006_catalog_changed_notify";
 import * as catalogChangedByProduct from "./20261120000007_catalog_changed_by_product";
+import * as credentialsVersion from "./20261123000008_credentials_version";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -19,6 +20,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261120000005_contact_messages": contactMessages,
   "20261120000006_catalog_changed_notify": catalogChangedNotify,
   "20261120000007_catalog_changed_by_product": catalogChangedByProduct,
+  "20261123000008_credentials_version": credentialsVersion,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -12,11 +12,13 @@ import type { Database } from "./db/database";
 import { isDatabaseUnavailable } from "./domain-errors";
 import { createApiRouter } from "./http/api-router";
 import type { ApiRoute } from "./http/api-route";
-import { isLiteMode } from "./http/lite-mode";
+import { flashCookies } from "./http/flash-cookie";
+import { LITE_COOKIE, isLiteMode } from "./http/lite-mode";
 import { type PageCache, pageCacheMiddleware } from "./http/page-cache";
 import { pageErrorHandler, servicesForPages, sessionStoreUnavailable } from "./http/page-errors";
 import { pageFormPosts } from "./http/page-form-posts";
-import { SESSION_COOKIE, pageSessionOf, pageSessions } from "./http/page-session";
+import { pageSessionOf, pageSessions } from "./http/page-session";
+import { markPersonalised } from "./http/personalised-answer";
 import { queryCounter } from "./http/query-counter";
 import { securityHeaders } from "./http/security-headers";
 import { sameOriginPagePosts } from "./http/same-origin";
@@ -86,7 +88,7 @@ export function createApp(deps: AppDependencies): Express {
   if (deps.pageCache) {
     // Guests' catalogue pages and anonymous API catalogue reads, answered before the static
     // files are searched, the API router runs or a session is looked up: no database at all.
-    app.use(pageCacheMiddleware(deps.pageCache, { sessionCookie: SESSION_COOKIE, isLite: isLiteMode }));
+    app.use(pageCacheMiddleware(deps.pageCache, { liteCookie: LITE_COOKIE, isLite: isLiteMode }));
   }
 
   if (deps.viteMiddlewares) {
@@ -118,6 +120,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use(sessionStoreUnavailable());
   // The pages' services answer database unavailability as a 503 (page-errors.ts).
   const pageServices = servicesForPages(services);
+  const flashes = flashCookies(config.sessionSecret);
 
   const build = withAllowedActionOrigins(deps.build, config);
   // The routes read their context through a key that lives in the React Router build.
@@ -131,13 +134,19 @@ export function createApp(deps: AppDependencies): Express {
       build,
       mode: config.env === "production" ? "production" : "development",
       async getLoadContext(req, res) {
-        const session = pageSessionOf(req, res);
+        const session = pageSessionOf(req, res, flashes);
         // No session could be read, or no user: the root middleware answers 503 (page-errors.ts).
         let databaseUnavailable = res.locals.databaseUnavailable === true;
         let user = null;
         try {
-          // The user is loaded on every request, so a role change or a deletion applies at once.
-          if (session.userId && !databaseUnavailable) user = await services.accounts.findUserById(session.userId);
+          if (session.userId && !databaseUnavailable) {
+            // Whatever this request renders is this user's: never kept by the guest page cache.
+            markPersonalised(res);
+            // Loaded on every request: a role change, a deletion or a password change applies at once.
+            user = await services.accounts.findSignedInUser(session.userId, session.credentialsVersion);
+            // The account is gone or its password changed since this session signed in.
+            if (!user) await session.signOut();
+          }
         } catch (error) {
           if (!isDatabaseUnavailable(error)) throw error;
           databaseUnavailable = true;

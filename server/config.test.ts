@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, isLoopbackHost, loadConfig } from "./config";
 
 const tempDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "waqt-config-"));
 
@@ -35,6 +35,21 @@ describe("configuration", () => {
     expect(errorOf({ CORS_ORIGINS: "not a url" })).toMatch(/^Invalid configuration: CORS_ORIGINS /);
     expect(errorOf({ RATE_LIMITS: "maybe" })).toMatch(/^Invalid configuration: RATE_LIMITS must be on or off/);
     expect(errorOf({ ADMIN_EMAIL: "boss@waqt.pk" })).toMatch(/ADMIN_PASSWORD is required/);
+  });
+
+  it("refuses TRUST_PROXY=true, which would believe any client's X-Forwarded-For, and accepts hops or addresses", () => {
+    expect(errorOf({ TRUST_PROXY: "true" })).toMatch(/^Invalid configuration: TRUST_PROXY must be a hop count .* not true/);
+    expect(errorOf({ TRUST_PROXY: "10.0.0.1, evil" })).toMatch(/^Invalid configuration: TRUST_PROXY /);
+    expect(errorOf({ TRUST_PROXY: "10.0.0.0/99" })).toMatch(/^Invalid configuration: TRUST_PROXY /);
+    const config = (value: string) => loadConfig({ DATA_DIR: tempDataDir(), TRUST_PROXY: value }).trustProxy;
+    expect(config("1")).toBe(1);
+    expect(config("false")).toBe(false);
+    expect(config("loopback, 10.0.0.0/8, ::1")).toBe("loopback, 10.0.0.0/8, ::1");
+  });
+
+  it("knows which hosts only this machine can reach", () => {
+    for (const host of ["127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]"]) expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ["0.0.0.0", "::", "192.168.1.5", "shop.example.pk", "128.0.0.1"]) expect(isLoopbackHost(host), host).toBe(false);
   });
 
   it("refuses to run in production on a real database without a session secret", () => {

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import * as yup from "yup";
 import { storeDetails, type StoreDetails } from "./store-details";
@@ -20,8 +21,11 @@ export type Config = {
   publicUrl: string;
   corsOrigins: string[];
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
-  /** Express "trust proxy" value: false, true, a hop count or a list of addresses. */
-  trustProxy: boolean | number | string;
+  /**
+   * Express "trust proxy": false, a hop count or the proxies' addresses. Never `true`, which
+   * would believe any client's X-Forwarded-For and defeat every per-address limit.
+   */
+  trustProxy: false | number | string;
   rateLimits: boolean;
   /** Keep rendered catalogue pages for guests in memory (production only; see server/http/page-cache.ts). */
   pageCache: boolean;
@@ -89,7 +93,15 @@ const envSchema = yup.object({
       splitList(value ?? "").every(isOrigin),
     ),
   LOG_LEVEL: yup.string().oneOf(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`),
-  TRUST_PROXY: yup.string().trim().default("false"),
+  TRUST_PROXY: yup
+    .string()
+    .trim()
+    .default("false")
+    .test(
+      "hops-or-addresses",
+      "must be a hop count (e.g. 1) or the proxies' addresses, not true: true believes any client's X-Forwarded-For",
+      (value) => value === undefined || isTrustProxySetting(value),
+    ),
   RATE_LIMITS: yup.string().oneOf(["on", "off"], "must be on or off").default("on"),
   PAGE_CACHE: yup.string().oneOf(["on", "off"], "must be on or off").default("on"),
   ADMIN_EMAIL: yup.string().trim().email("must be an email address"),
@@ -174,10 +186,31 @@ function isOrigin(value: string): boolean {
 }
 
 function parseTrustProxy(value: string): Config["trustProxy"] {
-  if (value === "true") return true;
   if (value === "false" || value === "") return false;
   if (/^\d+$/.test(value)) return Number(value);
   return value;
+}
+
+/** Express's trust-proxy names for address ranges (proxy-addr). */
+const TRUSTED_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function isTrustProxySetting(value: string): boolean {
+  if (value === "false" || value === "" || /^\d{1,2}$/.test(value)) return true;
+  return splitList(value).every((item) => {
+    if (TRUSTED_RANGE_NAMES.has(item)) return true;
+    const [address, bits, ...rest] = item.split("/");
+    if (rest.length > 0 || !address || net.isIP(address) === 0) return false;
+    if (bits === undefined) return true;
+    const maxBits = net.isIP(address) === 4 ? 32 : 128;
+    return /^\d{1,3}$/.test(bits) && Number(bits) <= maxBits;
+  });
+}
+
+/** Loopback addresses: only this machine can reach a server listening there. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  if (bare === "localhost" || bare === "::1") return true;
+  return net.isIPv4(bare) && bare.startsWith("127.");
 }
 
 function readOrCreateSecret(file: string): string {

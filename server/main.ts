@@ -8,10 +8,11 @@ import { isEmptyStore, seedDemoData } from "../seeds/demo";
 import { demoAccounts } from "../seeds/demo-accounts";
 import { apiRoutes } from "./api-routes";
 import { createApp } from "./app";
-import { ConfigError, loadConfig, type Config } from "./config";
+import { ConfigError, isLoopbackHost, loadConfig, type Config } from "./config";
 import { checkDatabase, migrateToLatest } from "./db/database";
 import { openDatabase, type OpenDatabase } from "./db/open-database";
 import { createLogger } from "./logger";
+import { createHttpServer } from "./http/http-server";
 import { startPageCache } from "./http/page-cache";
 import { createServices } from "./services";
 
@@ -64,7 +65,24 @@ async function main() {
   const services = createServices({ db, config, logger });
   if (config.initialAdmin) {
     const outcome = await services.accounts.ensureAdmin(config.initialAdmin);
+    if (outcome === "not-an-admin") {
+      await refuseToStart(
+        `ADMIN_EMAIL ${config.initialAdmin.email} belongs to an existing customer account, which is never made an admin at start: make it an admin from /admin/users, or set another ADMIN_EMAIL.`,
+        database,
+      );
+    }
     logger.info({ email: config.initialAdmin.email, outcome }, "administrator from ADMIN_EMAIL");
+  }
+  // The demo accounts' passwords are published in the README: they must never face a network.
+  if (!isLoopbackHost(config.host)) {
+    for (const account of Object.values(demoAccounts)) {
+      if (await services.accounts.hasPassword(account.email, account.password)) {
+        await refuseToStart(
+          `Refusing to listen on HOST=${config.host}: the demo account ${account.email} still has its published password. Change it (My Profile, Change Password) or delete the account, or listen on HOST=127.0.0.1.`,
+          database,
+        );
+      }
+    }
   }
 
   const sessionPool = new pg.Pool({ connectionString: database.url, max: 5, connectionTimeoutMillis: 5_000 });
@@ -101,7 +119,8 @@ async function main() {
     clientAssetsDir: viteMiddlewares ? undefined : path.join(PROJECT_ROOT, "build/client"),
   });
 
-  const server = app.listen(config.port, config.host, () => {
+  const server = createHttpServer(app);
+  server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
     logger.info(`${config.store.name} is running at http://${config.host === "127.0.0.1" ? "localhost" : config.host}:${port}`);
@@ -162,6 +181,13 @@ function describeConnectionError(error: unknown): string {
     return code ? `${code}: ${error.message.split("\n")[0]}` : error.message.split("\n")[0]!;
   }
   return String(error);
+}
+
+/** A start that must not go on: one line saying why and what to do, the database stopped, exit 1. */
+async function refuseToStart(line: string, database: OpenDatabase): Promise<never> {
+  console.error(line);
+  await database.close();
+  process.exit(1);
 }
 
 function exitWithConfigError(error: unknown): never {

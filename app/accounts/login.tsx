@@ -15,9 +15,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services, session, clientIp } = context.get(requestContext);
   const values = formValues(await request.formData());
   try {
-    const user = await services.accounts.logIn(values, { ip: clientIp });
+    const { user, credentialsVersion } = await services.accounts.logIn(values, { ip: clientIp });
     // A new session id at log-in: a session id planted before cannot be used to ride along.
-    await session.signIn(user._id);
+    await session.signIn(user._id, credentialsVersion);
   } catch (error) {
     return formFailure(error, values);
   }

@@ -1,6 +1,6 @@
 import { Form, redirect } from "react-router";
 import { requestContext } from "../context";
-import { Field, FormActions, FormError, formFailure, formValues } from "../lib/forms";
+import { Field, FormActions, FormError, formFailure, formHeaders, formValues } from "../lib/forms";
 import { requireUser } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/profile-password";
@@ -12,16 +12,26 @@ export function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
-  const { services, session } = context.get(requestContext);
+  const { services, session, clientIp } = context.get(requestContext);
   const values = formValues(await request.formData());
   try {
     // This browser stays signed in; every other session and API token ends.
-    await services.accounts.changePassword(user._id, values, { sessionId: session.id ?? undefined }, { confirmation: true });
+    const { credentialsVersion } = await services.accounts.changePassword(
+      user._id,
+      values,
+      { sessionId: session.id ?? undefined },
+      { ip: clientIp },
+      { confirmation: true },
+    );
+    await session.keepSignedIn(credentialsVersion);
   } catch (error) {
     return formFailure(error, values, { fieldFor: { Unauthorized: "currentPassword" } });
   }
   throw redirect("/profile?done=password-changed", 303);
 }
+
+// Too many attempts: 429 with Retry-After, like the API.
+export const headers: Route.HeadersFunction = formHeaders;
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Change Password", path: "/profile/password", noindex: true });
 

@@ -18,8 +18,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return formFailure({ kind: "Forbidden", message: "Your sign-up could not be accepted." }, values);
   }
   try {
-    const user = await services.accounts.register(values, { ip: clientIp }, { confirmation: true });
-    await session.signIn(user._id);
+    const { user, credentialsVersion } = await services.accounts.register(values, { ip: clientIp }, { confirmation: true });
+    await session.signIn(user._id, credentialsVersion);
   } catch (error) {
     return formFailure(error, values, { fieldFor: { Conflict: "email" } });
   }

@@ -24,9 +24,12 @@ export function createApiRouter(options: {
 }): Router {
   const router = express.Router();
   router.use(apiCors(options.corsOrigins));
-  // Never cache API answers in shared caches: they may depend on the caller.
-  router.use((_req, res, next) => {
-    res.set("Cache-Control", "no-store");
+  // An answer to a caller with a token, or to a change, is never stored by any cache. A read
+  // without a token is the same for everyone (the API never reads cookies): caches may keep it
+  // but must ask again before using it.
+  router.use((req, res, next) => {
+    const anonymousRead = (req.method === "GET" || req.method === "HEAD") && req.headers.authorization === undefined;
+    res.set("Cache-Control", anonymousRead ? "no-cache" : "no-store");
     next();
   });
   router.use(express.json({ limit: API_BODY_LIMIT, strict: true }));

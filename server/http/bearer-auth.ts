@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import type { PublicUser } from "../modules/accounts/user.model";
 import type { Services } from "../services";
+import { markPersonalised } from "./personalised-answer";
 
 export type ApiUser = PublicUser;
 
@@ -20,11 +21,13 @@ declare global {
  * expired or revoked one is also a guest here, and the route's access level answers 401.
  */
 export function bearerAuth(services: Services) {
-  return async (req: Request, _res: Response, next: NextFunction) => {
+  return async (req: Request, res: Response, next: NextFunction) => {
     req.apiAuth = null;
     const header = req.get("authorization");
     const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
     if (!match) return next();
+    // Whatever this request answers is for the token's holder: never kept by the guest cache.
+    markPersonalised(res);
     try {
       req.apiAuth = await services.accounts.authenticateToken(match[1]!);
       next();

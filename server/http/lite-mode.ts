@@ -1,3 +1,5 @@
+import { parseCookies } from "./cookies";
+
 /**
  * Lite mode: pages without any executable script, for slow phones and costly data. Every journey
  * already works without JavaScript, so nothing is lost but the niceties. A shopper turns it on or
@@ -6,10 +8,8 @@
  */
 export const LITE_COOKIE = "waqt.lite";
 
-const LITE_COOKIE_VALUE = new RegExp(`(?:^|;\\s*)${LITE_COOKIE.replace(".", "\\.")}=([01])(?:;|$)`);
-
 export function isLiteMode(cookieHeader: string | undefined, saveData: string | undefined): boolean {
-  const match = LITE_COOKIE_VALUE.exec(cookieHeader ?? "");
-  if (match) return match[1] === "1";
+  const choice = parseCookies(cookieHeader)[LITE_COOKIE];
+  if (choice === "1" || choice === "0") return choice === "1";
   return (saveData ?? "").trim().toLowerCase() === "on";
 }

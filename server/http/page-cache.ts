@@ -3,16 +3,20 @@ import type { RequestHandler, Response } from "express";
 import { listenForCatalogChanges } from "../db/catalog-change-listener";
 import type { Logger } from "../logger";
 import { recordProductsShown } from "../page-dependencies";
+import { isPersonalised } from "./personalised-answer";
 
 /**
  * Rendered pages for visitors without a session, kept in this process's memory.
  *
  * Correctness rules, each enforced here:
- * - only a GET of a catalogue or content page (and its `.data` twin for client navigation), or of
- *   the API's product list or a product, by a request with no session cookie and no
- *   Authorization header: such an answer is the same for every guest, so no one's page is ever
- *   shown to someone else;
- * - only a 200 that sets no cookie is kept;
+ * - only a GET of a catalogue or content page (and its `.data` twin for client navigation), the
+ *   sitemap, or the API's product list or a product;
+ * - a page is answered from the cache only for a request with no Cookie header, or with exactly
+ *   the lite-mode choice and nothing else: no spelling of a session cookie can pass (a pattern over
+ *   the header would have to imitate the session middleware's parser, and did not);
+ * - an API read is answered only without an Authorization header (the API never reads cookies);
+ * - only a 200 is kept that sets no cookie, is not marked `private` or `no-store`, and was not made
+ *   for a signed-in user (personalised-answer.ts: flagged where the user is loaded);
  * - the lite and full versions of a page are kept apart;
  * - a product change reaches every app server (NOTIFY from triggers, delivered at commit; see
  *   catalog-change-listener.ts and migration 7): a stock change drops the pages that show that
@@ -151,8 +155,8 @@ export class PageCache {
   }
 }
 
-/** The pages worth keeping: the catalogue and the content pages, the same for every guest. */
-const CACHEABLE_PAGE = /^\/(?:products(?:\/[^/]+)?|about|faq|contact)?$/;
+/** The pages worth keeping: the catalogue, the content pages and the sitemap, the same for every guest. */
+const CACHEABLE_PAGE = /^\/(?:products(?:\/[^/]+)?|about|faq|contact|sitemap\.xml|sitemaps\/[^/]+)?$/;
 /** And the API's catalogue reads, the same for every client without a token. */
 const CACHEABLE_API = /^\/api\/v1\/products(?:\/[^/]+)?$/;
 const MAX_CACHEABLE_URL_LENGTH = 512;
@@ -179,15 +183,18 @@ const PER_RESPONSE_HEADERS = new Set([
 
 export function pageCacheMiddleware(
   cache: PageCache,
-  options: { sessionCookie: string; isLite: (cookieHeader: string | undefined, saveData: string | undefined) => boolean },
+  options: { liteCookie: string; isLite: (cookieHeader: string | undefined, saveData: string | undefined) => boolean },
 ): RequestHandler {
-  const sessionCookiePattern = new RegExp(`(?:^|;\\s*)${options.sessionCookie.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}=`);
+  // Every Cookie header a guest's page may be answered for, spelled exactly as the footer's
+  // link sets it; any other header (a session, a flash, spaces, a second cookie) is rendered.
+  const guestCookieHeaders = new Set([`${options.liteCookie}=0`, `${options.liteCookie}=1`]);
   return (req, res, next) => {
     if (req.method !== "GET" || !cache.isAvailable()) return next();
-    if (req.headers.authorization || sessionCookiePattern.test(req.headers.cookie ?? "")) return next();
     if (req.originalUrl.length > MAX_CACHEABLE_URL_LENGTH) return next();
     const api = CACHEABLE_API.test(req.path);
     if (!api && !CACHEABLE_PAGE.test(pagePathOf(req.path))) return next();
+    if (req.headers.authorization !== undefined) return next();
+    if (!api && req.headers.cookie !== undefined && !guestCookieHeaders.has(req.headers.cookie)) return next();
 
     // A page differs in lite mode; an API answer by the caller's Origin (its CORS headers).
     const variant = api ? `api ${req.get("origin") ?? ""}` : options.isLite(req.headers.cookie, req.get("save-data")) ? "lite" : "full";
@@ -203,6 +210,13 @@ export function pageCacheMiddleware(
     capturePage(res, (page) => cache.set(key, { ...page, productIds: [...productsShown] }, generation));
     recordProductsShown(productsShown, next);
   };
+}
+
+/** An answer the same for every guest: a 200 that sets no cookie, is not private and was made for no user. */
+function isKeepable(res: Response): boolean {
+  if (res.statusCode !== 200 || res.getHeader("set-cookie") !== undefined || isPersonalised(res)) return false;
+  const cacheControl = String(res.getHeader("cache-control") ?? "").toLowerCase();
+  return !cacheControl.split(",").some((directive) => ["private", "no-store"].includes(directive.trim().split("=")[0]!));
 }
 
 function sendCachedPage(res: Response, page: CachedPage, gzip: boolean) {
@@ -237,7 +251,7 @@ function capturePage(res: Response, keep: (page: Omit<CachedPage, "productIds">)
   res.end = ((chunk?: unknown, ...rest: unknown[]) => {
     record(chunk, rest[0]);
     const result = end(chunk, ...rest);
-    if (res.statusCode === 200 && !res.getHeader("set-cookie")) {
+    if (isKeepable(res)) {
       const headers: [string, string][] = [];
       for (const [name, value] of Object.entries(res.getHeaders())) {
         if (value === undefined || PER_RESPONSE_HEADERS.has(name)) continue;

@@ -2,13 +2,15 @@ import connectPgSimple from "connect-pg-simple";
 import type { Request, RequestHandler, Response } from "express";
 import session from "express-session";
 import type pg from "pg";
+import type { FlashCookies } from "./flash-cookie";
 import { asPageError } from "./page-errors";
-import type { Flash, PageSession } from "./request-context";
+import type { PageSession } from "./request-context";
 
 declare module "express-session" {
   interface SessionData {
     userId?: string;
-    flash?: Flash;
+    /** The user's credentials version at sign-in (AccountsService.findSignedInUser). */
+    credentialsVersion?: number;
   }
 }
 
@@ -49,7 +51,11 @@ export function pageSessions(options: { pool: pg.Pool; secret: string }): Reques
   });
 }
 
-export function pageSessionOf(req: Request, res: Response): PageSession {
+export function pageSessionOf(req: Request, res: Response, flashes: FlashCookies): PageSession {
+  const save = () =>
+    new Promise<void>((resolve, reject) =>
+      req.session.save((saveError) => (saveError ? reject(asPageError(saveError)) : resolve())),
+    );
   return {
     get id() {
       return req.session?.userId ? req.sessionID : null;
@@ -57,24 +63,31 @@ export function pageSessionOf(req: Request, res: Response): PageSession {
     get userId() {
       return req.session?.userId ?? null;
     },
+    get credentialsVersion() {
+      // Sessions made before credentials versions existed are at the first version.
+      return req.session?.credentialsVersion ?? 1;
+    },
     setFlash(flash) {
-      // Only a signed-in shopper has a session to carry a message to the next page.
-      if (req.session?.userId) req.session.flash = { ...flash, id: Date.now() };
+      flashes.write(req, res, flash);
     },
     takeFlash() {
-      const flash = req.session?.flash ?? null;
-      if (flash) delete req.session.flash;
-      return flash;
+      return flashes.take(req, res);
     },
     // A session store that cannot write because the database is away: the 503 screen (page-errors.ts).
-    signIn: (userId) =>
+    signIn: (userId, credentialsVersion) =>
       new Promise<void>((resolve, reject) => {
         req.session.regenerate((regenerateError) => {
           if (regenerateError) return reject(asPageError(regenerateError));
           req.session.userId = userId;
-          req.session.save((saveError) => (saveError ? reject(asPageError(saveError)) : resolve()));
+          req.session.credentialsVersion = credentialsVersion;
+          save().then(resolve, reject);
         });
       }),
+    keepSignedIn: async (credentialsVersion) => {
+      if (!req.session?.userId) return;
+      req.session.credentialsVersion = credentialsVersion;
+      await save();
+    },
     signOut: () =>
       new Promise<void>((resolve, reject) => {
         if (!req.session) return resolve();

@@ -11,8 +11,13 @@ export type PageSession = {
   /** The session's id (to keep this session when a password change ends the others). */
   id: string | null;
   userId: string | null;
+  /** The credentials version the session signed in at. */
+  credentialsVersion: number;
   /** Starts a signed-in session under a new id (no session fixation). */
-  signIn(userId: string): Promise<void>;
+  signIn(userId: string, credentialsVersion: number): Promise<void>;
+  /** After this session changed the password: it carries on at the new credentials version. */
+  keepSignedIn(credentialsVersion: number): Promise<void>;
+  /** A message for the next page, in a signed cookie (never the session row). */
   setFlash(flash: Flash): void;
   /** The waiting message, removed as it is read. */
   takeFlash(): Flash | null;

@@ -534,7 +534,17 @@ describe("security headers", () => {
     expectPageHeaders("refused form", (await guest.postForm("/login", { email: "", password: "" })).headers);
     const api = await fetch(`${server.baseUrl}/api/v1/products`);
     expectPageHeaders("API", api.headers);
-    expect(api.headers.get("cache-control")).toBe("no-store");
+    // A read without a token is the same for everyone: a cache may keep it, but must ask again.
+    expect(api.headers.get("cache-control")).toBe("no-cache");
+    const signIn = await fetch(`${server.baseUrl}/api/v1/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "admin@security.test", password: "adminpass1" }),
+    });
+    expect(signIn.headers.get("cache-control")).toBe("no-store");
+    const { token } = (await signIn.json()).data;
+    const withToken = await fetch(`${server.baseUrl}/api/v1/products`, { headers: { authorization: `Bearer ${token}` } });
+    expect(withToken.headers.get("cache-control")).toBe("no-store");
   });
 
   it("keep pages for a signed-in user out of every cache; public pages may be cached", async () => {

@@ -146,6 +146,72 @@ describe("the server process", () => {
     expect(outcomes.filter((outcome) => outcome.status !== undefined && outcome.status !== 200)).toEqual([]);
   }, 120_000);
 
+  it("keeps the exit code a process sets after using the embedded database (so a failing npm test fails)", async () => {
+    const clusterDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-exit-code-"));
+    try {
+      const probe = spawn(process.execPath, ["--import", "tsx", "tests/support/exit-code-probe.ts", path.join(clusterDir, "postgres")], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      probe.stdout!.on("data", (chunk) => (output += chunk));
+      probe.stderr!.on("data", (chunk) => (output += chunk));
+      expect(await exitOf(probe), output).toBe(3);
+    } finally {
+      fs.rmSync(clusterDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("refuses to face a network while a demo account keeps its published password", async () => {
+    const exposed = spawn(process.execPath, ["build/node/main.js"], {
+      env: { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, PORT: "0", HOST: "0.0.0.0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    exposed.stderr!.on("data", (chunk) => (stderr += chunk));
+    expect(await exitOf(exposed)).toBe(1);
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+    expect(stderr).toMatch(/^Refusing to listen on HOST=0\.0\.0\.0: the demo account admin@waqt\.pk still has its published password/);
+    expect(postmasterRunning()).toBe(false);
+  }, 60_000);
+
+  it("never makes an existing customer account an admin through ADMIN_EMAIL", async () => {
+    const takeover = spawn(process.execPath, ["build/node/main.js"], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        DATA_DIR: dataDir,
+        PORT: "0",
+        ADMIN_EMAIL: "customer@waqt.pk",
+        ADMIN_PASSWORD: "operator-password-1",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    takeover.stderr!.on("data", (chunk) => (stderr += chunk));
+    expect(await exitOf(takeover)).toBe(1);
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+    expect(stderr).toMatch(/^ADMIN_EMAIL customer@waqt\.pk belongs to an existing customer account/);
+
+    // The account is as it was: still a customer, still with its own password.
+    const server = startServer({ ADMIN_EMAIL: "admin@waqt.pk", ADMIN_PASSWORD: "not-the-admins-password" });
+    try {
+      const url = await server.ready;
+      const logIn = async (email: string, password: string) =>
+        fetch(`${url}/api/v1/auth/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email, password }),
+        }).then((response) => response.json());
+      expect((await logIn("customer@waqt.pk", "customer12345")).data.user.role).toBe("customer");
+      expect((await logIn("customer@waqt.pk", "operator-password-1")).success).toBe(false);
+      // An existing admin named by ADMIN_EMAIL is left as it is, its password too.
+      expect((await logIn("admin@waqt.pk", "admin12345")).data.user.role).toBe("admin");
+    } finally {
+      server.child.kill("SIGTERM");
+      await exitOf(server.child);
+    }
+  }, 90_000);
+
   it("refuses bad configuration with one clear line and exit code 1", async () => {
     const bad = spawn(process.execPath, ["build/node/main.js"], {
       env: { ...process.env, PORT: "abc", DATA_DIR: dataDir },

@@ -45,8 +45,8 @@ export const accountsApiRoutes: ApiRoute[] = [
     responseData: userAndToken,
     errorStatuses: [409, 429],
     handler: async ({ services, body, req }) => {
-      const user = await services.accounts.register(body, { ip: req.ip ?? "" });
-      const { token } = await services.accounts.issueToken(user._id);
+      const { user, credentialsVersion } = await services.accounts.register(body, { ip: req.ip ?? "" });
+      const { token } = await services.accounts.issueToken(user._id, credentialsVersion);
       return { message: "User registered successfully", data: { user, token } };
     },
   }),
@@ -60,8 +60,8 @@ export const accountsApiRoutes: ApiRoute[] = [
     responseData: userAndToken,
     errorStatuses: [401, 429],
     handler: async ({ services, body, req }) => {
-      const user = await services.accounts.logIn(body, { ip: req.ip ?? "" });
-      const { token } = await services.accounts.issueToken(user._id);
+      const { user, credentialsVersion } = await services.accounts.logIn(body, { ip: req.ip ?? "" });
+      const { token } = await services.accounts.issueToken(user._id, credentialsVersion);
       return { message: "Logged in successfully", data: { user, token } };
     },
   }),
@@ -107,9 +107,15 @@ export const accountsApiRoutes: ApiRoute[] = [
     access: "signed-in",
     body: changePasswordSchema,
     responseData: { type: "object", properties: { token: { type: "string" } } },
+    errorStatuses: [401, 429],
     handler: async ({ services, user, body, req }) => {
-      await services.accounts.changePassword(user!._id, body, { tokenId: req.apiAuth!.tokenId });
-      const { token } = await services.accounts.issueToken(user!._id);
+      const { credentialsVersion } = await services.accounts.changePassword(
+        user!._id,
+        body,
+        { tokenId: req.apiAuth!.tokenId },
+        { ip: req.ip ?? "" },
+      );
+      const { token } = await services.accounts.issueToken(user!._id, credentialsVersion);
       return { message: "Password changed successfully", data: { token } };
     },
   }),

@@ -26,6 +26,8 @@ import { User, type PublicUser, type Role } from "./user.model";
 
 /** How long an API token lives. */
 export const API_TOKEN_TTL_DAYS = 30;
+/** Every account starts at this credentials version (the column's default). */
+const INITIAL_CREDENTIALS_VERSION = 1;
 export const USERS_PAGE_SIZE = 50;
 
 export const INCORRECT_CREDENTIALS = "Incorrect email or password";
@@ -36,7 +38,11 @@ export const CURRENT_PASSWORD_INCORRECT = "Current password is incorrect";
 export const LOGIN_PER_IP: RateLimitRule = { name: "login-ip", limit: 30, windowSeconds: 15 * 60 };
 export const LOGIN_PER_EMAIL: RateLimitRule = { name: "login-email", limit: 10, windowSeconds: 15 * 60 };
 export const SIGNUP_PER_IP: RateLimitRule = { name: "signup-ip", limit: 10, windowSeconds: 60 * 60 };
+/** Password changes: the current password is checked with bcrypt, so guesses are counted first. */
+export const CHANGE_PASSWORD_PER_USER: RateLimitRule = { name: "change-password-user", limit: 10, windowSeconds: 15 * 60 };
+export const CHANGE_PASSWORD_PER_IP: RateLimitRule = { name: "change-password-ip", limit: 30, windowSeconds: 15 * 60 };
 const TOO_MANY_LOGINS = "Too many log-in attempts. Please wait a few minutes and try again.";
+const TOO_MANY_PASSWORD_CHANGES = "Too many password attempts. Please wait a few minutes and try again.";
 const TOO_MANY_SIGNUPS = "Too many sign-ups from this network. Please try again later.";
 
 export function hashToken(token: string): string {
@@ -45,6 +51,16 @@ export function hashToken(token: string): string {
 
 /** Which of the user's sign-ins survive a password change: the one that made it. */
 export type CurrentSignIn = { sessionId?: string; tokenId?: string };
+
+/**
+ * A successful sign-in: the user, and the credentials version their password was checked at.
+ * A session or token carries that version; a password change bumps the user's, so every
+ * sign-in made before it stops working wherever the user is loaded.
+ */
+export type SignIn = { user: PublicUser; credentialsVersion: number };
+
+/** What an ADMIN_EMAIL at start found: made, already an admin, or someone else's customer account. */
+export type EnsureAdminOutcome = "created" | "present" | "not-an-admin";
 
 export class AccountsService {
   constructor(
@@ -58,19 +74,30 @@ export class AccountsService {
     return user ? user.toPublic() : null;
   }
 
+  /**
+   * The user a session signs in, or null when the account is gone or its password changed since
+   * that sign-in. Loaded on every request, so a role change or a deletion applies at once.
+   */
+  async findSignedInUser(id: string, credentialsVersion: number): Promise<PublicUser | null> {
+    if (!isUuid(id)) return null;
+    const user = await User.query(this.db).findById(id).where("credentialsVersion", credentialsVersion);
+    return user ? user.toPublic() : null;
+  }
+
   /** A new customer account. The email must not be taken (whatever its letter case). */
-  async register(input: unknown, client: { ip: string }, options: { confirmation?: boolean } = {}): Promise<PublicUser> {
+  async register(input: unknown, client: { ip: string }, options: { confirmation?: boolean } = {}): Promise<SignIn> {
     // The sign-up page also asks for the password twice; the API does not.
     const fields = validateInput(options.confirmation ? signupFormSchema : registerSchema, input);
     await this.rateLimiter.hit(SIGNUP_PER_IP, client.ip, TOO_MANY_SIGNUPS);
-    return this.createUser(fields, "customer");
+    const user = await this.createUser(fields, "customer");
+    return { user, credentialsVersion: INITIAL_CREDENTIALS_VERSION };
   }
 
   /**
    * Checks an email and password. A failure never says which of the two was wrong, and takes as
    * long for an unknown email as for a wrong password.
    */
-  async logIn(input: unknown, client: { ip: string }): Promise<PublicUser> {
+  async logIn(input: unknown, client: { ip: string }): Promise<SignIn> {
     const { email, password } = validateInput(loginSchema, input);
     await this.rateLimiter.hit(LOGIN_PER_IP, client.ip, TOO_MANY_LOGINS);
     await this.rateLimiter.hit(LOGIN_PER_EMAIL, email, TOO_MANY_LOGINS);
@@ -78,17 +105,25 @@ export class AccountsService {
     const matches = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDecoy(password);
     if (!user || !matches) throw new UnauthorizedError(INCORRECT_CREDENTIALS);
     await this.rateLimiter.reset(LOGIN_PER_EMAIL, email);
-    return user.toPublic();
+    return { user: user.toPublic(), credentialsVersion: user.credentialsVersion };
   }
 
-  /** Issues a new opaque API token; only its hash is stored. */
-  async issueToken(userId: string): Promise<{ token: string; tokenId: string }> {
+  /**
+   * Issues a new opaque API token; only its hash is stored. It carries the credentials version
+   * the password was checked at (by default the user's current one), so a log-in that checked
+   * the old password while it was being changed gets a token that never works.
+   */
+  async issueToken(userId: string, credentialsVersion?: number): Promise<{ token: string; tokenId: string }> {
     const token = crypto.randomBytes(32).toString("base64url");
-    const row = await ApiToken.query(this.db).insert({
-      userId,
-      tokenHash: hashToken(token),
-      expiresAt: new Date(Date.now() + API_TOKEN_TTL_DAYS * 24 * 3600 * 1000),
-    });
+    const expiresAt = new Date(Date.now() + API_TOKEN_TTL_DAYS * 24 * 3600 * 1000);
+    const { rows } = await this.db.raw<{ rows: { id: string }[] }>(
+      `INSERT INTO api_tokens (user_id, token_hash, expires_at, credentials_version)
+       SELECT id, ?, ?, COALESCE(?::integer, credentials_version) FROM users WHERE id = ?
+       RETURNING id`,
+      [hashToken(token), expiresAt, credentialsVersion ?? null, userId],
+    );
+    const row = rows[0];
+    if (!row) throw new NotFoundError("User not found");
     return { token, tokenId: row.id };
   }
 
@@ -103,6 +138,7 @@ export class AccountsService {
       .join("apiTokens", "apiTokens.userId", "users.id")
       .where("apiTokens.tokenHash", hashToken(token))
       .where("apiTokens.expiresAt", ">", new Date())
+      .whereColumn("apiTokens.credentialsVersion", "users.credentialsVersion")
       .first()) as (User & { tokenId: string }) | undefined;
     return user ? { user: user.toPublic(), tokenId: user.tokenId } : null;
   }
@@ -133,27 +169,37 @@ export class AccountsService {
 
   /**
    * Changes the password after checking the current one, and ends every other session and
-   * token of the user: whoever knew the old password is signed out everywhere else.
+   * token of the user: whoever knew the old password is signed out everywhere else. Attempts
+   * are counted per user and per client address before the hash is checked. Answers the new
+   * credentials version, which the sign-in that made the change carries on with.
    */
   async changePassword(
     userId: string,
     input: unknown,
     current: CurrentSignIn,
+    client: { ip: string },
     options: { confirmation?: boolean } = {},
-  ): Promise<void> {
+  ): Promise<{ credentialsVersion: number }> {
     const { currentPassword, newPassword } = validateInput(
       options.confirmation ? changePasswordFormSchema : changePasswordSchema,
       input,
     );
+    await this.rateLimiter.hit(CHANGE_PASSWORD_PER_USER, userId, TOO_MANY_PASSWORD_CHANGES);
+    await this.rateLimiter.hit(CHANGE_PASSWORD_PER_IP, client.ip, TOO_MANY_PASSWORD_CHANGES);
     const user = await User.query(this.db).findById(userId);
     if (!user) throw new NotFoundError("User not found");
     if (!(await verifyPassword(currentPassword, user.passwordHash))) {
       throw new UnauthorizedError(CURRENT_PASSWORD_INCORRECT);
     }
     const passwordHash = await hashPassword(newPassword);
-    await this.db.transaction(async (trx) => {
-      await User.query(trx).patch({ passwordHash }).where("id", userId);
+    return this.db.transaction(async (trx) => {
+      const [{ credentialsVersion }] = await trx("users")
+        .where("id", userId)
+        .update({ passwordHash, credentialsVersion: trx.raw("credentials_version + 1"), updatedAt: trx.fn.now() })
+        .returning<{ credentialsVersion: number }[]>("credentialsVersion");
       await this.endSignIns(trx, userId, current);
+      if (current.tokenId) await ApiToken.query(trx).patch({ credentialsVersion }).where("id", current.tokenId);
+      return { credentialsVersion };
     });
   }
 
@@ -223,15 +269,12 @@ export class AccountsService {
 
   /**
    * Makes sure the configured administrator exists (how a deployment gets its first admin).
-   * An existing account with that email is made an admin; its password is left as it is.
+   * An existing admin is left as it is. An existing customer account is never promoted: whoever
+   * registered the operator's address first would become admin with their own password.
    */
-  async ensureAdmin(admin: { email: string; password: string; name: string }): Promise<"created" | "promoted" | "present"> {
+  async ensureAdmin(admin: { email: string; password: string; name: string }): Promise<EnsureAdminOutcome> {
     const existing = await User.query(this.db).where("email", admin.email).first();
-    if (existing) {
-      if (existing.role === "admin") return "present";
-      await User.query(this.db).patch({ role: "admin" }).where("id", existing.id);
-      return "promoted";
-    }
+    if (existing) return existing.role === "admin" ? "present" : "not-an-admin";
     await User.query(this.db).insert({
       name: admin.name,
       email: admin.email,
@@ -239,6 +282,12 @@ export class AccountsService {
       role: "admin",
     });
     return "created";
+  }
+
+  /** Whether an account still signs in with this password (the published demo passwords, at start). */
+  async hasPassword(email: string, password: string): Promise<boolean> {
+    const user = await User.query(this.db).where("email", email).first();
+    return user ? verifyPassword(password, user.passwordHash) : false;
   }
 
   private async createUser(fields: { name: string; email: string; password: string }, role: Role) {

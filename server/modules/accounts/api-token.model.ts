@@ -7,6 +7,8 @@ export class ApiToken extends BaseModel {
   userId!: string;
   tokenHash!: string;
   expiresAt!: Date;
+  /** The user's credentials version when the token was issued (see User). */
+  credentialsVersion!: number;
   lastUsedAt!: Date | null;
   createdAt!: Date;
 }

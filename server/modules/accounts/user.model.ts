@@ -23,6 +23,8 @@ export class User extends BaseModel {
   name!: string;
   email!: string;
   passwordHash!: string;
+  /** Bumped by a password change; sessions and tokens made before it stop working. */
+  credentialsVersion!: number;
   role!: Role;
   phone!: string;
   street!: string;
