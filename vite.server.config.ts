@@ -1,8 +1,8 @@
 import { defineConfig } from "vite";
 
 /**
- * Bundles the Node server (server/main.ts with its modules, migrations and seeds) into
- * build/node/main.js, so production runs plain JavaScript. Packages stay external.
+ * Compiles the process entry (server/main.ts) to build/node/main.js, so production runs plain
+ * JavaScript. It holds no store code: it loads build/server/index.js, the one server build.
  */
 export default defineConfig({
   build: {

@@ -4,8 +4,6 @@ import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
 import { requestContext } from "./context";
-
-export { createLoadContext } from "./context";
 import { NonceProvider } from "./lib/nonce";
 
 export const streamTimeout = 5_000;

@@ -8,6 +8,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "react-router";
+import { SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS } from "../server/modules/shared/errors.shared";
 import type { Route } from "./+types/root";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
@@ -24,7 +25,10 @@ import "./app.css";
 export const middleware: Route.MiddlewareFunction[] = [
   ({ context }) => {
     if (context.get(requestContext).databaseUnavailable) {
-      throw data("Service temporarily unavailable", { status: 503, headers: { "Retry-After": "5" } });
+      throw data(SERVICE_UNAVAILABLE, {
+        status: 503,
+        headers: { "Retry-After": String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+      });
     }
   },
 ];

@@ -5,13 +5,13 @@ import compression from "compression";
 import express, { type Express, type RequestHandler } from "express";
 import type pg from "pg";
 import { pinoHttp } from "pino-http";
-import type { RouterContextProvider, ServerBuild } from "react-router";
-import type { RequestContext } from "./http/request-context";
+import { RouterContextProvider, type ServerBuild } from "react-router";
+import { requestContext } from "../app/context";
+import { apiRoutes } from "./api-routes";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
-import { isDatabaseUnavailable } from "./domain-errors";
+import { isDatabaseUnavailable } from "./modules/shared/errors.shared";
 import { createApiRouter } from "./http/api-router";
-import type { ApiRoute } from "./http/api-route";
 import { flashCookies } from "./http/flash-cookie";
 import { LITE_COOKIE, isLiteMode } from "./http/lite-mode";
 import { type PageCache, pageCacheMiddleware } from "./http/page-cache";
@@ -34,14 +34,14 @@ export type AppDependencies = {
   /** Rendered guest pages (production); absent, every page is rendered. */
   pageCache?: PageCache;
   services: Services;
-  apiRoutes: ApiRoute[];
-  /** The React Router server build: the built one in production, Vite's in development. */
-  build: ServerBuild | (() => Promise<ServerBuild>);
   /** Development only: Vite's middlewares (assets, HMR) in front of the pages. */
   viteMiddlewares?: RequestHandler;
   /** Production: the built browser assets (build/client). */
   clientAssetsDir?: string;
 };
+
+/** The pages: React Router's build of app/ (this module is bundled with it; Vite reloads it in development). */
+export const loadPageBuild = (): Promise<ServerBuild> => import("virtual:react-router/server-build");
 
 export function createApp(deps: AppDependencies): Express {
   const { config, logger, db, services } = deps;
@@ -105,7 +105,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use(
     "/api/v1",
     createApiRouter({
-      routes: deps.apiRoutes,
+      routes: apiRoutes,
       services,
       corsOrigins: config.corsOrigins,
       siteName: config.store.name,
@@ -122,12 +122,9 @@ export function createApp(deps: AppDependencies): Express {
   const pageServices = servicesForPages(services);
   const flashes = flashCookies(config.sessionSecret);
 
-  const build = withAllowedActionOrigins(deps.build, config);
-  // The routes read their context through a key that lives in the React Router build.
-  const loadContextFactory = async () => {
-    const current = typeof build === "function" ? await build() : build;
-    return (current.entry.module as unknown as { createLoadContext: LoadContextFactory }).createLoadContext;
-  };
+  // The pages: this module is bundled into the React Router server build (server/index.ts), so
+  // the build is imported here; in development Vite loads it afresh after every change.
+  const build = withAllowedActionOrigins(loadPageBuild, config);
 
   app.use(
     createRequestHandler({
@@ -151,7 +148,8 @@ export function createApp(deps: AppDependencies): Express {
           if (!isDatabaseUnavailable(error)) throw error;
           databaseUnavailable = true;
         }
-        return (await loadContextFactory())({
+        const context = new RouterContextProvider();
+        context.set(requestContext, {
           services: pageServices,
           databaseUnavailable,
           store: config.store,
@@ -164,6 +162,7 @@ export function createApp(deps: AppDependencies): Express {
           lite: isLiteMode(req.headers.cookie, req.get("save-data")),
           requestId: String(req.id),
         });
+        return context;
       },
     }),
   );
@@ -172,19 +171,12 @@ export function createApp(deps: AppDependencies): Express {
   return app;
 }
 
-type LoadContextFactory = (value: RequestContext) => RouterContextProvider;
-
 /**
  * React Router refuses an action whose Origin differs from the request's own URL. Behind a proxy
  * or under the public address those differ legitimately, so those hosts are allowed by name.
  */
-function withAllowedActionOrigins(
-  build: AppDependencies["build"],
-  config: Config,
-): ServerBuild | (() => Promise<ServerBuild>) {
+function withAllowedActionOrigins(build: () => Promise<ServerBuild>, config: Config): () => Promise<ServerBuild> {
   const hosts = [new URL(config.publicUrl).host];
   if (config.env !== "production") hosts.push(`localhost:${config.port}`, `127.0.0.1:${config.port}`);
-  const allow = (serverBuild: ServerBuild): ServerBuild => ({ ...serverBuild, allowedActionOrigins: hosts });
-  if (typeof build === "function") return async () => allow(await build());
-  return allow(build);
+  return async () => ({ ...(await build()), allowedActionOrigins: hosts });
 }

@@ -1,202 +1,62 @@
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import type { RequestHandler } from "express";
-import pg from "pg";
-import type { ServerBuild } from "react-router";
-import { isEmptyStore, seedDemoData } from "../seeds/demo";
-import { demoAccounts } from "../seeds/demo-accounts";
-import { apiRoutes } from "./api-routes";
-import { createApp } from "./app";
-import { ConfigError, isLoopbackHost, loadConfig, type Config } from "./config";
-import { checkDatabase, migrateToLatest } from "./db/database";
-import { openDatabase, type OpenDatabase } from "./db/open-database";
-import { createLogger } from "./logger";
-import { createHttpServer } from "./http/http-server";
-import { startPageCache } from "./http/page-cache";
-import { createServices } from "./services";
+/**
+ * The process entry: `node build/node/main.js` in production, `npm run dev` in development.
+ * Everything else lives in the one server build (server/index.ts, the input of the React Router
+ * server build), so the Express app, the pages and the domain share one copy of React Router,
+ * of the request context and of the error classes. This file only starts it and stops it.
+ */
+import type { ViteDevServer } from "vite";
+import type * as ServerBuild from "./index";
 
-/** The folder with package.json: server/main.ts runs in development, build/node/main.js in production. */
-const PROJECT_ROOT = findProjectRoot(path.dirname(fileURLToPath(import.meta.url)));
-const SHUTDOWN_GRACE_MS = 10_000;
+type StoreModule = typeof ServerBuild;
 
-/** Set once a database is open, so that a failed start does not leave PostgreSQL running. */
-let closeDatabaseOnFailure: (() => Promise<void>) | null = null;
+async function loadStore(): Promise<{ store: StoreModule; vite?: ViteDevServer }> {
+  if (process.env.NODE_ENV === "development") {
+    const { createServer } = await import("vite");
+    const vite = await createServer({ server: { middlewareMode: true, hmr: { host: "127.0.0.1" } } });
+    return { store: (await vite.ssrLoadModule("/server/index.ts")) as StoreModule, vite };
+  }
+  // build/node/main.js → build/server/index.js, loaded as it is (never bundled into this file).
+  const serverBuild = new URL("../server/index.js", import.meta.url).href;
+  return { store: (await import(/* @vite-ignore */ serverBuild)) as StoreModule };
+}
 
 async function main() {
-  let config: Config;
+  const { store, vite } = await loadStore();
+  let running: Awaited<ReturnType<StoreModule["startStore"]>>;
   try {
-    config = loadConfig();
+    running = await store.startStore({ viteMiddlewares: vite?.middlewares });
   } catch (error) {
-    exitWithConfigError(error);
-  }
-  const logger = createLogger(config.logLevel);
-
-  let database: OpenDatabase;
-  try {
-    database = await openDatabase(config, (line) => logger.debug({ postgres: line.trim() }));
-    closeDatabaseOnFailure = database.close;
-    await checkDatabase(database.db);
-  } catch (error) {
-    logger.debug({ err: error }, "database connection failed");
-    await closeDatabaseOnFailure?.();
-    exitWithConfigError(
-      new ConfigError(
-        config.databaseUrl ? "DATABASE_URL" : "DATA_DIR",
-        config.databaseUrl
-          ? `does not answer (${describeConnectionError(error)})`
-          : `could not hold the embedded database (${describeConnectionError(error)})`,
-      ),
-    );
-  }
-  const { db } = database;
-
-  const applied = await migrateToLatest(db);
-  if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
-
-  if (config.seedDemoData && (await isEmptyStore(db))) {
-    const seeded = await seedDemoData(db);
-    logger.info(seeded, "demo data seeded (first start)");
-    logger.info(
-      `demo accounts: admin ${demoAccounts.admin.email} / ${demoAccounts.admin.password}, customer ${demoAccounts.customer.email} / ${demoAccounts.customer.password}`,
-    );
-  }
-
-  const services = createServices({ db, config, logger });
-  if (config.initialAdmin) {
-    const outcome = await services.accounts.ensureAdmin(config.initialAdmin);
-    if (outcome === "not-an-admin") {
-      await refuseToStart(
-        `ADMIN_EMAIL ${config.initialAdmin.email} belongs to an existing customer account, which is never made an admin at start: make it an admin from /admin/users, or set another ADMIN_EMAIL.`,
-        database,
-      );
-    }
-    logger.info({ email: config.initialAdmin.email, outcome }, "administrator from ADMIN_EMAIL");
-  }
-  // The demo accounts' passwords are published in the README: they must never face a network.
-  if (!isLoopbackHost(config.host)) {
-    for (const account of Object.values(demoAccounts)) {
-      if (await services.accounts.hasPassword(account.email, account.password)) {
-        await refuseToStart(
-          `Refusing to listen on HOST=${config.host}: the demo account ${account.email} still has its published password. Change it (My Profile, Change Password) or delete the account, or listen on HOST=127.0.0.1.`,
-          database,
-        );
-      }
-    }
-  }
-
-  const sessionPool = new pg.Pool({ connectionString: database.url, max: 5, connectionTimeoutMillis: 5_000 });
-  sessionPool.on("error", (error) => logger.warn({ err: error }, "session pool connection lost"));
-
-  let build: ServerBuild | (() => Promise<ServerBuild>);
-  let viteMiddlewares: RequestHandler | undefined;
-  let closeVite = async () => {};
-  if (config.env === "development") {
-    const vite = await import("vite");
-    const viteServer = await vite.createServer({
-      root: PROJECT_ROOT,
-      server: { middlewareMode: true, hmr: { host: "127.0.0.1" } },
-    });
-    viteMiddlewares = viteServer.middlewares;
-    build = () => viteServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
-    closeVite = () => viteServer.close();
-  } else {
-    build = (await import(pathToFileURL(path.join(PROJECT_ROOT, "build/server/index.js")).href)) as ServerBuild;
-  }
-
-  const pageCache = config.pageCache ? startPageCache(database.url, logger) : null;
-
-  const app = createApp({
-    config,
-    logger,
-    db,
-    sessionPool,
-    pageCache: pageCache?.cache,
-    services,
-    apiRoutes,
-    build,
-    viteMiddlewares,
-    clientAssetsDir: viteMiddlewares ? undefined : path.join(PROJECT_ROOT, "build/client"),
-  });
-
-  const server = createHttpServer(app);
-  server.listen(config.port, config.host, () => {
-    const address = server.address();
-    const port = typeof address === "object" && address ? address.port : config.port;
-    logger.info(`${config.store.name} is running at http://${config.host === "127.0.0.1" ? "localhost" : config.host}:${port}`);
-  });
-  server.on("error", (error) => {
-    logger.fatal({ err: error }, "server could not listen");
-    void database.close().finally(() => process.exit(1));
-  });
-
-  let shuttingDown = false;
-  // While stopping, every answer says Connection: close and its connection closes after it.
-  // Node keeps a kept-alive connection open after server.close(), so clients under load went on
-  // sending on theirs until the grace period cut whatever was in flight then (tests/load, C).
-  server.prependListener("request", (_req, res) => {
-    if (shuttingDown && !res.headersSent) res.setHeader("Connection", "close");
-  });
-  const shutdown = async (signal: string) => {
-    if (shuttingDown) {
-      logger.warn(`${signal} again: exiting now`);
+    await vite?.close();
+    // A bad setting or a refused start: one line, exit 1.
+    if (error instanceof store.ConfigError || error instanceof store.StartRefused) {
+      console.error(error.message);
       process.exit(1);
     }
-    shuttingDown = true;
-    logger.info(`${signal}: finishing in-flight requests, then stopping`);
-    // Stop accepting; idle keep-alive connections close now, busy ones after their answer: an
-    // answer begun before the signal went out keep-alive, so its connection is closed as soon
-    // as it is idle (the sweep), unless a request comes first, which is answered with close.
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    const sweep = setInterval(() => server.closeIdleConnections(), 100);
-    const timer = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-    await closed;
-    clearInterval(sweep);
-    clearTimeout(timer);
-    await closeVite();
-    await pageCache?.close();
-    await sessionPool.end().catch(() => {});
-    await database.close();
-    logger.info("stopped");
+    throw error;
+  }
+  running.server.on("error", (error) => {
+    running.logger.fatal({ err: error }, "server error");
+    void running.stop().finally(() => process.exit(1));
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      running.logger.warn(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    running.logger.info(`${signal}: finishing in-flight requests, then stopping`);
+    await running.stop();
+    await vite?.close();
+    running.logger.info("stopped");
     process.exit(0);
   };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
 }
 
-function findProjectRoot(start: string): string {
-  let dir = start;
-  while (!fs.existsSync(path.join(dir, "package.json"))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) return process.cwd();
-    dir = parent;
-  }
-  return dir;
-}
-
-function describeConnectionError(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as { code?: string }).code;
-    return code ? `${code}: ${error.message.split("\n")[0]}` : error.message.split("\n")[0]!;
-  }
-  return String(error);
-}
-
-/** A start that must not go on: one line saying why and what to do, the database stopped, exit 1. */
-async function refuseToStart(line: string, database: OpenDatabase): Promise<never> {
-  console.error(line);
-  await database.close();
-  process.exit(1);
-}
-
-function exitWithConfigError(error: unknown): never {
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exit(1);
-}
-
-main().catch(async (error) => {
+main().catch((error) => {
   console.error("Failed to start:", error instanceof Error ? error.message : error);
-  await closeDatabaseOnFailure?.().catch(() => {});
   process.exit(1);
 });

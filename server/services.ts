@@ -6,7 +6,7 @@ import { CartService } from "./modules/cart/cart.service";
 import { CatalogService } from "./modules/catalog/catalog.service";
 import { ContactService } from "./modules/contact/contact.service";
 import { OrdersService } from "./modules/orders/orders.service";
-import { RateLimiter } from "./rate-limiter";
+import { RateLimiter } from "./modules/shared/rate-limiter";
 
 /** The domain layer: one instance of each module's service, shared by the pages and the API. */
 export function createServices(deps: { db: Database; config: Config; logger: Logger }) {

@@ -27,7 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       },
     });
   } catch (error) {
-    return formFailure(error, values, { fieldFor: { Conflict: "email" } });
+    return formFailure(error, values, { fieldFor: { 409: "email" } });
   }
   throw redirect("/profile?done=updated", 303);
 }

@@ -25,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     await session.keepSignedIn(credentialsVersion);
   } catch (error) {
-    return formFailure(error, values, { fieldFor: { Unauthorized: "currentPassword" } });
+    return formFailure(error, values, { fieldFor: { 401: "currentPassword" } });
   }
   throw redirect("/profile?done=password-changed", 303);
 }

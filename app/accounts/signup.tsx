@@ -1,4 +1,5 @@
 import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { ForbiddenError } from "../../server/modules/shared/errors.shared";
 import { requestContext } from "../context";
 import { Field, FormError, Honeypot, formFailure, formHeaders, formValues, isHoneypotFilled } from "../lib/forms";
 import { redirectSignedInUser, safeRedirectPath } from "../lib/guards";
@@ -15,13 +16,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services, session, clientIp } = context.get(requestContext);
   const values = formValues(await request.formData());
   if (isHoneypotFilled(values)) {
-    return formFailure({ kind: "Forbidden", message: "Your sign-up could not be accepted." }, values);
+    return formFailure(new ForbiddenError("Your sign-up could not be accepted."), values);
   }
   try {
     const { user, credentialsVersion } = await services.accounts.register(values, { ip: clientIp }, { confirmation: true });
     await session.signIn(user._id, credentialsVersion);
   } catch (error) {
-    return formFailure(error, values, { fieldFor: { Conflict: "email" } });
+    return formFailure(error, values, { fieldFor: { 409: "email" } });
   }
   throw redirect(safeRedirectPath(values.redirectTo), 303);
 }

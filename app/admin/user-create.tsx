@@ -17,7 +17,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await services.accounts.createAdmin(values);
   } catch (error) {
-    return formFailure(error, values, { fieldFor: { Conflict: "email" }, fallback: "Failed to create admin" });
+    return formFailure(error, values, { fieldFor: { 409: "email" }, fallback: "Failed to create admin" });
   }
   throw redirect("/admin/users?done=created", 303);
 }

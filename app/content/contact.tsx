@@ -1,5 +1,6 @@
 import { Form, redirect, useLocation, useNavigation } from "react-router";
 import { FlashBanner } from "../components/flash-banner";
+import { ForbiddenError } from "../../server/modules/shared/errors.shared";
 import { requestContext } from "../context";
 import { Field, FormError, Honeypot, formFailure, formHeaders, formValues, isHoneypotFilled } from "../lib/forms";
 import { routeMeta } from "../lib/meta";
@@ -25,7 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services, user, clientIp } = context.get(requestContext);
   const values = formValues(await request.formData());
   if (isHoneypotFilled(values)) {
-    return formFailure({ kind: "Forbidden", message: "Your message could not be sent." }, values);
+    return formFailure(new ForbiddenError("Your message could not be sent."), values);
   }
   try {
     await services.contact.sendMessage(values, { ip: clientIp, userId: user?._id ?? null });

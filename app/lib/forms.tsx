@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Link, data, useNavigation } from "react-router";
+import { DomainError, InvalidInputError, retryAfterOf, statusOf } from "../../server/modules/shared/errors.shared";
 
 export type FieldErrors = Record<string, string>;
 
@@ -17,48 +18,35 @@ export function formValues(formData: FormData): Record<string, string> {
   return values;
 }
 
-type DomainErrorLike = {
-  kind: string;
-  message: string;
-  errors?: { field: string; message: string }[];
-  retryAfterSeconds?: number;
-};
-
-function asDomainError(error: unknown): DomainErrorLike | null {
-  if (error && typeof error === "object" && "kind" in error && typeof (error as { kind: unknown }).kind === "string") {
-    return error as DomainErrorLike;
-  }
-  return null;
-}
-
 /**
- * Turns a service's refusal into the form's answer (status 400, 409 or 429), keeping what the
- * user typed (but never a password). Anything else is not the user's fault and is rethrown to
- * the error screen.
+ * Turns a service's refusal into the form's answer, with the status statusOf gives it (400, 401,
+ * 409, 429…), keeping what the user typed (but never a password). `fieldFor` puts the message
+ * of a refusal with that status beside one input (e.g. 409 "email taken" beside the email).
+ * Anything else is not the user's fault and is rethrown to the error screen.
  */
 export function formFailure(
   error: unknown,
   values: Record<string, string>,
-  options: { fieldFor?: Partial<Record<string, string>>; fallback?: string } = {},
+  options: { fieldFor?: Partial<Record<number, string>>; fallback?: string } = {},
 ) {
-  const domainError = asDomainError(error);
-  if (!domainError || domainError.kind === "ServiceUnavailable") throw error;
+  const status = statusOf(error);
+  if (!(error instanceof DomainError) || status >= 500) throw error;
   const keptValues = Object.fromEntries(Object.entries(values).filter(([key]) => !/password/i.test(key)));
   const fieldErrors: FieldErrors = {};
   let formError: string | undefined;
-  if (domainError.kind === "InvalidInput") {
-    for (const { field, message } of domainError.errors ?? []) {
+  if (error instanceof InvalidInputError) {
+    for (const { field, message } of error.errors) {
       // "address.city" from the schema is the "city" input of the form.
       const name = field.includes(".") ? field.split(".").pop()! : field;
       fieldErrors[name] ??= message;
     }
   } else {
-    const field = options.fieldFor?.[domainError.kind];
-    if (field) fieldErrors[field] = domainError.message;
-    else formError = domainError.message || options.fallback || "Something went wrong";
+    const field = options.fieldFor?.[status];
+    if (field) fieldErrors[field] = error.message;
+    else formError = error.message || options.fallback || "Something went wrong";
   }
-  const status = { Conflict: 409, RateLimited: 429, Unauthorized: 401, Forbidden: 403, NotFound: 404 }[domainError.kind] ?? 400;
-  const headers: HeadersInit = domainError.retryAfterSeconds ? { "Retry-After": String(domainError.retryAfterSeconds) } : {};
+  const retryAfter = retryAfterOf(error);
+  const headers: HeadersInit = retryAfter ? { "Retry-After": String(retryAfter) } : {};
   return data<FormFailure>({ fieldErrors, formError, values: keptValues }, { status, headers });
 }
 
@@ -82,9 +70,8 @@ export function flashRefusal(
   error: unknown,
   fallback: string,
 ) {
-  const domainError = asDomainError(error);
-  if (!domainError || domainError.kind === "ServiceUnavailable") throw error;
-  session.setFlash({ tone: "error", message: domainError.message || fallback });
+  if (!(error instanceof DomainError) || statusOf(error) >= 500) throw error;
+  session.setFlash({ tone: "error", message: error.message || fallback });
 }
 
 export function Field({

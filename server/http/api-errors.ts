@@ -1,26 +1,28 @@
 import type { ErrorRequestHandler } from "express";
 import {
-  ConflictError,
-  DomainError,
-  ForbiddenError,
   InvalidInputError,
-  NotFoundError,
-  RateLimitedError,
-  RuleViolationError,
-  ServiceUnavailableError,
-  UnauthorizedError,
-  isDatabaseUnavailable,
-} from "../domain-errors";
+  SERVICE_UNAVAILABLE,
+  retryAfterOf,
+  statusOf,
+} from "../modules/shared/errors.shared";
 import { failure } from "./envelope";
 
-/** The one mapping of errors to API answers. Nothing but these messages ever reaches a client. */
+/** The API's answer to an error: its status from statusOf, and only the store's own words. */
 export const apiErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const { status, body, retryAfter } = describeApiError(error);
-  if (status >= 500 && status !== 503) req.log?.error({ err: error }, "API request failed");
-  else if (status === 503) req.log?.warn({ err: error }, "database unavailable");
+  if (status === 503) req.log?.warn({ err: error }, "database unavailable");
+  else if (status >= 500) req.log?.error({ err: error }, "API request failed");
   if (retryAfter) res.set("Retry-After", String(retryAfter));
   if (res.headersSent) return;
   res.status(status).json(body);
+};
+
+/** Errors of Express's JSON body parser, which carry a `type` (they never reach a service). */
+const BODY_PARSER_ERRORS: Record<string, { status: number; message: string }> = {
+  "entity.too.large": { status: 413, message: "Request body is too large (at most 10 kB)" },
+  "entity.parse.failed": { status: 400, message: "Request body is not valid JSON" },
+  "encoding.unsupported": { status: 415, message: "Request body must be UTF-8 JSON" },
+  "charset.unsupported": { status: 415, message: "Request body must be UTF-8 JSON" },
 };
 
 export function describeApiError(error: unknown): {
@@ -28,32 +30,20 @@ export function describeApiError(error: unknown): {
   body: ReturnType<typeof failure>;
   retryAfter?: number;
 } {
-  if (error instanceof InvalidInputError) return { status: 400, body: failure(error.message, error.errors) };
-  if (error instanceof RuleViolationError) return { status: 400, body: failure(error.message) };
-  if (error instanceof UnauthorizedError) return { status: 401, body: failure(error.message) };
-  if (error instanceof ForbiddenError) return { status: 403, body: failure(error.message) };
-  if (error instanceof NotFoundError) return { status: 404, body: failure(error.message) };
-  if (error instanceof ConflictError) return { status: 409, body: failure(error.message) };
-  if (error instanceof RateLimitedError) {
-    return { status: 429, body: failure(error.message), retryAfter: error.retryAfterSeconds };
-  }
-  if (error instanceof ServiceUnavailableError || isDatabaseUnavailable(error)) {
-    return { status: 503, body: failure("Service temporarily unavailable"), retryAfter: 5 };
-  }
-  if (error instanceof DomainError) return { status: 400, body: failure(error.message) };
-  // body-parser's own errors carry a status and a type.
   const parserError = error as { type?: string; status?: number };
-  if (parserError.type === "entity.too.large") {
-    return { status: 413, body: failure("Request body is too large (at most 10 kB)") };
+  const parserRefusal = typeof parserError?.type === "string" ? BODY_PARSER_ERRORS[parserError.type] : undefined;
+  if (parserRefusal) return { status: parserRefusal.status, body: failure(parserRefusal.message) };
+
+  const status = statusOf(error);
+  if (status === 503) return { status, body: failure(SERVICE_UNAVAILABLE), retryAfter: retryAfterOf(error) };
+  if (status === 500) {
+    // Any other client error of Express's own (a status of 4xx on the error): said generically.
+    if (typeof parserError?.status === "number" && parserError.status >= 400 && parserError.status < 500) {
+      return { status: parserError.status, body: failure("Bad request") };
+    }
+    return { status, body: failure("Something went wrong") };
   }
-  if (parserError.type === "entity.parse.failed") {
-    return { status: 400, body: failure("Request body is not valid JSON") };
-  }
-  if (parserError.type === "encoding.unsupported" || parserError.type === "charset.unsupported") {
-    return { status: 415, body: failure("Request body must be UTF-8 JSON") };
-  }
-  if (typeof parserError.status === "number" && parserError.status >= 400 && parserError.status < 500) {
-    return { status: parserError.status, body: failure("Bad request") };
-  }
-  return { status: 500, body: failure("Something went wrong") };
+  const message = (error as Error).message;
+  const fields = error instanceof InvalidInputError ? error.errors : undefined;
+  return { status, body: failure(message, fields), retryAfter: retryAfterOf(error) };
 }

@@ -1,5 +1,5 @@
 import express, { type Router } from "express";
-import { ForbiddenError, UnauthorizedError } from "../domain-errors";
+import { ForbiddenError, UnauthorizedError } from "../modules/shared/errors.shared";
 import type { Services } from "../services";
 import { apiErrorHandler } from "./api-errors";
 import type { ApiRoute } from "./api-route";
@@ -7,7 +7,7 @@ import { bearerAuth } from "./bearer-auth";
 import { apiCors } from "./cors";
 import { failure, ok } from "./envelope";
 import { buildOpenApiDocument } from "./openapi";
-import { validateInput } from "./validate";
+import { validateInput } from "../modules/shared/validation";
 
 export const API_BODY_LIMIT = "10kb";
 

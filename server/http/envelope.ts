@@ -1,4 +1,4 @@
-import type { FieldError } from "../domain-errors";
+import type { FieldError } from "../modules/shared/errors.shared";
 
 /** The response shapes of API.md: every body says `success`. */
 export type SuccessEnvelope<T> = {

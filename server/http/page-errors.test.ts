@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NotFoundError, ServiceUnavailableError } from "../domain-errors";
+import { NotFoundError, ServiceUnavailableError } from "../modules/shared/errors.shared";
 import { servicesForPages } from "./page-errors";
 
 class FakeCatalog {

@@ -1,26 +1,30 @@
 import type { ErrorRequestHandler } from "express";
-import { ServiceUnavailableError, isDatabaseUnavailable } from "../domain-errors";
+import {
+  SERVICE_UNAVAILABLE,
+  SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS,
+  isDatabaseUnavailable,
+  statusOf,
+} from "../modules/shared/errors.shared";
 import type { Logger } from "../logger";
 
 /**
- * The pages' side of "the database does not answer" (RULINGS "API details": the error screen
- * with status 503, recovering by itself). The API maps the error in api-errors.ts; a page loader
- * or action that let it through was rendered by React Router as a 500 with the generic screen
- * (found by tests/load, scenario B: every page a 500 while PostgreSQL restarted).
+ * The pages' side of "the database does not answer": the error screen with status 503, which
+ * recovers by itself (docs/product.md, "When the database is away"). React Router renders any
+ * thrown error as a 500 and, in production, replaces its message before the error screen sees
+ * it; only a thrown Response keeps its status and words. So database unavailability becomes a
+ * 503 Response where the pages reach the services (found by the load test's database restart:
+ * every page was a 500).
  */
-export const RETRY_AFTER_SECONDS = 5;
-
-/** A thrown Response is what React Router turns into an error boundary with its status. */
 export function unavailableResponse(): Response {
-  return new Response("Service temporarily unavailable", {
+  return new Response(SERVICE_UNAVAILABLE, {
     status: 503,
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": String(RETRY_AFTER_SECONDS) },
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
   });
 }
 
 /** The error as a page should throw it: database unavailability becomes the 503 Response. */
 export function asPageError(error: unknown): unknown {
-  return error instanceof ServiceUnavailableError || isDatabaseUnavailable(error) ? unavailableResponse() : error;
+  return statusOf(error) === 503 ? unavailableResponse() : error;
 }
 
 /**
@@ -81,7 +85,7 @@ const FINISH_GRACE_MS = 2_000;
  * After the pages. express-session writes a changed session while the page's last bytes wait;
  * when that write fails it ends the answer anyway and passes the error on. Express's own last
  * handler then destroyed the socket at once, before the compressed end had gone out, so a
- * signed-in shopper's page was cut off when the database went away (tests/load, scenario B).
+ * signed-in shopper's page was cut off when the database went away (the load test's database restart).
  * An answer that has begun gets a moment to finish here, and is cut only if it does not.
  */
 export function pageErrorHandler(logger: Logger): ErrorRequestHandler {
@@ -99,7 +103,7 @@ export function pageErrorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (unavailable) {
       logger.warn({ err: error, url: req.originalUrl }, "database unavailable");
-      res.status(503).set("Retry-After", String(RETRY_AFTER_SECONDS)).type("text/plain").send("Service temporarily unavailable");
+      res.status(503).set("Retry-After", String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS)).type("text/plain").send(SERVICE_UNAVAILABLE);
       return;
     }
     logger.error({ err: error, url: req.originalUrl }, "page request failed");

@@ -194,7 +194,7 @@ function configRoutes(routes: ConfigRoute[], parent = ""): { path: string; file:
 
 /** "METHOD path" of every page request: GET for each route, POST for each route with an action. */
 async function pageRouteKeys(): Promise<string[]> {
-  const build = await loadServerBuild();
+  const build = await (await loadServerBuild()).loadPageBuild();
   return configRoutes(routeConfig as ConfigRoute[]).flatMap(({ path, file }) => {
     const id = file.replace(/\.[jt]sx?$/, "");
     const module = build.routes[id]?.module as { action?: unknown } | undefined;

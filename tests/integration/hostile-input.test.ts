@@ -343,7 +343,7 @@ function configRoutes(routes: ConfigRoute[], parent = ""): { path: string; file:
 
 /** Every page of app/routes.ts, with whether it has a form action. */
 async function pages(): Promise<{ path: string; hasAction: boolean }[]> {
-  const build = await loadServerBuild();
+  const build = await (await loadServerBuild()).loadPageBuild();
   return configRoutes(routeConfig as ConfigRoute[]).map(({ path, file }) => ({
     path,
     hasAction: typeof (build.routes[file.replace(/\.[jt]sx?$/, "")]?.module as { action?: unknown })?.action === "function",

@@ -336,7 +336,7 @@ function configRoutes(routes: ConfigRoute[], parent = ""): { path: string; file:
 
 describe("cross-site form posts", () => {
   it("are refused with 403 on every page with a form action, changing nothing, signed in or not", async () => {
-    const build = await loadServerBuild();
+    const build = await (await loadServerBuild()).loadPageBuild();
     const actions = configRoutes(routeConfig as ConfigRoute[]).filter(
       ({ file }) => typeof (build.routes[file.replace(/\.[jt]sx?$/, "")]?.module as { action?: unknown })?.action === "function",
     );

@@ -4,14 +4,8 @@ import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { pino } from "pino";
 import type { Express } from "express";
-import type { ServerBuild } from "react-router";
-import { apiRoutes } from "../../server/api-routes";
-import { createApp } from "../../server/app";
-import { loadConfig, type Config } from "../../server/config";
-import { type PageCache, startPageCache } from "../../server/http/page-cache";
-import { connectDatabase } from "../../server/db/database";
-import { createHttpServer } from "../../server/http/http-server";
-import { createServices, type Services } from "../../server/services";
+import type * as ServerBuild from "../../server/index";
+import type { Config, PageCache, Services } from "../../server/index";
 import { createTestDatabase, type TestDatabase } from "./test-database";
 
 export type TestServer = {
@@ -26,11 +20,14 @@ export type TestServer = {
   close(): Promise<void>;
 };
 
-let buildPromise: Promise<ServerBuild> | null = null;
-/** The real production build of the pages (the global setup made sure it is current). */
-export function loadServerBuild(): Promise<ServerBuild> {
-  buildPromise ??= import(pathToFileURL(path.resolve("build/server/index.js")).href) as Promise<ServerBuild>;
-  return buildPromise;
+let serverBuild: Promise<typeof ServerBuild> | null = null;
+/**
+ * The one server build that production runs (build/server/index.js: the Express app, the domain
+ * and the pages), made current by the global setup and loaded natively, as `node` loads it.
+ */
+export function loadServerBuild(): Promise<typeof ServerBuild> {
+  serverBuild ??= import(pathToFileURL(path.resolve("build/server/index.js")).href) as Promise<typeof ServerBuild>;
+  return serverBuild;
 }
 
 /**
@@ -45,6 +42,7 @@ export async function startTestServer(
     databasePort?: number;
   } = {},
 ): Promise<TestServer> {
+  const { connectDatabase, loadConfig, createServices, startPageCache, createApp, createHttpServer } = await loadServerBuild();
   const database = options.shareDatabaseOf?.database ?? (await createTestDatabase());
   let appUrl = database.url;
   if (options.databasePort) {
@@ -77,8 +75,6 @@ export async function startTestServer(
     sessionPool,
     pageCache: pageCache?.cache,
     services,
-    apiRoutes,
-    build: await loadServerBuild(),
     clientAssetsDir: path.resolve("build/client"),
   });
   const server = createHttpServer(app);

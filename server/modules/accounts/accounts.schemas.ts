@@ -1,5 +1,5 @@
 import * as yup from "yup";
-import { emptyToUndefined, limitParam, pageParam } from "../../http/list-query";
+import { emptyToUndefined, limitParam, pageParam } from "../shared/list-query";
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from "./passwords";
 import { ROLES } from "./user.model";
 

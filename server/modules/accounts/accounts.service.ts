@@ -6,9 +6,9 @@ import {
   NotFoundError,
   RuleViolationError,
   UnauthorizedError,
-} from "../../domain-errors";
-import { validateInput } from "../../http/validate";
-import type { RateLimiter, RateLimitRule } from "../../rate-limiter";
+} from "../shared/errors.shared";
+import { validateInput } from "../shared/validation";
+import type { RateLimiter, RateLimitRule } from "../shared/rate-limiter";
 import {
   changePasswordFormSchema,
   changePasswordSchema,

@@ -1,5 +1,5 @@
 import * as yup from "yup";
-import { emptyToUndefined } from "../../http/list-query";
+import { emptyToUndefined } from "../shared/list-query";
 
 export const CART_LINE_MAX_QUANTITY = 1000;
 

@@ -1,8 +1,8 @@
 import type { Knex } from "knex";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
-import { ConflictError, NotFoundError } from "../../domain-errors";
-import { validateInput } from "../../http/validate";
+import { ConflictError, NotFoundError } from "../shared/errors.shared";
+import { validateInput } from "../shared/validation";
 import { cartTotal, type CartLine } from "./cart-lines";
 import { cartLineSchema } from "./cart.schemas";
 

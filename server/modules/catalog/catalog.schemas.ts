@@ -1,5 +1,5 @@
 import * as yup from "yup";
-import { emptyToUndefined, limitParam, pageParam } from "../../http/list-query";
+import { emptyToUndefined, limitParam, pageParam } from "../shared/list-query";
 import { CATEGORIES, PRICE_MAX, PRODUCT_SORTS, SEARCH_MAX_LENGTH, STOCK_MAX } from "./catalog-values";
 
 /**

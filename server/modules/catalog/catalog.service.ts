@@ -1,8 +1,8 @@
 import type { QueryBuilder } from "objection";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
-import { NotFoundError } from "../../domain-errors";
-import { validateInput } from "../../http/validate";
+import { NotFoundError } from "../shared/errors.shared";
+import { validateInput } from "../shared/validation";
 import { noteProductLeavingCarts } from "../cart/cart.service";
 import { DEFAULT_PRODUCT_SORT, type ProductSort } from "./catalog-values";
 import { productInputSchema, productListQuerySchema } from "./catalog.schemas";

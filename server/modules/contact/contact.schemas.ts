@@ -1,5 +1,5 @@
 import * as yup from "yup";
-import { pageParam } from "../../http/list-query";
+import { pageParam } from "../shared/list-query";
 import { CONTACT_LIMITS } from "./contact-values";
 
 const requiredText = (label: string, max: number) =>

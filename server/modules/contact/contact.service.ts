@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database";
-import type { RateLimiter, RateLimitRule } from "../../rate-limiter";
-import { validateInput } from "../../http/validate";
+import type { RateLimiter, RateLimitRule } from "../shared/rate-limiter";
+import { validateInput } from "../shared/validation";
 import { ContactMessage, type PublicContactMessage } from "./contact-message.model";
 import { MESSAGES_PER_PAGE, contactMessageListQuerySchema, contactMessageSchema } from "./contact.schemas";
 

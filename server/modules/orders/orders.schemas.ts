@@ -1,5 +1,5 @@
 import * as yup from "yup";
-import { emptyToUndefined, limitParam, pageParam } from "../../http/list-query";
+import { emptyToUndefined, limitParam, pageParam } from "../shared/list-query";
 import { ORDER_STATUSES } from "./order-values";
 
 // Trimmed only when it is text: yup's .trim() calls value.trim() on whatever arrives, so a JSON

@@ -1,8 +1,8 @@
 import type { Knex } from "knex";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
-import { ConflictError, NotFoundError, RuleViolationError } from "../../domain-errors";
-import { validateInput } from "../../http/validate";
+import { ConflictError, NotFoundError, RuleViolationError } from "../shared/errors.shared";
+import { validateInput } from "../shared/validation";
 import { NOT_ENOUGH_STOCK } from "../cart/cart.service";
 import { PAYMENT_METHOD, type OrderStatus } from "./order-values";
 import { orderListQuerySchema, orderStatusSchema, placeOrderSchema } from "./orders.schemas";

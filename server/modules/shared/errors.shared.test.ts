@@ -1,6 +1,19 @@
 import { DBError } from "objection";
 import { describe, expect, it } from "vitest";
-import { ConflictError, isDatabaseUnavailable } from "./domain-errors";
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+  RateLimitedError,
+  RuleViolationError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  isDatabaseUnavailable,
+  retryAfterOf,
+  statusOf,
+} from "./errors.shared";
 
 /** Objection's wrapper as it really is built (its typings show only a message). */
 const wrap = (nativeError: Error): Error =>
@@ -18,7 +31,7 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable(pgError("Connection terminated unexpectedly"))).toBe(true);
   });
 
-  // Seen under load (tests/load, scenario B) as 500s while PostgreSQL restarted.
+  // Seen under load (the load test's database restart) as 500s while PostgreSQL restarted.
   it("sees through Objection's DBError, which keeps the driver's code on nativeError", () => {
     const wrapped = wrap(pgError("the database system is shutting down", "57P03"));
     expect(wrapped.message).toBe("the database system is shutting down");
@@ -35,5 +48,28 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable(wrap(pgError("duplicate key", "23505")))).toBe(false);
     expect(isDatabaseUnavailable(new ConflictError("Not enough stock"))).toBe(false);
     expect(isDatabaseUnavailable("ECONNREFUSED")).toBe(false);
+  });
+});
+
+describe("statusOf", () => {
+  it("gives each refusal of the domain its status, the database being away 503, anything else 500", () => {
+    expect(statusOf(new InvalidInputError([{ field: "name", message: "Name is required" }]))).toBe(400);
+    expect(statusOf(new RuleViolationError("Your cart is empty"))).toBe(400);
+    expect(statusOf(new UnauthorizedError("Incorrect email or password"))).toBe(401);
+    expect(statusOf(new ForbiddenError("Not authorized as an admin"))).toBe(403);
+    expect(statusOf(new NotFoundError("Product not found"))).toBe(404);
+    expect(statusOf(new ConflictError("Not enough stock available"))).toBe(409);
+    expect(statusOf(new RateLimitedError("Too many", 30))).toBe(429);
+    expect(statusOf(new ServiceUnavailableError())).toBe(503);
+    expect(statusOf(wrap(pgError("the database system is shutting down", "57P03")))).toBe(503);
+    expect(statusOf(new DomainError("Some other refusal"))).toBe(400);
+    expect(statusOf(new TypeError("x is undefined"))).toBe(500);
+    expect(statusOf("a string")).toBe(500);
+  });
+
+  it("asks clients to wait as long as a limit says, or a few seconds while the database is away", () => {
+    expect(retryAfterOf(new RateLimitedError("Too many", 42))).toBe(42);
+    expect(retryAfterOf(new ServiceUnavailableError())).toBe(5);
+    expect(retryAfterOf(new NotFoundError("Product not found"))).toBeUndefined();
   });
 });

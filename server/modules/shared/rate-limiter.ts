@@ -1,5 +1,5 @@
-import type { Database } from "./db/database";
-import { RateLimitedError } from "./domain-errors";
+import type { Database } from "../../db/database";
+import { RateLimitedError } from "./errors.shared";
 
 export type RateLimitRule = { name: string; limit: number; windowSeconds: number };
 

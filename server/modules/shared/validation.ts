@@ -1,5 +1,5 @@
 import * as yup from "yup";
-import { InvalidInputError } from "../domain-errors";
+import { InvalidInputError } from "./errors.shared";
 
 /**
  * Validates input against a schema, the same way for the pages and the API: every problem at

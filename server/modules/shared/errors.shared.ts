@@ -1,27 +1,12 @@
 /**
- * The errors a service may throw. Each adapter maps them once: the API to its envelope and
- * status code, the pages to a form error or the error screen. Their messages are written for
- * shoppers and administrators, so an adapter may show them as they are.
+ * The errors a service may throw, and the one map from an error to an HTTP status, used by both
+ * adapters: the API turns it into its envelope, the pages into a form's answer or the error
+ * screen. Their messages are written for shoppers and administrators, so an adapter may show them
+ * as they are. Pure code: the pages' browser bundle may use it (a `*.shared.ts` file).
  */
 export type FieldError = { field: string; message: string };
 
-/**
- * `kind` names the error across bundles: the pages (a separate build) recognise a domain error
- * by it, since `instanceof` does not hold between two copies of a class.
- */
-export type DomainErrorKind =
-  | "InvalidInput"
-  | "RuleViolation"
-  | "NotFound"
-  | "Conflict"
-  | "Unauthorized"
-  | "Forbidden"
-  | "RateLimited"
-  | "ServiceUnavailable"
-  | "Domain";
-
 export class DomainError extends Error {
-  readonly kind: DomainErrorKind = "Domain";
   constructor(message: string) {
     super(message);
     this.name = new.target.name;
@@ -30,7 +15,6 @@ export class DomainError extends Error {
 
 /** Input that breaks a rule; `errors` says which field and why. */
 export class InvalidInputError extends DomainError {
-  readonly kind = "InvalidInput" as const;
   constructor(readonly errors: FieldError[]) {
     super(errors[0]?.message ?? "Invalid input");
   }
@@ -43,29 +27,18 @@ export class InvalidInputError extends DomainError {
 }
 
 /** A rule of the store refuses the request (e.g. demoting the last admin). */
-export class RuleViolationError extends DomainError {
-  readonly kind = "RuleViolation" as const;
-}
+export class RuleViolationError extends DomainError {}
 
-export class NotFoundError extends DomainError {
-  readonly kind = "NotFound" as const;
-}
+export class NotFoundError extends DomainError {}
 
 /** The request clashes with the current state (email taken, not enough stock). */
-export class ConflictError extends DomainError {
-  readonly kind = "Conflict" as const;
-}
+export class ConflictError extends DomainError {}
 
-export class UnauthorizedError extends DomainError {
-  readonly kind = "Unauthorized" as const;
-}
+export class UnauthorizedError extends DomainError {}
 
-export class ForbiddenError extends DomainError {
-  readonly kind = "Forbidden" as const;
-}
+export class ForbiddenError extends DomainError {}
 
 export class RateLimitedError extends DomainError {
-  readonly kind = "RateLimited" as const;
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
@@ -74,11 +47,33 @@ export class RateLimitedError extends DomainError {
   }
 }
 
+export const SERVICE_UNAVAILABLE = "Service temporarily unavailable";
+/** How long a client is asked to wait while the database does not answer. */
+export const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 export class ServiceUnavailableError extends DomainError {
-  readonly kind = "ServiceUnavailable" as const;
   constructor() {
-    super("Service temporarily unavailable");
+    super(SERVICE_UNAVAILABLE);
   }
+}
+
+/** The HTTP status of an error: a domain error's, 503 when the database does not answer, else 500. */
+export function statusOf(error: unknown): number {
+  if (error instanceof InvalidInputError || error instanceof RuleViolationError) return 400;
+  if (error instanceof UnauthorizedError) return 401;
+  if (error instanceof ForbiddenError) return 403;
+  if (error instanceof NotFoundError) return 404;
+  if (error instanceof ConflictError) return 409;
+  if (error instanceof RateLimitedError) return 429;
+  if (error instanceof ServiceUnavailableError || isDatabaseUnavailable(error)) return 503;
+  if (error instanceof DomainError) return 400;
+  return 500;
+}
+
+/** Seconds a client should wait before asking again (429 and 503), if the error says. */
+export function retryAfterOf(error: unknown): number | undefined {
+  if (error instanceof RateLimitedError) return error.retryAfterSeconds;
+  return statusOf(error) === 503 ? SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS : undefined;
 }
 
 /** True when an error means the database cannot be reached (down, restarting, pool exhausted). */
@@ -101,7 +96,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   }
   // Objection wraps driver errors (DBError) and keeps the driver's error, with its code, as
   // nativeError: "the database system is shutting down" (57P03) arrived that way and was a 500
-  // (tests/load, scenario B). The cause chain is followed too, a few links deep.
+  // (found by the load test's database restart). The cause chain is followed too, a few links deep.
   if (depth >= 3) return false;
   const wrapped = error as { nativeError?: unknown; cause?: unknown };
   return isDatabaseUnavailable(wrapped.nativeError, depth + 1) || isDatabaseUnavailable(wrapped.cause, depth + 1);

@@ -1,0 +1,176 @@
+import fs from "node:fs";
+import type http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { RequestHandler } from "express";
+import pg from "pg";
+import { isEmptyStore, seedDemoData } from "../seeds/demo";
+import { demoAccounts } from "../seeds/demo-accounts";
+import { createApp } from "./app";
+import { ConfigError, isLoopbackHost, loadConfig, type Config } from "./config";
+import { checkDatabase, migrateToLatest } from "./db/database";
+import { openDatabase, type OpenDatabase } from "./db/open-database";
+import { createHttpServer } from "./http/http-server";
+import { startPageCache } from "./http/page-cache";
+import { createLogger, type Logger } from "./logger";
+import { createServices } from "./services";
+
+/** The folder with package.json (the server runs from build/server in production, from server/ in development). */
+const PROJECT_ROOT = findProjectRoot(path.dirname(fileURLToPath(import.meta.url)));
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/** A start that must not go on: one line saying why and what to do (the process exits 1). */
+export class StartRefused extends Error {}
+
+export type RunningStore = {
+  server: http.Server;
+  logger: Logger;
+  /** Finishes in-flight requests (10 s at most), then closes the pools and the database. */
+  stop(): Promise<void>;
+};
+
+/**
+ * The whole store in this process: configuration, the database (embedded under DATA_DIR unless
+ * DATABASE_URL is set), migrations, demo data on the first start, the services, the guest page
+ * cache and the HTTP server. In development, Vite's middlewares serve the pages' modules.
+ */
+export async function startStore(options: { viteMiddlewares?: RequestHandler } = {}): Promise<RunningStore> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+
+  let database: OpenDatabase | null = null;
+  try {
+    database = await openDatabase(config, (line) => logger.debug({ postgres: line.trim() }));
+    await checkDatabase(database.db);
+  } catch (error) {
+    logger.debug({ err: error }, "database connection failed");
+    await database?.close();
+    throw new ConfigError(
+      config.databaseUrl ? "DATABASE_URL" : "DATA_DIR",
+      config.databaseUrl
+        ? `does not answer (${describeConnectionError(error)})`
+        : `could not hold the embedded database (${describeConnectionError(error)})`,
+    );
+  }
+  try {
+    return await serve(config, logger, database, options);
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
+}
+
+async function serve(
+  config: Config,
+  logger: Logger,
+  database: OpenDatabase,
+  options: { viteMiddlewares?: RequestHandler },
+): Promise<RunningStore> {
+  const { db } = database;
+  const applied = await migrateToLatest(db);
+  if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
+
+  if (config.seedDemoData && (await isEmptyStore(db))) {
+    const seeded = await seedDemoData(db);
+    logger.info(seeded, "demo data seeded (first start)");
+    logger.info(
+      `demo accounts: admin ${demoAccounts.admin.email} / ${demoAccounts.admin.password}, customer ${demoAccounts.customer.email} / ${demoAccounts.customer.password}`,
+    );
+  }
+
+  const services = createServices({ db, config, logger });
+  if (config.initialAdmin) {
+    const outcome = await services.accounts.ensureAdmin(config.initialAdmin);
+    if (outcome === "not-an-admin") {
+      throw new StartRefused(
+        `ADMIN_EMAIL ${config.initialAdmin.email} belongs to an existing customer account, which is never made an admin at start: make it an admin from /admin/users, or set another ADMIN_EMAIL.`,
+      );
+    }
+    logger.info({ email: config.initialAdmin.email, outcome }, "administrator from ADMIN_EMAIL");
+  }
+  // The demo accounts' passwords are published in the README: they must never face a network.
+  if (!isLoopbackHost(config.host)) {
+    for (const account of Object.values(demoAccounts)) {
+      if (await services.accounts.hasPassword(account.email, account.password)) {
+        throw new StartRefused(
+          `Refusing to listen on HOST=${config.host}: the demo account ${account.email} still has its published password. Change it (My Profile, Change Password) or delete the account, or listen on HOST=127.0.0.1.`,
+        );
+      }
+    }
+  }
+
+  const sessionPool = new pg.Pool({ connectionString: database.url, max: 5, connectionTimeoutMillis: 5_000 });
+  sessionPool.on("error", (error) => logger.warn({ err: error }, "session pool connection lost"));
+  const pageCache = config.pageCache ? startPageCache(database.url, logger) : null;
+
+  const app = createApp({
+    config,
+    logger,
+    db,
+    sessionPool,
+    pageCache: pageCache?.cache,
+    services,
+    viteMiddlewares: options.viteMiddlewares,
+    clientAssetsDir: options.viteMiddlewares ? undefined : path.join(PROJECT_ROOT, "build/client"),
+  });
+
+  const server = createHttpServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  logger.info(`${config.store.name} is running at http://${config.host === "127.0.0.1" ? "localhost" : config.host}:${port}`);
+
+  let stopping = false;
+  // While stopping, every answer says Connection: close and its connection closes after it.
+  // Node keeps a kept-alive connection open after server.close(), so clients under load went on
+  // sending on theirs until the grace period cut whatever was in flight then (the load test's
+  // SIGTERM under load).
+  server.prependListener("request", (_req, res) => {
+    if (stopping && !res.headersSent) res.setHeader("Connection", "close");
+  });
+
+  return {
+    server,
+    logger,
+    async stop() {
+      stopping = true;
+      // Stop accepting; idle keep-alive connections close now, busy ones after their answer: an
+      // answer begun before the signal went out keep-alive, so its connection is closed as soon
+      // as it is idle (the sweep), unless a request comes first, which is answered with close.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const sweep = setInterval(() => server.closeIdleConnections(), 100);
+      const timer = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      await closed;
+      clearInterval(sweep);
+      clearTimeout(timer);
+      await pageCache?.close();
+      await sessionPool.end().catch(() => {});
+      await database.close();
+    },
+  };
+}
+
+function findProjectRoot(start: string): string {
+  let dir = start;
+  while (!fs.existsSync(path.join(dir, "package.json"))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+  return dir;
+}
+
+function describeConnectionError(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: string }).code;
+    return code ? `${code}: ${error.message.split("\n")[0]}` : error.message.split("\n")[0]!;
+  }
+  return String(error);
+}
