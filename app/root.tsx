@@ -93,7 +93,7 @@ export default function App() {
   return <Outlet />;
 }
 
-/** The generic error screen of SPEC section 8; unknown paths get the 404 page instead. */
+/** The generic error screen (docs/product.md, "Texts"); unknown paths get the 404 page instead. */
 export function ErrorBoundary() {
   return <RouteErrorScreen error={useRouteError()} />;
 }

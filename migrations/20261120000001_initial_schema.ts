@@ -94,7 +94,7 @@ export async function up(knex: Knex): Promise<void> {
 
   await knex.schema.createTable("cart_items", (t) => {
     t.uuid("cart_id").notNullable().references("carts.id").onDelete("CASCADE");
-    // A deleted product leaves every cart (RULINGS: the database cascades).
+    // A deleted product leaves every cart (the database cascades).
     t.uuid("product_id").notNullable().references("products.id").onDelete("CASCADE");
     t.integer("quantity").notNullable();
     t.timestamps(true, true);

@@ -7,7 +7,7 @@ import type pg from "pg";
 import { pinoHttp } from "pino-http";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { requestContext } from "../app/context";
-import { apiRoutes } from "./api-routes";
+import { apiRoutes } from "./http/api/api-routes";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
 import { isDatabaseUnavailable } from "./modules/shared/errors.shared";

@@ -1,3 +1,5 @@
+import { DEFAULT_COUNTRY } from "./modules/shared/address.shared";
+
 /**
  * The brand and the store's contact details: the one place they are set. Each may be
  * overridden from the environment, so a deployment can rename the store without a code change.
@@ -20,7 +22,7 @@ export function storeDetails(env: NodeJS.ProcessEnv = process.env): StoreDetails
     address: {
       street: env.STORE_STREET || "45 MM Alam Road, Gulberg III",
       city: env.STORE_CITY || "Lahore",
-      country: "Pakistan",
+      country: DEFAULT_COUNTRY,
     },
     businessHours: [
       { days: "Monday - Friday", hours: "9:00 AM - 8:00 PM" },

@@ -1,4 +1,5 @@
 import { Form, redirect } from "react-router";
+import { countryOrDefault } from "../../server/modules/shared/address.shared";
 import { requestContext } from "../context";
 import { Field, FormActions, FormError, formFailure, formValues } from "../lib/forms";
 import { requireUser } from "../lib/guards";
@@ -11,7 +12,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
-  const { services } = context.get(requestContext);
+  const { services, session } = context.get(requestContext);
   const values = formValues(await request.formData());
   try {
     await services.accounts.updateProfile(user._id, {
@@ -29,7 +30,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     return formFailure(error, values, { fieldFor: { 409: "email" } });
   }
-  throw redirect("/profile?done=updated", 303);
+  session.setFlash({ tone: "success", message: "Profile updated successfully!" });
+  throw redirect("/profile", 303);
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Edit Profile", path: "/profile/edit", noindex: true });
@@ -53,7 +55,7 @@ export default function ProfileEdit({ loaderData, actionData }: Route.ComponentP
           <Field name="city" label="City" autoComplete="address-level2" defaultValue={value("city", user.address.city)} error={errors.city} />
           <Field name="state" label="State / Province" autoComplete="address-level1" defaultValue={value("state", user.address.state)} error={errors.state} />
           <Field name="zipCode" label="ZIP / Postal Code" autoComplete="postal-code" defaultValue={value("zipCode", user.address.zipCode)} error={errors.zipCode} />
-          <Field name="country" label="Country" autoComplete="country-name" defaultValue={value("country", user.address.country || "Pakistan")} error={errors.country} />
+          <Field name="country" label="Country" autoComplete="country-name" defaultValue={value("country", countryOrDefault(user.address.country))} error={errors.country} />
         </fieldset>
         <FormActions label="Save Changes" pendingLabel="Saving..." cancelTo="/profile" />
       </Form>

@@ -27,7 +27,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     return formFailure(error, values, { fieldFor: { 401: "currentPassword" } });
   }
-  throw redirect("/profile?done=password-changed", 303);
+  session.setFlash({ tone: "success", message: "Password changed successfully!" });
+  throw redirect("/profile", 303);
 }
 
 // Too many attempts: 429 with Retry-After, like the API.

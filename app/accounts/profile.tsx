@@ -1,37 +1,29 @@
 import { Link } from "react-router";
-import { FlashBanner } from "../components/flash-banner";
 import { requestContext } from "../context";
 import { OrderCard } from "../orders/order-parts";
 import { requireUser } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/profile";
 
-const FLASH_MESSAGES: Record<string, string> = {
-  updated: "Profile updated successfully!",
-  "password-changed": "Password changed successfully!",
-};
-
-/** The profile shows the 3 latest orders (SPEC section 9). */
+/** The profile shows the 3 latest orders (docs/product.md, "Accounts"). */
 const LATEST_ORDERS = 3;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const { services } = context.get(requestContext);
   const { orders, meta } = await services.orders.listMyOrders(user._id, { limit: LATEST_ORDERS });
-  const flash = new URL(request.url).searchParams.get("done");
-  return { user, orders, orderCount: meta.count, flash: flash ? (FLASH_MESSAGES[flash] ?? null) : null };
+  return { user, orders, orderCount: meta.count };
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "My Profile", path: "/profile", noindex: true });
 
 export default function Profile({ loaderData }: Route.ComponentProps) {
-  const { user, orders, orderCount, flash } = loaderData;
+  const { user, orders, orderCount } = loaderData;
   const address = [user.address.street, user.address.city, user.address.state, user.address.zipCode, user.address.country]
     .filter(Boolean)
     .join(", ");
   return (
     <section className="profile">
-      <FlashBanner message={flash} />
       <header className="page-header">
         <h1>My Profile</h1>
         <span className={`badge badge--role badge--${user.role}`}>{user.role === "admin" ? "Admin" : "Customer"}</span>

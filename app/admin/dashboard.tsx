@@ -15,7 +15,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Admin Dashboard", path: "/admin", noindex: true });
 
-/** The three areas of the spec, and the contact messages beside them (RULINGS). */
+/** Products, orders, users and the contact messages (docs/product.md, "Admin"). */
 function adminAreas(messageCount: number) {
   return [
     { to: "/admin/products", title: "Manage Products", text: "Add, edit and delete watches; set prices and stock" },

@@ -16,7 +16,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Order Details", noindex: true });
 
-/** An order's details for the admin (RULINGS: a page of its own). */
+/** An order's details for the admin (a page of its own: docs/product.md, "Pages and who may see them"). */
 export default function AdminOrderDetails({ loaderData }: Route.ComponentProps) {
   const { order } = loaderData;
   return (

@@ -1,5 +1,5 @@
 import { Form, useLocation, useSubmit } from "react-router";
-import { ORDER_STATUSES, shortOrderId, type OrderStatus } from "../../server/modules/orders/order-values";
+import { ORDER_STATUSES, shortOrderId, type OrderStatus } from "../../server/modules/orders/order-values.shared";
 import { useHydrated } from "../lib/use-hydrated";
 
 /**

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, redirect } from "react-router";
-import { ORDER_STATUSES, shortOrderId, type OrderStatus } from "../../server/modules/orders/order-values";
+import { ORDER_STATUSES, shortOrderId, type OrderStatus } from "../../server/modules/orders/order-values.shared";
 import type { PublicOrder } from "../../server/modules/orders/orders.service";
 import { requestContext } from "../context";
 import { flashRefusal, formValues } from "../lib/forms";
@@ -19,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
   const params = new URL(request.url).searchParams;
-  const status = (ORDER_STATUSES as string[]).includes(params.get("status") ?? "") ? (params.get("status") as OrderStatus) : "";
+  const status = (ORDER_STATUSES as readonly string[]).includes(params.get("status") ?? "") ? (params.get("status") as OrderStatus) : "";
   const page = pageFromUrl(params);
   const list = await services.orders.listOrders({ status, page, limit: PAGE_SIZE });
   return { ...list, status };
@@ -35,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const order = await services.orders.updateStatus(values.orderId ?? "", { status: values.status });
     session.setFlash({ tone: "success", message: `Order status updated to ${order.status}` });
   } catch (error) {
-    // The admin sees why (the spec's client only logged it).
+    // The admin sees why (the first store's client only logged it).
     flashRefusal(session, error, "Failed to update order status");
   }
   throw redirect(returnTo, 303);

@@ -13,14 +13,15 @@ export function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   requireAdmin(context, request);
-  const { services } = context.get(requestContext);
+  const { services, session } = context.get(requestContext);
   const values = formValues(await request.formData());
   try {
     await services.catalog.createProduct(values);
   } catch (error) {
     return formFailure(error, values, { fallback: "Failed to save the product" });
   }
-  throw redirect("/admin/products?done=created", 303);
+  session.setFlash({ tone: "success", message: "Product created successfully!" });
+  throw redirect("/admin/products", 303);
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Add Product", path: "/admin/products/new", noindex: true });

@@ -17,14 +17,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   requireAdmin(context, request);
-  const { services } = context.get(requestContext);
+  const { services, session } = context.get(requestContext);
   const values = formValues(await request.formData());
   try {
     await services.catalog.deleteProduct(params.productId);
   } catch (error) {
     return formFailure(error, values, { fallback: "Failed to delete the product" });
   }
-  throw redirect("/admin/products?done=deleted", 303);
+  session.setFlash({ tone: "success", message: "Product deleted successfully!" });
+  throw redirect("/admin/products", 303);
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Delete Product", noindex: true });

@@ -16,14 +16,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   requireAdmin(context, request);
-  const { services } = context.get(requestContext);
+  const { services, session } = context.get(requestContext);
   const values = formValues(await request.formData());
   try {
     await services.catalog.updateProduct(params.productId, values);
   } catch (error) {
     return formFailure(error, values, { fallback: "Failed to save the product" });
   }
-  throw redirect("/admin/products?done=updated", 303);
+  session.setFlash({ tone: "success", message: "Product updated successfully!" });
+  throw redirect("/admin/products", 303);
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Edit Product", noindex: true });

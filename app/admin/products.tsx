@@ -1,5 +1,4 @@
 import { Form, Link } from "react-router";
-import { FlashBanner } from "../components/flash-banner";
 import { ProductImage } from "../components/product-image";
 import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
@@ -8,13 +7,7 @@ import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
 import type { Route } from "./+types/products";
 
-const FLASH_MESSAGES: Record<string, string> = {
-  created: "Product created successfully!",
-  updated: "Product updated successfully!",
-  deleted: "Product deleted successfully!",
-};
-
-/** Admin product lists hold up to 1000 products a page (SPEC section 9). */
+/** Admin product lists hold up to 1000 products a page (docs/product.md, "Products"). */
 const ADMIN_PAGE_SIZE = 1000;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -24,18 +17,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const search = searchFromUrl(params, 100);
   const page = pageFromUrl(params);
   const { products, pagination } = await services.catalog.listProducts({ search, page, limit: ADMIN_PAGE_SIZE, sort: "-createdAt" });
-  const flash = params.get("done");
-  return { products, pagination, search, flash: flash ? (FLASH_MESSAGES[flash] ?? null) : null };
+  return { products, pagination, search };
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Manage Products", path: "/admin/products", noindex: true });
 
 export default function AdminProducts({ loaderData }: Route.ComponentProps) {
-  const { products, pagination, search, flash } = loaderData;
+  const { products, pagination, search } = loaderData;
   const pageLink = (page: number) => `/admin/products?${new URLSearchParams({ ...(search ? { search } : {}), page: String(page) })}`;
   return (
     <section>
-      <FlashBanner message={flash} />
       <header className="page-header">
         <h1>Manage Products</h1>
         <Link className="button" to="/admin/products/new">

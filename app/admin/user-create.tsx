@@ -12,14 +12,15 @@ export function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   requireAdmin(context, request);
-  const { services } = context.get(requestContext);
+  const { services, session } = context.get(requestContext);
   const values = formValues(await request.formData());
   try {
     await services.accounts.createAdmin(values);
   } catch (error) {
     return formFailure(error, values, { fieldFor: { 409: "email" }, fallback: "Failed to create admin" });
   }
-  throw redirect("/admin/users?done=created", 303);
+  session.setFlash({ tone: "success", message: "Admin user created successfully!" });
+  throw redirect("/admin/users", 303);
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Create Admin", path: "/admin/users/new", noindex: true });

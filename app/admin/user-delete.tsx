@@ -16,14 +16,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = requireAdmin(context, request);
-  const { services } = context.get(requestContext);
+  const { services, session } = context.get(requestContext);
   const values = formValues(await request.formData());
   try {
     await services.accounts.deleteUser(admin._id, params.userId);
   } catch (error) {
     return formFailure(error, values, { fallback: "Failed to delete user" });
   }
-  throw redirect("/admin/users?done=deleted", 303);
+  session.setFlash({ tone: "success", message: "User deleted successfully!" });
+  throw redirect("/admin/users", 303);
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Delete User", noindex: true });

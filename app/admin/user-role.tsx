@@ -18,14 +18,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = requireAdmin(context, request);
-  const { services } = context.get(requestContext);
+  const { services, session } = context.get(requestContext);
   const values = formValues(await request.formData());
   try {
     await services.accounts.changeRole(admin._id, params.userId, { role: values.role });
   } catch (error) {
     return formFailure(error, values, { fallback: "Failed to update user role" });
   }
-  throw redirect("/admin/users?done=role-updated", 303);
+  session.setFlash({ tone: "success", message: "User role updated successfully!" });
+  throw redirect("/admin/users", 303);
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Change Role", noindex: true });

@@ -1,16 +1,9 @@
 import { Form, Link } from "react-router";
-import { FlashBanner } from "../components/flash-banner";
 import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
 import { PreviousNextPages, pageFromUrl, searchFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/users";
-
-const FLASH_MESSAGES: Record<string, string> = {
-  created: "Admin user created successfully!",
-  "role-updated": "User role updated successfully!",
-  deleted: "User deleted successfully!",
-};
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
@@ -21,14 +14,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const page = pageFromUrl(params);
   // A page is forgiving: an unknown filter value is simply no filter.
   const { users, pagination } = await services.accounts.listUsers({ search, role, page });
-  const flash = params.get("done");
-  return { users, pagination, search, role, currentUserId: admin._id, flash: flash ? (FLASH_MESSAGES[flash] ?? null) : null };
+  return { users, pagination, search, role, currentUserId: admin._id };
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Manage Users", path: "/admin/users", noindex: true });
 
 export default function AdminUsers({ loaderData }: Route.ComponentProps) {
-  const { users, pagination, search, role, currentUserId, flash } = loaderData;
+  const { users, pagination, search, role, currentUserId } = loaderData;
   const pageLink = (page: number) => {
     const params = new URLSearchParams();
     if (search) params.set("search", search);
@@ -38,7 +30,6 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
   };
   return (
     <section>
-      <FlashBanner message={flash} />
       <header className="page-header">
         <h1>Manage Users</h1>
         <Link className="button" to="/admin/users/new">
@@ -112,7 +103,7 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
       )}
-      <PreviousNextPages page={pagination.page} totalPages={pagination.pages} href={pageLink} />
+      <PreviousNextPages page={pagination.page} totalPages={pagination.totalPages} href={pageLink} />
     </section>
   );
 }

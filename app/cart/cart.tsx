@@ -1,5 +1,5 @@
 import { Form, Link, redirect } from "react-router";
-import { lineProblem, lineTotal, type CartLine } from "../../server/modules/cart/cart-lines";
+import { lineProblem, lineTotal, type CartLine } from "../../server/modules/cart/cart-lines.shared";
 import { ProductImage } from "../components/product-image";
 import { SummaryTotals } from "./summary-totals";
 import { requestContext } from "../context";
@@ -11,7 +11,7 @@ import type { Route } from "./+types/cart";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
-  // A guest sees an invitation to log in here, not a redirect (SPEC: /cart).
+  // A guest sees an invitation to log in here, not a redirect (docs/product.md, "Pages and who may see them").
   if (!user) return { signedIn: false as const };
   // Products deleted since the shopper last looked: told once, then forgotten.
   const removedNames = await services.cart.takeRemovedProductNames(user._id);

@@ -4,7 +4,7 @@ import {
   SEARCH_MAX_LENGTH,
   type Category,
   type ProductSort,
-} from "../../server/modules/catalog/catalog-values";
+} from "../../server/modules/catalog/catalog-values.shared";
 import { pageFromUrl, searchFromUrl } from "../lib/list-pages";
 
 /** The catalogue's view as it lives in the URL, so every view can be linked, shared and reloaded. */

@@ -1,6 +1,6 @@
 export type PageItem = { kind: "page"; page: number; current: boolean } | { kind: "ellipsis"; key: string };
 
-/** Pages either side of the current one that are always shown (SPEC section 9). */
+/** Pages either side of the current one that are always shown (docs/product.md, "Products"). */
 export const PAGE_WINDOW = 2;
 
 /**

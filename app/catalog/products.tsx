@@ -1,5 +1,5 @@
 import { Form, Link, redirect, useSubmit } from "react-router";
-import { PRODUCT_SORTS } from "../../server/modules/catalog/catalog-values";
+import { PRODUCT_SORTS } from "../../server/modules/catalog/catalog-values.shared";
 import { requestContext } from "../context";
 import { pageMeta, siteOf } from "../lib/meta";
 import { CATALOG_PAGE_SIZE, SORT_LABELS, catalogHref, readCatalogView, type CatalogView } from "./catalog-query";

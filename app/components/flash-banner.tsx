@@ -1,18 +1,19 @@
 import { useEffect, useState } from "react";
 
+/** Success banners fade after three seconds (with JavaScript; without it they stay on this page). */
+const FADE_AFTER_MS = 3000;
+
 /**
- * A success message that came with the page (after a redirect). With JavaScript it fades after
- * three seconds, as the spec says; without it, it simply stays on this page.
+ * A success message that came with the page (after a redirect). A new message is a new banner:
+ * the caller gives each one its own `key`.
  */
-export function FlashBanner({ message }: { message: string | null }) {
-  const [visible, setVisible] = useState(Boolean(message));
+export function FlashBanner({ message }: { message: string }) {
+  const [visible, setVisible] = useState(true);
   useEffect(() => {
-    setVisible(Boolean(message));
-    if (!message) return;
-    const timer = setTimeout(() => setVisible(false), 3000);
+    const timer = setTimeout(() => setVisible(false), FADE_AFTER_MS);
     return () => clearTimeout(timer);
-  }, [message]);
-  if (!message || !visible) return null;
+  }, []);
+  if (!visible) return null;
   return (
     <div className="alert alert--success" role="status">
       {message}
@@ -21,8 +22,8 @@ export function FlashBanner({ message }: { message: string | null }) {
 }
 
 /**
- * A message carried by the session across a redirect (e.g. "Added to cart"): a success fades
- * like any banner; a problem stays until the next page.
+ * A message carried across a redirect (e.g. "Added to cart"): a success fades like any banner; a
+ * problem stays until the next page.
  */
 export function SessionFlash({ flash }: { flash: { tone: "success" | "error"; message: string } }) {
   if (flash.tone === "success") return <FlashBanner message={flash.message} />;

@@ -4,7 +4,7 @@ import { NotFoundScreen } from "./not-found-screen";
 
 /**
  * What a page shows for an error its loader or action threw: the 404 page, a "busy" message
- * when the database does not answer (503), else the generic error screen of SPEC section 8
+ * when the database does not answer (503), else the generic error screen (docs/product.md, "Texts")
  * with the store's own message when there is one (never a stack or driver text).
  */
 export function RouteErrorScreen({ error }: { error: unknown }) {

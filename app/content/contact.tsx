@@ -1,21 +1,19 @@
 import { Form, redirect, useLocation, useNavigation } from "react-router";
-import { FlashBanner } from "../components/flash-banner";
 import { ForbiddenError } from "../../server/modules/shared/errors.shared";
 import { requestContext } from "../context";
 import { Field, FormError, Honeypot, formFailure, formHeaders, formValues, isHoneypotFilled } from "../lib/forms";
 import { routeMeta } from "../lib/meta";
-import { CONTACT_LIMITS } from "../../server/modules/contact/contact-values";
+import { CONTACT_LIMITS } from "../../server/modules/contact/contact-values.shared";
 import { StoreContactDetails } from "./store-contact-details";
 import type { Route } from "./+types/contact";
 
 export const THANK_YOU = "Thank you for your message! We'll get back to you soon.";
 
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export function loader({ context }: Route.LoaderArgs) {
   const { user, store } = context.get(requestContext);
-  const sent = new URL(request.url).searchParams.get("sent") === "1";
   // A signed-in shopper does not retype who they are.
-  return { sent, store, sender: user ? { name: user.name, email: user.email } : null };
+  return { store, sender: user ? { name: user.name, email: user.email } : null };
 }
 
 /**
@@ -23,7 +21,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
  * Post/redirect/get: the thank-you page is a fresh, empty form, and reloading it sends nothing twice.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { services, user, clientIp } = context.get(requestContext);
+  const { services, user, clientIp, session } = context.get(requestContext);
   const values = formValues(await request.formData());
   if (isHoneypotFilled(values)) {
     return formFailure(new ForbiddenError("Your message could not be sent."), values);
@@ -33,7 +31,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     return formFailure(error, values);
   }
-  throw redirect("/contact?sent=1", 303);
+  session.setFlash({ tone: "success", message: THANK_YOU });
+  throw redirect("/contact", 303);
 }
 
 /** A refusal for too many attempts says when to try again. */
@@ -63,7 +62,6 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
       <div className="contact-layout">
         <section className="card" aria-labelledby="contact-form-heading">
           <h2 id="contact-form-heading">Send us a message</h2>
-          <FlashBanner key={locationKey} message={loaderData.sent ? THANK_YOU : null} />
           <FormError message={actionData?.formError} />
           <Form method="post" noValidate key={locationKey}>
             <Honeypot />

@@ -1,5 +1,5 @@
 /**
- * The FAQ: the spec's six categories and its claims as answers. It promises only what the store
+ * The FAQ: six categories, the store's claims as answers (docs/product.md, "Contact and content"). It promises only what the store
  * does: there is no password reset, stock alert or courier tracking number yet, so those answers
  * say how to get help instead.
  */

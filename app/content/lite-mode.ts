@@ -1,9 +1,7 @@
 import { redirect } from "react-router";
-import { LITE_COOKIE } from "../../server/http/lite-mode";
+import { LITE_COOKIE, LITE_COOKIE_MAX_AGE_SECONDS } from "../../server/http/lite-mode.shared";
 import { safeRedirectPath } from "../lib/guards";
 import type { Route } from "./+types/lite-mode";
-
-const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
 /**
  * The footer's "Lite mode" / "Full mode" link: keeps the choice in a cookie for a year and goes
@@ -16,7 +14,7 @@ export function loader({ request }: Route.LoaderArgs) {
   return redirect(safeRedirectPath(url.searchParams.get("returnTo")), {
     status: 303,
     headers: {
-      "Set-Cookie": `${LITE_COOKIE}=${lite ? "1" : "0"}; Path=/; Max-Age=${ONE_YEAR_SECONDS}; SameSite=Lax; HttpOnly${secure}`,
+      "Set-Cookie": `${LITE_COOKIE}=${lite ? "1" : "0"}; Path=/; Max-Age=${LITE_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax; HttpOnly${secure}`,
       "Cache-Control": "no-store",
     },
   });

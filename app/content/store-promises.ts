@@ -1,6 +1,6 @@
 /**
  * What the store promises, as the home page's feature blurbs and the about page tell it
- * (SPEC section 1's claims; nothing the store does not do).
+ * (docs/product.md, "Contact and content"; nothing the store does not do).
  */
 export const STORE_FEATURES = [
   {
@@ -26,7 +26,7 @@ export const RETURNS_PROMISE = {
   text: "Not right? Return or exchange an unworn watch within 7 days of delivery.",
 };
 
-/** The home page's figures (SPEC section 1). */
+/** The home page's figures (docs/product.md, "Contact and content"). */
 export const STORE_FIGURES = [
   { value: "500+", label: "Products" },
   { value: "1000+", label: "Happy Customers" },
@@ -52,5 +52,5 @@ export const TESTIMONIALS = [
   },
 ];
 
-/** Advertised only (SPEC): checkout does not take codes; the FAQ says how it is honoured. */
+/** Advertised only: checkout does not take codes; the FAQ says how it is honoured. */
 export const FIRST_ORDER_CODE = "FIRST10";

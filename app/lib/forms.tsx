@@ -134,10 +134,14 @@ export function Field({
   );
 }
 
-/** A field no person sees or fills; a bot that fills it is refused (RULINGS: honeypot). */
+/**
+ * A field no person sees or fills; a bot that fills it is refused. Its label is empty on purpose
+ * and the whole field is hidden from assistive technology (docs/product.md, "Forms").
+ */
 export function Honeypot() {
   return (
     <div className="honeypot" aria-hidden="true">
+      {/* eslint-disable-next-line jsx-a11y/label-has-associated-control -- an empty label: no person is meant to fill this field */}
       <label htmlFor="field-website"></label>
       <input id="field-website" type="text" name="website" tabIndex={-1} autoComplete="off" defaultValue="" />
     </div>

@@ -1,9 +1,7 @@
 import { Link } from "react-router";
+import { PAGE_MAX } from "../../server/modules/shared/list-limits.shared";
 
-/** The highest page a list accepts: PAGE_MAX of server/http/list-query.ts (not imported: it brings yup). */
-const PAGE_MAX = 1_000_000;
-
-/** The page asked for in the URL; anything else is page 1 (a page is forgiving, RULINGS). */
+/** The page asked for in the URL; anything else is page 1 (a page forgives what the API refuses). */
 export function pageFromUrl(params: URLSearchParams): number {
   const page = Number(params.get("page") ?? "1");
   return Number.isInteger(page) && page >= 1 && page <= PAGE_MAX ? page : 1;
@@ -14,6 +12,7 @@ export function pageFromUrl(params: URLSearchParams): number {
  * dropped: PostgreSQL cannot take them, and a page forgives what the API refuses.
  */
 export function searchFromUrl(params: URLSearchParams, max: number): string {
+  // eslint-disable-next-line no-control-regex -- NUL is exactly what is dropped here
   return (params.get("search") ?? "").replace(/\u0000/g, "").trim().slice(0, max);
 }
 

@@ -1,4 +1,7 @@
 import type { MetaDescriptor } from "react-router";
+import { absoluteSiteUrl } from "../../server/modules/shared/site-url.shared";
+
+export { absoluteSiteUrl };
 
 export type PageMetaInput = {
   title?: string;
@@ -18,15 +21,10 @@ export type SiteInfo = { name: string; publicUrl: string; tagline: string };
 export const DEFAULT_DESCRIPTION =
   "Premium authentic watches for men and women, with free delivery across Pakistan and cash on delivery.";
 
-/** The title gets the brand suffix when it lacks the brand (SPEC "Page metadata"). */
+/** The title gets the brand suffix when it lacks the brand (docs/product.md, "Page metadata"). */
 export function brandTitle(title: string | undefined, brand: string): string {
   if (!title) return `${brand} | Premium Authentic Watches in Pakistan`;
   return title.toLowerCase().includes(brand.toLowerCase()) ? title : `${title} | ${brand}`;
-}
-
-export function absoluteSiteUrl(pathOrUrl: string, publicUrl: string): string {
-  if (/^https?:\/\//i.test(pathOrUrl)) return pathOrUrl;
-  return publicUrl + (pathOrUrl.startsWith("/") ? pathOrUrl : `/${pathOrUrl}`);
 }
 
 /** Title, description, canonical address, social tags and robots, from one description of the page. */

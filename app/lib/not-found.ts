@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { NotFoundError } from "../../server/modules/shared/errors.shared";
+import { NotFoundError, statusOf } from "../../server/modules/shared/errors.shared";
 
 /**
  * A loader's lookup of one thing by id: when the service says it does not exist ("Product not
@@ -10,7 +10,7 @@ export async function foundOr404<T>(lookup: Promise<T>): Promise<T> {
   try {
     return await lookup;
   } catch (error) {
-    if (error instanceof NotFoundError) throw data(error.message, { status: 404 });
+    if (error instanceof NotFoundError) throw data(error.message, { status: statusOf(error) });
     throw error;
   }
 }

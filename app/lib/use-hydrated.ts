@@ -1,8 +1,15 @@
-import { useEffect, useState } from "react";
+import { useSyncExternalStore } from "react";
 
-/** False in the server's HTML and until the page has hydrated: controls that need JavaScript wait for true. */
+const neverChanges = () => () => {};
+
+/**
+ * False in the server's HTML and while React hydrates it, true once the page is React's:
+ * controls that need JavaScript wait for true.
+ */
 export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
+  return useSyncExternalStore(
+    neverChanges,
+    () => true,
+    () => false,
+  );
 }

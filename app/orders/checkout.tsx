@@ -1,5 +1,6 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
-import { lineTotal } from "../../server/modules/cart/cart-lines";
+import { countryOrDefault } from "../../server/modules/shared/address.shared";
+import { lineTotal } from "../../server/modules/cart/cart-lines.shared";
 import { SummaryTotals } from "../cart/summary-totals";
 import { ProductImage } from "../components/product-image";
 import { requestContext } from "../context";
@@ -17,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     items: cart.items,
     total,
     // The shopper's saved address fills the form; Pakistan unless they said otherwise.
-    address: { ...user.address, country: user.address.country || "Pakistan" },
+    address: { ...user.address, country: countryOrDefault(user.address.country) },
     // One key per checkout form: a second submit of this form finds the first order.
     checkoutKey: crypto.randomUUID(),
   };

@@ -15,7 +15,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return list;
 }
 
-/** The store's default page size (SPEC section 9). */
+/** The store's default page size (docs/product.md, "Limits"). */
 const ORDERS_PER_PAGE = 10;
 
 export const meta: Route.MetaFunction = routeMeta({ title: "My Orders", path: "/my-orders", noindex: true });

@@ -1,10 +1,10 @@
 import { Link } from "react-router";
-import { shortOrderId, type OrderStatus } from "../../server/modules/orders/order-values";
+import { shortOrderId, type OrderStatus } from "../../server/modules/orders/order-values.shared";
 import type { PublicOrder } from "../../server/modules/orders/orders.service";
 import { ProductImage } from "../components/product-image";
 import { formatRupees } from "../lib/money";
 
-/** Pending yellow, Shipped blue, Delivered green, Cancelled red (SPEC section 4). */
+/** Pending yellow, Shipped blue, Delivered green, Cancelled red (docs/product.md, "Orders"). */
 export function StatusBadge({ status }: { status: OrderStatus }) {
   return <span className={`status status--${status.toLowerCase()}`}>{status}</span>;
 }

@@ -10,7 +10,7 @@ import type { Route } from "./+types/order-success";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const { services } = context.get(requestContext);
-  // Another customer's order does not exist for this shopper (RULINGS: the 404 page).
+  // Another customer's order does not exist for this shopper (docs/product.md, "Pages and who may see them").
   const order = await foundOr404(services.orders.getOrder(user, params.orderId));
   return { order };
 }

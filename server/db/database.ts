@@ -6,7 +6,7 @@ import { migrationSource } from "../../migrations/index";
 // COUNT(*) and other bigints arrive as strings; every count here fits a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 // Money is numeric(12, 2), which pg returns as a string. It becomes a JSON number here, the one
-// place for every query (RULINGS "Money"); 12 digits are exact in a double. Sums are computed
+// place for every query (docs/api.md, "Values"); 12 digits are exact in a double. Sums are computed
 // in paisa (integers) wherever the store adds money up.
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number.parseFloat(value));
 

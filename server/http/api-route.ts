@@ -1,18 +1,20 @@
 import type { Request, Response } from "express";
 import type * as yup from "yup";
+import type { Shape } from "../modules/shared/shapes";
 import type { Services } from "../services";
 import type { ApiUser } from "./bearer-auth";
 
 /**
- * One /api/v1 call, described once: the router mounts it, the OpenAPI document describes it,
- * and the authorization tests read its access level from here.
+ * One /api/v1 call, described once: the router mounts it, the OpenAPI document describes it
+ * (with the shape of its `data`, the same shape that types what the handler answers), and the
+ * authorization tests read its access level from here.
  */
 export type ApiAccess = "public" | "signed-in" | "admin";
 
-export type ApiResult = {
+export type ApiResult<D = unknown> = {
   status?: number;
   message: string;
-  data: unknown;
+  data: D;
   pagination?: unknown;
   meta?: unknown;
 };
@@ -21,8 +23,6 @@ export type ApiHandlerContext<B, Q> = {
   req: Request;
   res: Response;
   services: Services;
-  /** The site's public address, to make site paths absolute for clients on other origins. */
-  publicUrl: string;
   /** The signed-in caller; never null on "signed-in" and "admin" routes. */
   user: ApiUser | null;
   body: B;
@@ -30,7 +30,7 @@ export type ApiHandlerContext<B, Q> = {
   params: Record<string, string>;
 };
 
-export type ApiRoute<B = unknown, Q = unknown> = {
+export type ApiRoute = {
   method: "get" | "post" | "put" | "patch" | "delete";
   /** Express-style path below /api/v1, e.g. "/products/:id". */
   path: string;
@@ -41,27 +41,29 @@ export type ApiRoute<B = unknown, Q = unknown> = {
   query?: yup.AnyObjectSchema;
   /** Status of a success, 200 unless said. */
   successStatus?: number;
-  /** JSON Schema of `data` in a success, for the OpenAPI document. */
-  responseData?: Record<string, unknown>;
+  /** The shape of `data` in a success (null when the call answers none). */
+  responseData?: Shape<unknown>;
   /** Other statuses this call may answer, for the OpenAPI document. */
   errorStatuses?: number[];
-  handler: (ctx: ApiHandlerContext<B, Q>) => Promise<ApiResult>;
+  handler: (ctx: ApiHandlerContext<unknown, unknown>) => Promise<ApiResult>;
 };
 
-/** Keeps the body and query types of a route tied to its schemas. */
+/** Keeps the body and query types of a route tied to its schemas, and its answer to its shape. */
 export function defineApiRoute<
   BS extends yup.AnyObjectSchema | undefined = undefined,
   QS extends yup.AnyObjectSchema | undefined = undefined,
+  D = null,
 >(
-  route: Omit<ApiRoute, "handler" | "body" | "query"> & {
+  route: Omit<ApiRoute, "handler" | "body" | "query" | "responseData"> & {
     body?: BS;
     query?: QS;
+    responseData?: Shape<D>;
     handler: (
       ctx: ApiHandlerContext<
         BS extends yup.AnyObjectSchema ? yup.InferType<BS> : undefined,
         QS extends yup.AnyObjectSchema ? yup.InferType<QS> : undefined
       >,
-    ) => Promise<ApiResult>;
+    ) => Promise<ApiResult<D>>;
   },
 ): ApiRoute {
   return route as ApiRoute;

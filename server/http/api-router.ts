@@ -3,6 +3,7 @@ import { ForbiddenError, UnauthorizedError } from "../modules/shared/errors.shar
 import type { Services } from "../services";
 import { apiErrorHandler } from "./api-errors";
 import type { ApiRoute } from "./api-route";
+import { withAbsoluteImageUrls } from "./api-image-urls";
 import { bearerAuth } from "./bearer-auth";
 import { apiCors } from "./cors";
 import { failure, ok } from "./envelope";
@@ -58,14 +59,13 @@ export function createApiRouter(options: {
           req,
           res,
           services: options.services,
-          publicUrl: options.publicUrl,
           user,
           body,
           query,
           params: req.params as Record<string, string>,
         });
         const { status, message, data, ...extra } = result;
-        res.status(status ?? route.successStatus ?? 200).json(ok(data, message, extra));
+        res.status(status ?? route.successStatus ?? 200).json(ok(withAbsoluteImageUrls(data, options.publicUrl), message, extra));
       } catch (error) {
         next(error);
       }

@@ -1,6 +1,6 @@
 import type { FieldError } from "../modules/shared/errors.shared";
 
-/** The response shapes of API.md: every body says `success`. */
+/** The API's envelope (docs/api.md): every body says `success`. */
 export type SuccessEnvelope<T> = {
   success: true;
   message: string;

@@ -71,7 +71,7 @@ export function buildOpenApiDocument(routes: ApiRoute[], options: { title: strin
               schema: {
                 allOf: [
                   { $ref: "#/components/schemas/Success" },
-                  { type: "object", properties: { data: route.responseData ?? {} } },
+                  { type: "object", properties: { data: route.responseData?.schema ?? { type: "null" } } },
                 ],
               },
             },

@@ -2,7 +2,8 @@ import zlib from "node:zlib";
 import type { RequestHandler, Response } from "express";
 import { listenForCatalogChanges } from "../db/catalog-change-listener";
 import type { Logger } from "../logger";
-import { recordProductsShown } from "../page-dependencies";
+import { onProductShown } from "../modules/catalog/product-shown";
+import { noteProductShown, recordProductsShown } from "./products-shown";
 import { isPersonalised } from "./personalised-answer";
 
 /**
@@ -20,14 +21,14 @@ import { isPersonalised } from "./personalised-answer";
  * - the lite and full versions of a page are kept apart;
  * - a product change reaches every app server (NOTIFY from triggers, delivered at commit; see
  *   catalog-change-listener.ts and migration 7): a stock change drops the pages that show that
- *   product (recorded while each page rendered: page-dependencies.ts), any other change empties
+ *   product (recorded while each page rendered: products-shown.ts), any other change empties
  *   the cache. A page whose rendering overlapped a change to what it shows is not kept (the
  *   generation checks), and while the listener is not connected the cache is off, so a missed
  *   notification can never leave a stale page;
  * - entries also expire after maxAgeMs, and the least recently used go when maxBytes is reached.
  *
  * A cached page is sent with the headers it was rendered with, including its Content-Security-
- * Policy and the nonce in it (RULINGS), and pre-compressed when the client accepts gzip.
+ * Policy and the nonce in it (the nonce must match the page's scripts), and pre-compressed when the client accepts gzip.
  */
 export type CachedPage = {
   status: number;
@@ -270,6 +271,7 @@ function capturePage(res: Response, keep: (page: Omit<CachedPage, "productIds">)
 /** A page cache emptied by every product change on any app server; off until the listener is in place. */
 export function startPageCache(connectionString: string, logger: Logger): { cache: PageCache; close(): Promise<void> } {
   const cache = new PageCache();
+  const stopNoting = onProductShown(noteProductShown);
   const listener = listenForCatalogChanges({
     connectionString,
     logger,
@@ -277,5 +279,11 @@ export function startPageCache(connectionString: string, logger: Logger): { cach
     onListening: () => cache.resume(),
     onLost: () => cache.suspend(),
   });
-  return { cache, close: () => listener.close() };
+  return {
+    cache,
+    close: async () => {
+      stopNoting();
+      await listener.close();
+    },
+  };
 }

@@ -62,7 +62,7 @@ test.describe("storefront content", () => {
     await expect(page.getByLabel("Name", { exact: true })).toHaveValue("");
     await expect(page.getByLabel("Message", { exact: true })).toHaveValue("");
     if (javaScriptEnabled) {
-      // With JavaScript the thank-you goes after three seconds (SPEC section 9).
+      // With JavaScript the thank-you goes after three seconds (docs/product.md, "Texts").
       await expect(thanks).toBeHidden({ timeout: 6_000 });
     }
 

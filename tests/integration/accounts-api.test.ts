@@ -252,7 +252,7 @@ describe("/users (admin)", () => {
     expect(bad.status).toBe(400);
   });
 
-  it("creates admins with the spec's messages", async () => {
+  it("creates admins with the store's messages", async () => {
     const invalid = await client.api("POST", "/users/create-admin", { token: adminToken, body: { name: "A", email: "x", password: "1234567" } });
     expect(invalid.status).toBe(400);
     expect(invalid.body.errors).toEqual([

@@ -178,9 +178,11 @@ describe("profile pages", () => {
       country: "",
     });
     expect(saved.status).toBe(303);
-    expect(saved.headers.get("location")).toBe("/profile?done=updated");
-    const html = await (await client.get("/profile?done=updated")).text();
+    expect(saved.headers.get("location")).toBe("/profile");
+    const html = await (await client.get("/profile")).text();
     expect(html).toContain("Profile updated successfully!");
+    // Shown once: the message went with that page.
+    expect(await (await client.get("/profile")).text()).not.toContain("Profile updated successfully!");
     expect(html).toContain("Customer Renamed");
     expect(html).toContain("5 Canal Road, Faisalabad, Punjab, 38000, Pakistan");
   });
@@ -215,8 +217,8 @@ describe("admin users pages", () => {
     expect(invalidHtml).toContain("Password must be at least 8 characters");
 
     const created = await admin.postForm("/admin/users/new", { name: "New Admin", email: "newadmin@pages.test", password: "adminpass2" });
-    expect(created.headers.get("location")).toBe("/admin/users?done=created");
-    const list = await (await admin.get("/admin/users?done=created")).text();
+    expect(created.headers.get("location")).toBe("/admin/users");
+    const list = await (await admin.get("/admin/users")).text();
     expect(list).toContain("Admin user created successfully!");
     expect(list).toContain("newadmin@pages.test");
 
@@ -227,7 +229,8 @@ describe("admin users pages", () => {
     // Only the confirmation's POST changes anything.
     expect((await server.database.db("users").where("id", target.id).first()).role).toBe("customer");
     const roleChanged = await admin.postForm(`/admin/users/${target.id}/role`, { role: "admin" });
-    expect(roleChanged.headers.get("location")).toBe("/admin/users?done=role-updated");
+    expect(roleChanged.headers.get("location")).toBe("/admin/users");
+    expect(await (await admin.get("/admin/users")).text()).toContain("User role updated successfully!");
     expect((await server.database.db("users").where("id", target.id).first()).role).toBe("admin");
 
     const searched = await (await admin.get("/admin/users?search=hina&role=admin")).text();
@@ -237,7 +240,8 @@ describe("admin users pages", () => {
     const deleteConfirm = await (await admin.get(`/admin/users/${target.id}/delete`)).text();
     expect(deleteConfirm).toContain("This action cannot be undone");
     const deleted = await admin.postForm(`/admin/users/${target.id}/delete`, {});
-    expect(deleted.headers.get("location")).toBe("/admin/users?done=deleted");
+    expect(deleted.headers.get("location")).toBe("/admin/users");
+    expect(await (await admin.get("/admin/users")).text()).toContain("User deleted successfully!");
     expect(await server.database.db("users").where("id", target.id).first()).toBeUndefined();
   });
 

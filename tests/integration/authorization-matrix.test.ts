@@ -75,7 +75,7 @@ const PAGE_MATRIX: Record<string, Row> = {
   "GET /contact": everyone(200),
   "POST /contact": everyone(400), // an empty message is refused, by anyone
   "GET /products/:productId": everyone(200),
-  // A guest sees "Please login to view your cart" (RULINGS), not a redirect.
+  // A guest sees "Please login to view your cart", not a redirect.
   "GET /cart": everyone(200),
   "POST /cart": row("login", 400, 400, 400),
   "GET /checkout": SIGNED_IN_PAGE,
@@ -101,7 +101,7 @@ const PAGE_MATRIX: Record<string, Row> = {
   "GET /admin/users/:userId/role": ADMIN_PAGE,
   "POST /admin/users/:userId/role": row("login", "home", "home", 400),
   "GET /admin/users/:userId/delete": ADMIN_PAGE,
-  "POST /admin/users/:userId/delete": row("login", "home", "home", { redirect: "/admin/users?done=deleted" }, { params: victimUser }),
+  "POST /admin/users/:userId/delete": row("login", "home", "home", { redirect: "/admin/users" }, { params: victimUser }),
   "GET /admin/orders": ADMIN_PAGE,
   // An empty status form is refused with a message on the list (a redirect, as without JavaScript).
   "POST /admin/orders": row("login", "home", "home", { redirect: "/admin/orders" }),
@@ -117,7 +117,7 @@ const PAGE_MATRIX: Record<string, Row> = {
     "login",
     "home",
     "home",
-    { redirect: "/admin/products?done=deleted" },
+    { redirect: "/admin/products" },
     { params: victimProduct },
   ),
   "GET /sitemap.xml": everyone(200),

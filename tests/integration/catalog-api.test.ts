@@ -36,7 +36,7 @@ const validProduct = {
 };
 
 describe("GET /products", () => {
-  it("pages with the defaults of API.md: page 1, limit 10, newest first, and totals", async () => {
+  it("pages with the API's defaults: page 1, limit 10, newest first, and totals", async () => {
     await insertProducts(server, Array.from({ length: 23 }, (_, index) => ({ name: `Watch ${String(index).padStart(2, "0")}` })));
     const first = await client.api("GET", "/products");
     expect(first.status).toBe(200);

@@ -223,13 +223,14 @@ describe("admin products", () => {
     const admin = await signedIn("admin@catpages.test", "adminpass1");
     const created = await admin.postForm("/admin/products/new", product);
     expect(created.status).toBe(303);
-    expect(created.headers.get("location")).toBe("/admin/products?done=created");
-    expect((await page(admin, "/admin/products?done=created")).html).toContain("Product created successfully!");
+    expect(created.headers.get("location")).toBe("/admin/products");
+    expect((await page(admin, "/admin/products")).html).toContain("Product created successfully!");
     expect(cardNames((await page(admin, "/products")).html)).toEqual(["Admin Made", "Older Stock"]);
 
     const { id } = await server.database.db("products").where({ name: "Admin Made" }).first();
     const edited = await admin.postForm(`/admin/products/${id}/edit`, { ...product, name: "Admin Edited", price: "39999", stock: "0" });
-    expect(edited.headers.get("location")).toBe("/admin/products?done=updated");
+    expect(edited.headers.get("location")).toBe("/admin/products");
+    expect((await page(admin, "/admin/products")).html).toContain("Product updated successfully!");
     const shown = await page(admin, `/products/${id}`);
     expect(shown.html).toContain("Admin Edited");
     expect(shown.html).toContain("Rs. 39,999");
@@ -238,7 +239,8 @@ describe("admin products", () => {
     const confirm = await page(admin, `/admin/products/${id}/delete`);
     expect(confirm.html).toContain("Are you sure you want to delete this product?");
     const deleted = await admin.postForm(`/admin/products/${id}/delete`, {});
-    expect(deleted.headers.get("location")).toBe("/admin/products?done=deleted");
+    expect(deleted.headers.get("location")).toBe("/admin/products");
+    expect((await page(admin, "/admin/products")).html).toContain("Product deleted successfully!");
     expect((await page(admin, `/products/${id}`)).status).toBe(404);
     const again = await admin.postForm(`/admin/products/${id}/delete`, {});
     expect(again.status).toBe(404);

@@ -6,7 +6,7 @@ import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 import { startTestServer, type TestServer } from "../support/test-server";
 
 /**
- * The database goes away and comes back (RULINGS "API details"): the API answers its 503
+ * The database goes away and comes back (docs/product.md, "When the database is away"): the API answers its 503
  * envelope, every page the error screen with status 503 (guest or signed in, loader, action or
  * session store), and both recover by themselves. The app reaches PostgreSQL through a proxy
  * that the test cuts; `npm run test:load` (scenario B) does the same with a real shutdown under load.

@@ -7,10 +7,10 @@
  * a 500 and never a crash, and a refused request leaves the database as it was.
  */
 import fc from "fast-check";
-import * as yup from "yup";
+import type * as yup from "yup";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routeConfig from "../../app/routes";
-import { apiRoutes } from "../../server/api-routes";
+import { apiRoutes } from "../../server/http/api/api-routes";
 import type { ApiRoute } from "../../server/http/api-route";
 import { hashPassword } from "../../server/modules/accounts/passwords";
 import { databaseFingerprint } from "../support/db-fingerprint";

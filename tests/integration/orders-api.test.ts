@@ -159,7 +159,7 @@ describe("POST /orders", () => {
     expect(await stockOf(id!)).toBe(5);
   });
 
-  it("places the order: 201 with the API.md shape, stock taken, cart emptied", async () => {
+  it("places the order: 201 with the documented shape, stock taken, cart emptied", async () => {
     const [seamaster, casio] = await insertProducts(server, [
       { name: "Seamaster", price: 1000.1, stock: 5, imageUrl: "/images/watches/seamaster.svg" },
       { name: "Casio", price: 0.2, stock: 2, imageUrl: "https://cdn.example.com/casio.jpg" },
@@ -426,7 +426,7 @@ describe("GET /orders/me", () => {
     expect(response.body.meta).toMatchObject({ count: 3 });
   });
 
-  it("pages, filters by status and totals like the admin list (RULINGS: the same shape)", async () => {
+  it("pages, filters by status and totals like the admin list (the same shape)", async () => {
     for (let minuteNumber = 1; minuteNumber <= 5; minuteNumber++) {
       await insertOrder({ userId: customerId, totalPrice: minuteNumber * 100, createdAt: minute(minuteNumber), status: minuteNumber === 2 ? "Cancelled" : "Pending" });
     }

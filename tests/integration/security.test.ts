@@ -1,7 +1,7 @@
 /**
  * Security details, each shown on the running store: text from users and admins is inert on
  * every page that shows it; no open redirect; cross-site form posts refused on every action;
- * log-in and sign-up reveal no more than the spec's messages and are rate limited; security
+ * log-in and sign-up reveal no more than the store's messages and are rate limited; security
  * headers and cookie flags; pages for a signed-in user are never stored by caches.
  * (Session regeneration at log-in and the basic cookie flags are in accounts-pages.test.ts.)
  */
@@ -61,8 +61,8 @@ const PAYLOAD = `X</title></script>${SCRIPT}${IMG}'`;
 function expectInert(context: string, html: string, headers: Headers) {
   const nonce = headers.get("content-security-policy")?.match(/'nonce-([^']+)'/)?.[1];
   // Tags and their attribute names, quoted values skipped (the store's HTML quotes every value).
-  for (const [, name, attributes] of html.matchAll(/<([a-zA-Z][\w-]*)((?:\s+[^\s=>\/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*\/?>/g)) {
-    const names = [...attributes!.matchAll(/([^\s=>\/]+)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?/g)].map((match) => match[1]!.toLowerCase());
+  for (const [, name, attributes] of html.matchAll(/<([a-zA-Z][\w-]*)((?:\s+[^\s=>/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*\/?>/g)) {
+    const names = [...attributes!.matchAll(/([^\s=>/]+)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?/g)].map((match) => match[1]!.toLowerCase());
     const handlers = names.filter((attribute) => attribute.startsWith("on"));
     expect(handlers, `${context}: <${name} ${handlers.join(" ")}> has an event handler`).toEqual([]);
     if (name!.toLowerCase() === "script") {
@@ -382,7 +382,7 @@ describe("cross-site form posts", () => {
 
 // ---- Accounts: enumeration and rate limits ----
 
-describe("no user enumeration beyond the spec's messages", () => {
+describe("no user enumeration beyond the store's messages", () => {
   it("answers a wrong password and an unknown email on the log-in page alike", async () => {
     await insertUser(server, { name: "Known Person", email: "known@security.test", password: "knownpass1" });
     const normalize = (html: string, email: string) =>
@@ -416,7 +416,7 @@ describe("no user enumeration beyond the spec's messages", () => {
     expect(median(unknown) / median(wrong)).toBeGreaterThan(0.4);
   });
 
-  it("says only that an email is taken at sign-up (409, as API.md requires), never whose it is", async () => {
+  it("says only that an email is taken at sign-up (409, as the API promises), never whose it is", async () => {
     const page = await new TestClient(server.baseUrl).postForm("/signup", {
       name: "Someone Else",
       email: "KNOWN@security.test",

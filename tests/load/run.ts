@@ -1,6 +1,6 @@
 /**
- * `npm run test:load`: the heavy runs that do not belong in `npm test` (RULINGS "Tests and
- * benchmarks"), on loopback only and bounded in time.
+ * `npm run test:load`: the heavy runs that do not belong in `npm test` (README, "Load and faults"),
+ * on loopback only and bounded in time.
  *
  *   A. a mixed workload at 200 keep-alive connections for 60 s: no 5xx, no connection error,
  *      no oversell; requests/s and latency percentiles reported;

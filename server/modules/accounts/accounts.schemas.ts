@@ -1,11 +1,12 @@
 import * as yup from "yup";
+import { DEFAULT_COUNTRY } from "../shared/address";
 import { emptyToUndefined, limitParam, pageParam } from "../shared/list-query";
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from "./passwords";
 import { ROLES } from "./user.model";
 
 /**
  * One schema per input, shared by the pages and the API. The messages are the store's own
- * (SPEC section 5) and are shown to people as they are.
+ * (docs/product.md, "Accounts") and are shown to people as they are.
  */
 const email = (message: string) =>
   yup
@@ -70,7 +71,7 @@ export const profileSchema = yup.object({
       city: optionalText(100, "City"),
       state: optionalText(100, "State"),
       zipCode: optionalText(20, "ZIP code"),
-      country: yup.string().trim().max(100, "Country must be at most 100 characters").default("Pakistan"),
+      country: yup.string().trim().max(100, "Country must be at most 100 characters").default(DEFAULT_COUNTRY),
     })
     .default({}),
 });
@@ -106,7 +107,7 @@ export const createAdminSchema = yup.object({
 });
 
 export const roleSchema = yup.object({
-  role: yup.string().required("Role is required").oneOf(ROLES, "Role must be customer or admin"),
+  role: yup.string().required("Role is required").oneOf([...ROLES], "Role must be customer or admin"),
 });
 
 

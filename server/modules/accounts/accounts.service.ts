@@ -20,6 +20,9 @@ import {
   signupFormSchema,
   userListQuerySchema,
 } from "./accounts.schemas";
+import { countryOrDefault } from "../shared/address";
+import { paginationOf } from "../shared/list-query";
+import { containsPattern } from "../shared/search";
 import { ApiToken } from "./api-token.model";
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from "./passwords";
 import { User, type PublicUser, type Role } from "./user.model";
@@ -158,7 +161,7 @@ export class AccountsService {
         city: fields.address.city,
         state: fields.address.state,
         zipCode: fields.address.zipCode,
-        country: fields.address.country || "Pakistan",
+        country: countryOrDefault(fields.address.country),
       });
       if (!user) throw new NotFoundError("User not found");
       return user.toPublic();
@@ -208,8 +211,7 @@ export class AccountsService {
     const filtered = User.query(this.db).modify((builder) => {
       if (role) builder.where("role", role);
       if (search) {
-        // The term is data: LIKE's own wildcards in it are escaped, so % and _ match themselves.
-        const pattern = `%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+        const pattern = containsPattern(search);
         builder.where((inner) => inner.whereILike("name", pattern).orWhereILike("email", pattern));
       }
     });
@@ -224,10 +226,7 @@ export class AccountsService {
         .offset((page - 1) * limit),
       filtered.clone().count("* as count") as unknown as Promise<[{ count: number }]>,
     ]);
-    return {
-      users: users.map((user) => user.toPublic()),
-      pagination: { total, page, pages: Math.max(1, Math.ceil(total / limit)), limit },
-    };
+    return { users: users.map((user) => user.toPublic()), pagination: paginationOf(page, limit, total) };
   }
 
   async createAdmin(input: unknown): Promise<PublicUser> {

@@ -1,20 +1,23 @@
 import { BaseModel } from "../../db/base.model";
+import { addressShape, countryOrDefault } from "../shared/address";
+import { dateTime, email, object, oneOf, text, uuid, type ShapeOf } from "../shared/shapes";
 
-export type Role = "customer" | "admin";
-export const ROLES: Role[] = ["customer", "admin"];
+export const ROLES = ["customer", "admin"] as const;
+export type Role = (typeof ROLES)[number];
 
-export type Address = { street: string; city: string; state: string; zipCode: string; country: string };
+export type { Address } from "../shared/address";
 
-/** A user as clients may see it (API.md "User"): never the password hash. */
-export type PublicUser = {
-  _id: string;
-  name: string;
-  email: string;
-  phone: string;
-  address: Address;
-  role: Role;
-  createdAt: string;
-};
+/** A user as clients may see it (docs/product.md, "Users"): never the password hash. */
+export const publicUserShape = object({
+  _id: uuid(),
+  name: text(),
+  email: email(),
+  phone: text(),
+  address: addressShape,
+  role: oneOf(ROLES),
+  createdAt: dateTime(),
+});
+export type PublicUser = ShapeOf<typeof publicUserShape>;
 
 export class User extends BaseModel {
   static tableName = "users";
@@ -46,7 +49,7 @@ export class User extends BaseModel {
         city: this.city,
         state: this.state,
         zipCode: this.zipCode,
-        country: this.country || "Pakistan",
+        country: countryOrDefault(this.country),
       },
       role: this.role,
       createdAt: new Date(this.createdAt).toISOString(),

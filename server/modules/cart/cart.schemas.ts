@@ -6,7 +6,7 @@ export const CART_LINE_MAX_QUANTITY = 1000;
 // Trimmed only when it is text: yup's .trim() calls value.trim() on whatever arrives, so a JSON
 // object or array as productId crashed validation (500). Now it is a 400 naming the field.
 // No length limit here: an over-long id is a malformed id, which the service answers with
-// 404 "Product not found" (RULINGS), where a max() here answered 400.
+// 404 "Product not found" (docs/api.md), where a max() here answered 400.
 const productId = yup
   .string()
   .transform((value) => (typeof value === "string" ? value.trim() : value))

@@ -3,22 +3,16 @@ import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
 import { ConflictError, NotFoundError } from "../shared/errors.shared";
 import { validateInput } from "../shared/validation";
-import { cartTotal, type CartLine } from "./cart-lines";
+import { User } from "../accounts/user.model";
+import { Product } from "../catalog/product.model";
+import { cartTotal } from "./cart-lines.shared";
+import { Cart, CartItem } from "./cart.model";
 import { cartLineSchema } from "./cart.schemas";
+import type { CartLine, CartWithTotal } from "./cart.shape";
 
-export type { CartLine };
+export type { CartLine, CartWithTotal };
 
 export const NOT_ENOUGH_STOCK = "Not enough stock available";
-
-export type PublicCart = {
-  _id: string | null;
-  user: string;
-  items: CartLine[];
-  createdAt: string | null;
-  updatedAt: string | null;
-};
-
-export type CartWithTotal = { cart: PublicCart; total: number };
 
 /**
  * The shopper's cart. Every change runs in a transaction that first locks the user's cart row,
@@ -33,11 +27,11 @@ export class CartService {
 
   /** Total quantity of all lines, for the badge in the top bar (one small query per page). */
   async countItems(userId: string): Promise<number> {
-    const row = await this.db("cart_items")
-      .join("carts", "carts.id", "cart_items.cart_id")
-      .where("carts.user_id", userId)
-      .sum({ count: "cart_items.quantity" })
-      .first();
+    const row = (await CartItem.query(this.db)
+      .joinRelated("cart")
+      .where("cart.userId", userId)
+      .sum("cartItems.quantity as count")
+      .first()) as unknown as { count: string | number | null } | undefined;
     return Number(row?.count ?? 0);
   }
 
@@ -47,13 +41,11 @@ export class CartService {
     return this.db.transaction(async (trx) => {
       const cartId = await this.lockCart(trx, userId);
       const product = await lockProduct(trx, productId);
-      const line = await trx("cart_items").where({ cartId, productId }).first("quantity");
+      const line = await CartItem.query(trx).findById([cartId, productId]).select("quantity");
       const wanted = (line?.quantity ?? 0) + quantity;
       if (wanted > product.stock) throw new ConflictError(NOT_ENOUGH_STOCK);
-      await trx("cart_items")
-        .insert({ cartId, productId, quantity: wanted })
-        .onConflict(["cart_id", "product_id"])
-        .merge({ quantity: wanted, updatedAt: trx.fn.now() });
+      if (line) await CartItem.query(trx).findById([cartId, productId]).patch({ quantity: wanted });
+      else await CartItem.query(trx).insert({ cartId, productId, quantity: wanted });
       return this.readCart(trx, userId);
     });
   }
@@ -64,10 +56,10 @@ export class CartService {
     return this.db.transaction(async (trx) => {
       const cartId = await this.lockCart(trx, userId);
       const product = await lockProduct(trx, productId);
-      const line = await trx("cart_items").where({ cartId, productId }).first("quantity");
+      const line = await CartItem.query(trx).findById([cartId, productId]).select("quantity");
       if (!line) throw new NotFoundError("Item not found in cart");
       if (quantity > product.stock) throw new ConflictError(NOT_ENOUGH_STOCK);
-      await trx("cart_items").where({ cartId, productId }).update({ quantity, updatedAt: trx.fn.now() });
+      await CartItem.query(trx).findById([cartId, productId]).patch({ quantity });
       return this.readCart(trx, userId);
     });
   }
@@ -76,7 +68,7 @@ export class CartService {
   async removeItem(userId: string, productId: string): Promise<CartWithTotal> {
     return this.db.transaction(async (trx) => {
       const cartId = await this.lockCart(trx, userId);
-      if (isUuid(productId)) await trx("cart_items").where({ cartId, productId }).delete();
+      if (isUuid(productId)) await CartItem.query(trx).deleteById([cartId, productId]);
       return this.readCart(trx, userId);
     });
   }
@@ -84,14 +76,14 @@ export class CartService {
   async clear(userId: string): Promise<CartWithTotal> {
     return this.db.transaction(async (trx) => {
       const cartId = await this.lockCart(trx, userId);
-      await trx("cart_items").where({ cartId }).delete();
+      await CartItem.query(trx).where({ cartId }).delete();
       return this.readCart(trx, userId);
     });
   }
 
   /**
    * Names of products deleted from the shopper's cart since they last looked, cleared as they
-   * are read: the cart page tells the shopper once (RULINGS "Cart and orders").
+   * are read: the cart page tells the shopper once (docs/product.md, "Products").
    */
   async takeRemovedProductNames(userId: string): Promise<string[]> {
     const result = await this.db.raw(
@@ -111,31 +103,38 @@ export class CartService {
     // The shopper first, then the cart, as checkout and an admin's deletion of the shopper do:
     // without it a cart made while the account was being deleted failed its reference to the
     // user (a 500, found by tests/integration/races).
-    const user = await trx("users").where({ id: userId }).forKeyShare().first("id");
+    const user = await User.query(trx).findById(userId).forKeyShare().select("id");
     if (!user) throw new NotFoundError("User not found");
-    const [cart] = await trx("carts")
+    // Made on first use; a second shopper's request waits on the row lock here.
+    const cart = await Cart.query(trx)
       .insert({ userId })
-      .onConflict("user_id")
-      .merge({ updatedAt: trx.fn.now() })
-      .returning("id");
+      .onConflict("userId")
+      .merge({ updatedAt: new Date() })
+      .returning("id")
+      .castTo<Cart>();
     return cart.id;
   }
 
   private async readCart(db: Knex, userId: string): Promise<CartWithTotal> {
-    const cart = await db("carts").where({ userId }).first();
-    const rows = cart
-      ? await db("cart_items")
-          .join("products", "products.id", "cart_items.product_id")
-          .where("cart_items.cart_id", cart.id)
+    const cart = await Cart.query(db).where({ userId }).first();
+    const lines = cart
+      ? await CartItem.query(db)
+          .where("cartItems.cartId", cart.id)
+          .withGraphJoined("product")
           .orderBy([
-            { column: "cart_items.created_at", order: "asc" },
-            { column: "products.id", order: "asc" },
+            { column: "cartItems.createdAt", order: "asc" },
+            { column: "product.id", order: "asc" },
           ])
-          .select("products.id", "products.name", "products.price", "products.image_url", "products.stock", "cart_items.quantity")
       : [];
-    const items: CartLine[] = rows.map((row) => ({
-      product: { _id: row.id, name: row.name, price: row.price, imageUrl: row.imageUrl, stock: row.stock },
-      quantity: row.quantity,
+    const items: CartLine[] = lines.map((line) => ({
+      product: {
+        _id: line.product!.id,
+        name: line.product!.name,
+        price: line.product!.price,
+        imageUrl: line.product!.imageUrl,
+        stock: line.product!.stock,
+      },
+      quantity: line.quantity,
     }));
     return {
       cart: {
@@ -152,7 +151,7 @@ export class CartService {
 
 /** The product, share-locked so that it is not deleted while the cart refers to it. */
 async function lockProduct(trx: Knex.Transaction, productId: string): Promise<{ id: string; stock: number }> {
-  const product = isUuid(productId) ? await trx("products").where({ id: productId }).forShare().first("id", "stock") : undefined;
+  const product = isUuid(productId) ? await Product.query(trx).findById(productId).forShare().select("id", "stock") : undefined;
   if (!product) throw new NotFoundError("Product not found");
   return product;
 }

@@ -1,6 +1,6 @@
 import * as yup from "yup";
 import { emptyToUndefined, limitParam, pageParam } from "../shared/list-query";
-import { CATEGORIES, PRICE_MAX, PRODUCT_SORTS, SEARCH_MAX_LENGTH, STOCK_MAX } from "./catalog-values";
+import { CATEGORIES, PRICE_MAX, PRODUCT_SORTS, SEARCH_MAX_LENGTH, STOCK_MAX } from "./catalog-values.shared";
 
 /**
  * GET /api/v1/products: strict, an unknown value is a 400 (the pages forgive instead, see

@@ -2,25 +2,21 @@ import type { QueryBuilder } from "objection";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
 import { NotFoundError } from "../shared/errors.shared";
+import { paginationOf, type Pagination } from "../shared/list-query";
+import { containsPattern } from "../shared/search";
 import { validateInput } from "../shared/validation";
 import { noteProductLeavingCarts } from "../cart/cart.service";
-import { DEFAULT_PRODUCT_SORT, type ProductSort } from "./catalog-values";
+import { DEFAULT_PRODUCT_SORT, type ProductSort } from "./catalog-values.shared";
 import { productInputSchema, productListQuerySchema } from "./catalog.schemas";
 import { Product, type PublicProduct } from "./product.model";
 
-export type ProductPagination = { page: number; limit: number; total: number; totalPages: number };
-export type ProductList = { products: PublicProduct[]; pagination: ProductPagination };
+export type ProductList = { products: PublicProduct[]; pagination: Pagination };
 
 /**
  * The text a search reads, written exactly as the trigram index of the migration is, so that
  * PostgreSQL uses that index for substring matches.
  */
 const SEARCH_DOCUMENT = "(name || ' ' || brand || ' ' || description)";
-
-/** A LIKE pattern that finds the term anywhere, with LIKE's own wildcards taken literally. */
-export function containsPattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
 
 /** Each sort as SQL, matching an index of the migrations; names sort without regard to case. */
 const SORT_ORDER: Record<ProductSort, { expression: string; order: "ASC" | "DESC" }> = {
@@ -62,7 +58,7 @@ export class CatalogService {
     ]);
     return {
       products: products.map((product) => product.toPublic()),
-      pagination: { page, limit, total, totalPages: Math.ceil(total / limit) },
+      pagination: paginationOf(page, limit, total),
     };
   }
 

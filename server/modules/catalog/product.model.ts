@@ -1,23 +1,25 @@
 import { BaseModel } from "../../db/base.model";
-import { noteProductShown } from "../../page-dependencies";
+import { announceProductShown } from "./product-shown";
 
-import type { Category } from "./catalog-values";
+import { dateTime, integer, number, object, oneOf, text, uuid, type ShapeOf } from "../shared/shapes";
+import { CATEGORIES, type Category } from "./catalog-values.shared";
 
-export { CATEGORIES, type Category } from "./catalog-values";
+export { CATEGORIES, type Category };
 
-/** A product as clients see it (API.md "Product"). */
-export type PublicProduct = {
-  _id: string;
-  name: string;
-  description: string;
-  price: number;
-  category: Category;
-  imageUrl: string;
-  stock: number;
-  brand: string;
-  createdAt: string;
-  updatedAt: string;
-};
+/** A product as clients see it (docs/product.md, "Products"). */
+export const productShape = object({
+  _id: uuid(),
+  name: text(),
+  description: text(),
+  price: number({ minimum: 0, description: "Rupees, at most two decimals" }),
+  category: oneOf(CATEGORIES),
+  imageUrl: text({ description: "Absolute in API answers (site paths are expanded with the public address)" }),
+  stock: integer({ minimum: 0 }),
+  brand: text(),
+  createdAt: dateTime(),
+  updatedAt: dateTime(),
+});
+export type PublicProduct = ShapeOf<typeof productShape>;
 
 export class Product extends BaseModel {
   static tableName = "products";
@@ -34,7 +36,7 @@ export class Product extends BaseModel {
   updatedAt!: Date;
 
   toPublic(): PublicProduct {
-    noteProductShown(this.id);
+    announceProductShown(this.id);
     return {
       _id: this.id,
       name: this.name,
@@ -48,15 +50,4 @@ export class Product extends BaseModel {
       updatedAt: new Date(this.updatedAt).toISOString(),
     };
   }
-}
-
-/** A site path made absolute with the public address; full URLs and empty values stay as they are. */
-export function absoluteUrl(pathOrUrl: string, siteUrl: string): string {
-  if (!pathOrUrl || /^https?:\/\//i.test(pathOrUrl)) return pathOrUrl;
-  return siteUrl + (pathOrUrl.startsWith("/") ? pathOrUrl : `/${pathOrUrl}`);
-}
-
-/** The product as the API sends it: clients on other origins need absolute image addresses (RULINGS). */
-export function forApiClients(product: PublicProduct, siteUrl: string): PublicProduct {
-  return { ...product, imageUrl: absoluteUrl(product.imageUrl, siteUrl) };
 }

@@ -8,7 +8,7 @@ import { MESSAGES_PER_PAGE, contactMessageListQuerySchema, contactMessageSchema 
 export const CONTACT_PER_IP: RateLimitRule = { name: "contact-ip", limit: 5, windowSeconds: 60 * 60 };
 export const TOO_MANY_MESSAGES = "Too many messages sent from your connection. Please try again later.";
 
-/** The contact form's messages: kept for the administrators instead of dropped (issue 6). */
+/** The contact form's messages: kept for the administrators (docs/product.md, "Contact and content"). */
 export class ContactService {
   constructor(
     private readonly db: Database,

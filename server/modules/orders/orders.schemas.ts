@@ -1,6 +1,6 @@
 import * as yup from "yup";
 import { emptyToUndefined, limitParam, pageParam } from "../shared/list-query";
-import { ORDER_STATUSES } from "./order-values";
+import { ORDER_STATUSES } from "./order-values.shared";
 
 // Trimmed only when it is text: yup's .trim() calls value.trim() on whatever arrives, so a JSON
 // object or array in an address field crashed validation (500). Now it is a 400 naming the field.

@@ -1,14 +1,16 @@
 import * as yup from "yup";
+import { PAGE_MAX, PAGE_SIZE_MAX } from "./list-limits.shared";
+import { integer, object, type ShapeOf } from "./shapes";
 
 /**
- * Pieces shared by the list queries of the API (products, users, orders) and the numbers of
- * the forms. Existing clients always send every parameter, so an empty value means "no filter"
- * or the default.
+ * Pieces shared by the list queries (products, users, orders) and the numbers of the forms.
+ * Existing clients always send every parameter, so an empty value means "no filter" or the
+ * default.
  */
 export const emptyToUndefined = (value: unknown, original: unknown) =>
   original === "" || original === null ? undefined : value;
 
-export const PAGE_MAX = 1_000_000;
+export { PAGE_MAX, PAGE_SIZE_MAX };
 
 export const pageParam = () =>
   yup
@@ -20,13 +22,26 @@ export const pageParam = () =>
     .max(PAGE_MAX, `Page must be at most ${PAGE_MAX}`)
     .default(1);
 
-/** 1 to 1000 a page (admin lists ask for 1000, SPEC section 9). */
+/** 1 to 1000 a page (admin lists ask for 1000: docs/product.md, "Limits"). */
 export const limitParam = (defaultLimit: number) =>
   yup
     .number()
     .transform(emptyToUndefined)
     .typeError("Limit must be a number")
     .integer("Limit must be a whole number")
-    .min(1, "Limit must be between 1 and 1000")
-    .max(1000, "Limit must be between 1 and 1000")
+    .min(1, `Limit must be between 1 and ${PAGE_SIZE_MAX}`)
+    .max(PAGE_SIZE_MAX, `Limit must be between 1 and ${PAGE_SIZE_MAX}`)
     .default(defaultLimit);
+
+/** Where a page of a list sits in the whole list: the one pagination of every list. */
+export const paginationShape = object({
+  page: integer({ minimum: 1 }),
+  limit: integer({ minimum: 1 }),
+  total: integer({ minimum: 0, description: "Every match, counted exactly" }),
+  totalPages: integer({ minimum: 0 }),
+});
+export type Pagination = ShapeOf<typeof paginationShape>;
+
+export function paginationOf(page: number, limit: number, total: number): Pagination {
+  return { page, limit, total, totalPages: Math.ceil(total / limit) };
+}

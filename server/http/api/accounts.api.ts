@@ -1,4 +1,6 @@
-import { defineApiRoute, type ApiRoute } from "../../http/api-route";
+import { publicUserShape } from "../../modules/accounts/user.model";
+import { arrayOf, integer, object, text } from "../../modules/shared/shapes";
+import { defineApiRoute, type ApiRoute } from "../api-route";
 import {
   changePasswordSchema,
   createAdminSchema,
@@ -7,32 +9,17 @@ import {
   registerSchema,
   roleSchema,
   userListQuerySchema,
-} from "./accounts.schemas";
+} from "../../modules/accounts/accounts.schemas";
 
-const userSchema = {
-  type: "object",
-  properties: {
-    _id: { type: "string", format: "uuid" },
-    name: { type: "string" },
-    email: { type: "string", format: "email" },
-    phone: { type: "string" },
-    address: {
-      type: "object",
-      properties: {
-        street: { type: "string" },
-        city: { type: "string" },
-        state: { type: "string" },
-        zipCode: { type: "string" },
-        country: { type: "string" },
-      },
-    },
-    role: { type: "string", enum: ["customer", "admin"] },
-    createdAt: { type: "string", format: "date-time" },
-  },
-};
-const userAndToken = { type: "object", properties: { user: userSchema, token: { type: "string" } } };
+const userAndToken = object({ user: publicUserShape, token: text() });
+const oneUser = object({ user: publicUserShape });
+/** The users list keeps its first pagination: total, page and pages (docs/api.md). */
+const userList = object({
+  users: arrayOf(publicUserShape),
+  pagination: object({ total: integer(), page: integer(), pages: integer() }),
+});
 
-/** /api/v1/auth and /api/v1/users (API.md). */
+/** /api/v1/auth and /api/v1/users (docs/api.md). */
 export const accountsApiRoutes: ApiRoute[] = [
   defineApiRoute({
     method: "post",
@@ -82,7 +69,7 @@ export const accountsApiRoutes: ApiRoute[] = [
     tag: "Auth",
     summary: "The signed-in user",
     access: "signed-in",
-    responseData: { type: "object", properties: { user: userSchema } },
+    responseData: oneUser,
     handler: async ({ user }) => ({ message: "OK", data: { user } }),
   }),
   defineApiRoute({
@@ -92,7 +79,7 @@ export const accountsApiRoutes: ApiRoute[] = [
     summary: "Update name, email, phone and address",
     access: "signed-in",
     body: profileSchema,
-    responseData: { type: "object", properties: { user: userSchema } },
+    responseData: oneUser,
     errorStatuses: [409],
     handler: async ({ services, user, body }) => {
       const updated = await services.accounts.updateProfile(user!._id, body);
@@ -106,7 +93,7 @@ export const accountsApiRoutes: ApiRoute[] = [
     summary: "Change the password; every other session and token ends, a fresh token is returned",
     access: "signed-in",
     body: changePasswordSchema,
-    responseData: { type: "object", properties: { token: { type: "string" } } },
+    responseData: object({ token: text() }),
     errorStatuses: [401, 429],
     handler: async ({ services, user, body, req }) => {
       const { credentialsVersion } = await services.accounts.changePassword(
@@ -126,21 +113,13 @@ export const accountsApiRoutes: ApiRoute[] = [
     summary: "List users (search by name or email, filter by role)",
     access: "admin",
     query: userListQuerySchema,
-    responseData: {
-      type: "object",
-      properties: {
-        users: { type: "array", items: userSchema },
-        pagination: {
-          type: "object",
-          properties: { total: { type: "integer" }, page: { type: "integer" }, pages: { type: "integer" } },
-        },
-      },
-    },
+    responseData: userList,
     handler: async ({ services, query }) => {
       const { users, pagination } = await services.accounts.listUsers(query);
+      // An empty list still has one (empty) page here, as it always had.
       return {
         message: "OK",
-        data: { users, pagination: { total: pagination.total, page: pagination.page, pages: pagination.pages } },
+        data: { users, pagination: { total: pagination.total, page: pagination.page, pages: Math.max(1, pagination.totalPages) } },
       };
     },
   }),
@@ -152,7 +131,7 @@ export const accountsApiRoutes: ApiRoute[] = [
     access: "admin",
     body: createAdminSchema,
     successStatus: 201,
-    responseData: { type: "object", properties: { user: userSchema } },
+    responseData: oneUser,
     errorStatuses: [409],
     handler: async ({ services, body }) => {
       const user = await services.accounts.createAdmin(body);
@@ -166,7 +145,7 @@ export const accountsApiRoutes: ApiRoute[] = [
     summary: "Change a user's role (not one's own; never the last admin's)",
     access: "admin",
     body: roleSchema,
-    responseData: { type: "object", properties: { user: userSchema } },
+    responseData: oneUser,
     errorStatuses: [404],
     handler: async ({ services, user, params, body }) => {
       const updated = await services.accounts.changeRole(user!._id, params.userId!, body);

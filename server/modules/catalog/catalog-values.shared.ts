@@ -5,7 +5,7 @@
 export type Category = "Men" | "Women";
 export const CATEGORIES: Category[] = ["Men", "Women"];
 
-/** The sorts of the catalogue, in API.md's words: a field, "-" for descending. */
+/** The sorts of the catalogue, as the API names them (docs/api.md): a field, "-" for descending. */
 export const PRODUCT_SORTS = ["-createdAt", "createdAt", "price", "-price", "name", "-name"] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
 export const DEFAULT_PRODUCT_SORT: ProductSort = "-createdAt";

@@ -1,0 +1,110 @@
+import js from "@eslint/js";
+import prettier from "eslint-config-prettier";
+import jsxA11y from "eslint-plugin-jsx-a11y";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+/**
+ * `npm run lint`. Besides the usual checks, the rules of the house are lint rules here, so that an
+ * import that breaks one fails the lint (and CI):
+ * - the domain (server/modules) knows no HTTP: no Express, no React Router, nothing of server/http;
+ * - route modules (app/) import from server/ only types and `*.shared.ts` files (pure values and
+ *   functions, no database, no Node built-ins), and never knex, objection or pg;
+ * - a `*.shared.ts` file stays pure: it imports only other `*.shared.ts` files.
+ */
+const DOMAIN_KNOWS_NO_HTTP = "The domain (server/modules) knows no HTTP: move this to server/http, or pass what is needed in.";
+const PAGES_IMPORT_TYPES_OR_SHARED =
+  "Route modules import from server/ only types and *.shared.ts files (pure values and functions): the services reach them through the request context (app/context.ts).";
+const PAGES_NEVER_TOUCH_THE_DATABASE = "Route modules never reach the database: ask a service through the request context.";
+const SHARED_STAYS_PURE = "A *.shared.ts file is pure (the pages' browser bundle may load it): it imports only other *.shared.ts files.";
+
+const databaseDrivers = ["knex", "objection", "pg"].map((name) => ({ name, message: PAGES_NEVER_TOUCH_THE_DATABASE }));
+
+export default tseslint.config(
+  {
+    ignores: [
+      "build/",
+      ".react-router/",
+      "node_modules/",
+      "data/",
+      "test-results/",
+      "playwright-report/",
+      "bench/results/",
+      "bench/baseline/build/",
+      "bench/baseline/.react-router/",
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports", disallowTypeAnnotations: false }],
+    },
+  },
+  {
+    // Tests read JSON answers whose shape is the thing under test.
+    files: ["tests/**/*.ts", "**/*.test.ts", "**/*.test.tsx"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
+    files: ["app/**/*.tsx"],
+    ...jsxA11y.flatConfigs.recommended,
+  },
+  reactHooks.configs.flat["recommended-latest"],
+  {
+    files: ["server/modules/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "express", message: DOMAIN_KNOWS_NO_HTTP },
+            { name: "react-router", message: DOMAIN_KNOWS_NO_HTTP },
+            { name: "express-session", message: DOMAIN_KNOWS_NO_HTTP },
+          ],
+          patterns: [
+            { group: ["@react-router/*"], message: DOMAIN_KNOWS_NO_HTTP },
+            { regex: "^(\\.\\./)+http(/|$)", message: DOMAIN_KNOWS_NO_HTTP },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: databaseDrivers,
+          patterns: [
+            {
+              regex: "^(\\.\\./)+server/(?!.*\\.shared$)",
+              allowTypeImports: true,
+              message: PAGES_IMPORT_TYPES_OR_SHARED,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["**/*.shared.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: databaseDrivers.map((path) => ({ ...path, message: SHARED_STAYS_PURE })),
+          patterns: [
+            { regex: "^node:", message: SHARED_STAYS_PURE },
+            { regex: "^\\.{1,2}/(?!.*\\.shared$)", allowTypeImports: true, message: SHARED_STAYS_PURE },
+          ],
+        },
+      ],
+    },
+  },
+  prettier,
+);

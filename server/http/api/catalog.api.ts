@@ -1,0 +1,75 @@
+import { defineApiRoute, type ApiRoute } from "../api-route";
+import { PRODUCT_SORTS } from "../../modules/catalog/catalog-values.shared";
+import { productInputSchema, productListQuerySchema } from "../../modules/catalog/catalog.schemas";
+import { productShape } from "../../modules/catalog/product.model";
+import { arrayOf } from "../../modules/shared/shapes";
+
+/** /api/v1/products (docs/api.md): anyone reads, admins write. */
+export const catalogApiRoutes: ApiRoute[] = [
+  defineApiRoute({
+    method: "get",
+    path: "/products",
+    tag: "Products",
+    summary: `List products. sort: ${PRODUCT_SORTS.join(", ")} (default -createdAt); with a search and no sort, by relevance. Empty values mean no filter.`,
+    access: "public",
+    query: productListQuerySchema,
+    responseData: arrayOf(productShape),
+    handler: async ({ services, query }) => {
+      const { products, pagination } = await services.catalog.listProducts(query);
+      return { message: "OK", data: products, pagination };
+    },
+  }),
+  defineApiRoute({
+    method: "get",
+    path: "/products/:id",
+    tag: "Products",
+    summary: "One product",
+    access: "public",
+    responseData: productShape,
+    errorStatuses: [404],
+    handler: async ({ services, params }) => ({
+      message: "OK",
+      data: await services.catalog.getProduct(params.id),
+    }),
+  }),
+  defineApiRoute({
+    method: "post",
+    path: "/products",
+    tag: "Products",
+    summary: "Create a product",
+    access: "admin",
+    body: productInputSchema,
+    successStatus: 201,
+    responseData: productShape,
+    handler: async ({ services, body }) => ({
+      message: "Product created successfully",
+      data: await services.catalog.createProduct(body),
+    }),
+  }),
+  defineApiRoute({
+    method: "put",
+    path: "/products/:id",
+    tag: "Products",
+    summary: "Replace a product's fields",
+    access: "admin",
+    body: productInputSchema,
+    responseData: productShape,
+    errorStatuses: [404],
+    handler: async ({ services, body, params }) => ({
+      message: "Product updated successfully",
+      data: await services.catalog.updateProduct(params.id, body),
+    }),
+  }),
+  defineApiRoute({
+    method: "delete",
+    path: "/products/:id",
+    tag: "Products",
+    summary: "Delete a product (it leaves every cart; orders keep their copy)",
+    access: "admin",
+    errorStatuses: [404],
+    handler: async ({ services, params }) => {
+      await services.catalog.deleteProduct(params.id);
+      return { message: "Product deleted successfully", data: null };
+    },
+  }),
+];

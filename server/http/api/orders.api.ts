@@ -1,0 +1,80 @@
+import { defineApiRoute, type ApiRoute } from "../api-route";
+import { orderShape } from "../../modules/orders/order.shape";
+import { arrayOf } from "../../modules/shared/shapes";
+import { orderListQuerySchema, orderStatusSchema, placeOrderSchema, shippingAddressSchema } from "../../modules/orders/orders.schemas";
+
+/** /api/v1/orders (docs/api.md). */
+export const ordersApiRoutes: ApiRoute[] = [
+  defineApiRoute({
+    method: "post",
+    path: "/orders",
+    tag: "Orders",
+    summary:
+      "Place a cash-on-delivery order from the cart, which is then empty. An optional Idempotency-Key header makes a retried request answer the first order instead of making a second.",
+    access: "signed-in",
+    body: placeOrderSchema.pick(["address"]).shape({ address: shippingAddressSchema.required("Address is required") }),
+    successStatus: 201,
+    responseData: orderShape,
+    errorStatuses: [409],
+    handler: async ({ services, user, body, req }) => {
+      const order = await services.orders.placeOrder(user!._id, {
+        address: body.address,
+        idempotencyKey: req.get("Idempotency-Key") ?? "",
+      });
+      return { message: "Order placed successfully", data: order };
+    },
+  }),
+  defineApiRoute({
+    method: "get",
+    path: "/orders/me",
+    tag: "Orders",
+    summary: "The caller's orders, newest first (page, limit up to 1000, status), with pagination and meta as GET /orders",
+    access: "signed-in",
+    query: orderListQuerySchema,
+    responseData: arrayOf(orderShape),
+    handler: async ({ services, user, query }) => {
+      const { orders, pagination, meta } = await services.orders.listMyOrders(user!._id, query);
+      return { message: "OK", data: orders, pagination, meta };
+    },
+  }),
+  defineApiRoute({
+    method: "get",
+    path: "/orders",
+    tag: "Orders",
+    summary: "Every order, newest first (page, limit up to 1000, status); meta.totalAmount excludes Cancelled orders",
+    access: "admin",
+    query: orderListQuerySchema,
+    responseData: arrayOf(orderShape),
+    handler: async ({ services, query }) => {
+      const { orders, pagination, meta } = await services.orders.listOrders(query);
+      return { message: "OK", data: orders, pagination, meta };
+    },
+  }),
+  defineApiRoute({
+    method: "get",
+    path: "/orders/:id",
+    tag: "Orders",
+    summary: "One order, for its owner or an admin (anyone else: 404)",
+    access: "signed-in",
+    responseData: orderShape,
+    errorStatuses: [404],
+    handler: async ({ services, user, params }) => ({
+      message: "OK",
+      data: await services.orders.getOrder(user!, params.id),
+    }),
+  }),
+  defineApiRoute({
+    method: "patch",
+    path: "/orders/:id/status",
+    tag: "Orders",
+    summary: "Set the status (any of the four from any state); Cancelled returns the stock, leaving Cancelled claims it again",
+    access: "admin",
+    body: orderStatusSchema,
+    responseData: orderShape,
+    errorStatuses: [404, 409],
+    handler: async ({ services, params, body }) => ({
+      message: "Order status updated",
+      data: await services.orders.updateStatus(params.id, body),
+    }),
+  }),
+];

@@ -1,0 +1,85 @@
+import { Model } from "objection";
+import { BaseModel } from "../../db/base.model";
+import type { OrderStatus, PAYMENT_METHOD } from "./order-values.shared";
+import type { PublicOrder } from "./order.shape";
+
+/** A line of an order: a copy of what was sold (name, image, unit price), kept after product changes. */
+export class OrderItem extends BaseModel {
+  static tableName = "order_items";
+
+  id!: string;
+  orderId!: string;
+  /** Null once the product was deleted; the copy stays. */
+  productId!: string | null;
+  productName!: string;
+  productImageUrl!: string;
+  quantity!: number;
+  unitPrice!: number;
+  position!: number;
+
+  static modifiers = {
+    /** Items in the order they were in the cart. */
+    inCartOrder(query: ReturnType<typeof OrderItem.query>) {
+      query.orderBy("position");
+    },
+  };
+}
+
+export class Order extends BaseModel {
+  static tableName = "orders";
+
+  id!: string;
+  /** Null once the customer's account was deleted; name and email stay on the order. */
+  userId!: string | null;
+  customerName!: string;
+  customerEmail!: string;
+  street!: string;
+  city!: string;
+  state!: string;
+  zipCode!: string;
+  country!: string;
+  totalPrice!: number;
+  status!: OrderStatus;
+  paymentMethod!: typeof PAYMENT_METHOD;
+  idempotencyKey!: string | null;
+  createdAt!: Date;
+  updatedAt!: Date;
+  items?: OrderItem[];
+
+  // Column names in camelCase: knexSnakeCaseMappers turns them into the table's snake_case.
+  static relationMappings = () => ({
+    items: {
+      relation: Model.HasManyRelation,
+      modelClass: OrderItem,
+      join: { from: "orders.id", to: "order_items.orderId" },
+    },
+  });
+
+  static modifiers = {
+    /** Newest first; the id breaks ties so that pages never repeat or skip an order. */
+    newestFirst(query: ReturnType<typeof Order.query>) {
+      query.orderBy([
+        { column: "orders.createdAt", order: "desc" },
+        { column: "orders.id", order: "desc" },
+      ]);
+    },
+  };
+
+  toPublic(): PublicOrder {
+    return {
+      _id: this.id,
+      user: { _id: this.userId, name: this.customerName, email: this.customerEmail },
+      items: (this.items ?? []).map((item) => ({
+        product: { _id: item.productId, name: item.productName, imageUrl: item.productImageUrl },
+        quantity: item.quantity,
+        price: item.unitPrice,
+      })),
+      address: { street: this.street, city: this.city, state: this.state, zipCode: this.zipCode, country: this.country },
+      totalPrice: this.totalPrice,
+      status: this.status,
+      paymentMethod: this.paymentMethod,
+      createdAt: new Date(this.createdAt).toISOString(),
+      updatedAt: new Date(this.updatedAt).toISOString(),
+    };
+  }
+}
