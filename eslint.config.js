@@ -13,11 +13,14 @@ import tseslint from "typescript-eslint";
  *   functions, no database, no Node built-ins), and never knex, objection or pg;
  * - a `*.shared.ts` file stays pure: it imports only other `*.shared.ts` files.
  */
-const DOMAIN_KNOWS_NO_HTTP = "The domain (server/modules) knows no HTTP: move this to server/http, or pass what is needed in.";
+const DOMAIN_KNOWS_NO_HTTP =
+  "The domain (server/modules) knows no HTTP: move this to server/http, or pass what is needed in.";
 const PAGES_IMPORT_TYPES_OR_SHARED =
   "Route modules import from server/ only types and *.shared.ts files (pure values and functions): the services reach them through the request context (app/context.ts).";
-const PAGES_NEVER_TOUCH_THE_DATABASE = "Route modules never reach the database: ask a service through the request context.";
-const SHARED_STAYS_PURE = "A *.shared.ts file is pure (the pages' browser bundle may load it): it imports only other *.shared.ts files.";
+const PAGES_NEVER_TOUCH_THE_DATABASE =
+  "Route modules never reach the database: ask a service through the request context.";
+const SHARED_STAYS_PURE =
+  "A *.shared.ts file is pure (the pages' browser bundle may load it): it imports only other *.shared.ts files.";
 
 const databaseDrivers = ["knex", "objection", "pg"].map((name) => ({ name, message: PAGES_NEVER_TOUCH_THE_DATABASE }));
 
@@ -40,8 +43,14 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
-      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports", disallowTypeAnnotations: false }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
+      "@typescript-eslint/consistent-type-imports": [
+        "error",
+        { fixStyle: "inline-type-imports", disallowTypeAnnotations: false },
+      ],
     },
   },
   {

@@ -6,7 +6,12 @@ import { defineConfig } from "vitest/config";
  * database cloned from it. The React Router plugin is left out on purpose: pages are tested
  * through the real production build, which the global setup makes when it is missing or stale.
  */
-const suites = ["server/**/*.test.ts", "app/**/*.test.{ts,tsx}", "seeds/**/*.test.ts", "tests/integration/**/*.test.ts"];
+const suites = [
+  "server/**/*.test.ts",
+  "app/**/*.test.{ts,tsx}",
+  "seeds/**/*.test.ts",
+  "tests/integration/**/*.test.ts",
+];
 
 export default defineConfig({
   test: {

@@ -13,7 +13,8 @@ export const streamTimeout = 5_000;
  * lists) is never stored by a shared cache or kept for the back button after log-out.
  */
 function keepPrivate(headers: Headers, loadContext: Readonly<RouterContextProvider>) {
-  if (loadContext.get(requestContext).user && !headers.has("Cache-Control")) headers.set("Cache-Control", "private, no-store");
+  if (loadContext.get(requestContext).user && !headers.has("Cache-Control"))
+    headers.set("Cache-Control", "private, no-store");
 }
 
 export function handleDataRequest(response: Response, { context }: { context: Readonly<RouterContextProvider> }) {

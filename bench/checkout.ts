@@ -9,7 +9,9 @@ import type { Started } from "./processes";
  * the server up; the second is measured. Afterwards the stock is checked in SQL.
  */
 
-const ADDRESS = { address: { street: "1 Mall Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" } };
+const ADDRESS = {
+  address: { street: "1 Mall Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
+};
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json" };
 
 export type CheckoutResult = LoadResult & {
@@ -80,7 +82,9 @@ export async function runCheckout(options: {
   // Requests cut off at the end of the run may still be finishing on the server.
   await new Promise((resolve) => setTimeout(resolve, 500));
   const after = await stockSnapshot(db, productIds);
-  const [{ count }] = (await db("orders").where("createdAt", ">=", startedAt).count({ count: "*" })) as { count: number }[];
+  const [{ count }] = (await db("orders").where("createdAt", ">=", startedAt).count({ count: "*" })) as {
+    count: number;
+  }[];
   const unitsOrdered = after.ordered - before.ordered;
   const unitsTakenFromStock = before.stock - after.stock;
   return {
@@ -144,7 +148,9 @@ export async function runLastUnits(options: {
     if (added.status !== 200) throw new Error(`adding the last units: ${added.status}`);
   }
   const started = performance.now();
-  const statuses = await Promise.all(tokens.map((token) => api(server, "POST", "/orders", token, ADDRESS).then((response) => response.status)));
+  const statuses = await Promise.all(
+    tokens.map((token) => api(server, "POST", "/orders", token, ADDRESS).then((response) => response.status)),
+  );
   const seconds = (performance.now() - started) / 1000;
   const counts: Record<string, number> = {};
   for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;

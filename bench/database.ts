@@ -69,7 +69,9 @@ export async function openBenchDatabase(options: { keep: boolean }): Promise<Ben
 
 function readPostmasterPid(clusterDir: string): number | null {
   try {
-    return Number.parseInt(fs.readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n")[0]!, 10) || null;
+    return (
+      Number.parseInt(fs.readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n")[0]!, 10) || null
+    );
   } catch {
     return null;
   }
@@ -221,9 +223,9 @@ export async function seedBenchData(db: Knex, plan: SeedPlan): Promise<Seeded> {
   const checkoutProductIds = (await db("products").where("stock", ">=", 1000000).orderBy("id").select("id")).map(
     (row: { id: string }) => row.id,
   );
-  const sampleProductIds = (
-    await db.raw("SELECT id FROM products ORDER BY md5(id::text) LIMIT 500")
-  ).rows.map((row: { id: string }) => row.id);
+  const sampleProductIds = (await db.raw("SELECT id FROM products ORDER BY md5(id::text) LIMIT 500")).rows.map(
+    (row: { id: string }) => row.id,
+  );
   return {
     ...plan,
     password: BENCH_PASSWORD,

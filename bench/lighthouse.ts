@@ -52,7 +52,11 @@ async function main() {
       lastUnitShoppers: 0,
     });
     store = await startStore({ databaseUrl: database.url, countQueries: false });
-    const product = await database.db("products").where("stock", ">", 0).whereIn("id", seed.sampleProductIds).first("id");
+    const product = await database
+      .db("products")
+      .where("stock", ">", 0)
+      .whereIn("id", seed.sampleProductIds)
+      .first("id");
     const paths = ["/", "/products", `/products/${product.id}`];
 
     const results: LighthouseResults = {
@@ -86,14 +90,18 @@ async function main() {
       const runtimeError = report.runtimeError?.message as string | undefined;
       results.pages.push({
         path: pagePath.startsWith("/products/") ? "/products/{id}" : pagePath,
-        scores: Object.fromEntries(CATEGORIES.map((category) => [category, report.categories[category]?.score ?? null])),
+        scores: Object.fromEntries(
+          CATEGORIES.map((category) => [category, report.categories[category]?.score ?? null]),
+        ),
         metrics: Object.fromEntries(
           Object.entries(METRICS).map(([key, audit]) => [key, report.audits[audit]?.numericValue ?? null]),
         ),
         // What keeps a category below 100: its weighted audits that did not pass.
         failing: CATEGORIES.flatMap((category) =>
           (report.categories[category]?.auditRefs ?? [])
-            .filter((ref: { id: string; weight: number }) => ref.weight > 0 && (report.audits[ref.id]?.score ?? 1) < 0.9)
+            .filter(
+              (ref: { id: string; weight: number }) => ref.weight > 0 && (report.audits[ref.id]?.score ?? 1) < 0.9,
+            )
             .map((ref: { id: string }) => `${category}: ${ref.id}${where(report.audits[ref.id])}`),
         ),
         ...(runtimeError ? { error: runtimeError } : {}),

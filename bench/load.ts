@@ -87,7 +87,12 @@ export async function runLoad(plan: LoadPlan, options: { warmUp?: boolean } = {}
   const expected = plan.expected ?? ((status: number) => status >= 200 && status < 300);
   const requests = plan.requests.map((request) => ({
     ...request,
-    onResponse: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string | string[]>) => {
+    onResponse: (
+      status: number,
+      body: string,
+      context: Record<string, unknown>,
+      headers: Record<string, string | string[]>,
+    ) => {
       lastAnswerAt = performance.now();
       if (!expected(status)) unexpected += 1;
       const cache = headerValue(headers, "x-page-cache");
@@ -121,11 +126,17 @@ export async function runLoad(plan: LoadPlan, options: { warmUp?: boolean } = {}
   clearInterval(sampler);
   const ownUsage = process.cpuUsage(ownCpu);
   const serverCpuUsed = cpuMs(plan.server.pid) - serverCpu;
-  const databaseCpuUsed = plan.postmasterPid && databaseCpu !== null ? clusterCpuMs(plan.postmasterPid) - databaseCpu : null;
+  const databaseCpuUsed =
+    plan.postmasterPid && databaseCpu !== null ? clusterCpuMs(plan.postmasterPid) - databaseCpu : null;
   // The stats count a request when its response closes: let the last ones close.
   await new Promise((resolve) => setTimeout(resolve, 300));
   const stats = counting
-    ? ((await (await fetch(statsUrl)).json()) as { requests: number; queries: number; max: number; histogram: Record<string, number> })
+    ? ((await (await fetch(statsUrl)).json()) as {
+        requests: number;
+        queries: number;
+        max: number;
+        histogram: Record<string, number>;
+      })
     : null;
 
   const statusCodes = Object.fromEntries(

@@ -15,11 +15,14 @@ export function buildStore() {
 
 /** Builds the baseline app and its server when missing or older than their sources. */
 export function buildBaseline() {
-  const sources = ["app", "react-router.config.ts", "vite.config.ts", "vite.server.config.ts", "server.ts"].map((entry) =>
-    path.join(BASELINE_DIR, entry),
+  const sources = ["app", "react-router.config.ts", "vite.config.ts", "vite.server.config.ts", "server.ts"].map(
+    (entry) => path.join(BASELINE_DIR, entry),
   );
   const builtAt = fs.existsSync(BASELINE_SERVER) ? fs.statSync(BASELINE_SERVER).mtimeMs : 0;
-  const changedAt = Math.max(...sources.map(newestMtime), newestMtime(path.join(ROOT, "server/http/security-headers.ts")));
+  const changedAt = Math.max(
+    ...sources.map(newestMtime),
+    newestMtime(path.join(ROOT, "server/http/security-headers.ts")),
+  );
   if (builtAt > changedAt) return;
   console.log("Building the baseline app…");
   run("npx", ["react-router", "build", "bench/baseline"], { NODE_ENV: "production" });
@@ -27,7 +30,11 @@ export function buildBaseline() {
 }
 
 function run(command: string, args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(command, args, { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...env } });
+  const result = spawnSync(command, args, {
+    cwd: ROOT,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, ...env },
+  });
   if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed`);
 }
 
@@ -38,21 +45,37 @@ function newestMtime(target: string): number {
   return Math.max(stat.mtimeMs, ...fs.readdirSync(target).map((entry) => newestMtime(path.join(target, entry))));
 }
 
-export type Started = { name: string; pid: number; baseUrl: string; stop(): Promise<void>; exited: Promise<number | null> };
+export type Started = {
+  name: string;
+  pid: number;
+  baseUrl: string;
+  stop(): Promise<void>;
+  exited: Promise<number | null>;
+};
 
 /** Same settings for both: NODE_ENV=production, loopback, quiet logs, no rate limits. */
-export async function startStore(options: { databaseUrl: string; nodeFlags?: string[]; countQueries?: boolean }): Promise<Started> {
+export async function startStore(options: {
+  databaseUrl: string;
+  nodeFlags?: string[];
+  countQueries?: boolean;
+}): Promise<Started> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  return startProcess("store", ["--enable-source-maps", ...(options.nodeFlags ?? []), "build/node/main.js"], port, {
-    DATABASE_URL: options.databaseUrl,
-    SESSION_SECRET: "bench-session-secret-0123456789-0123456789",
-    RATE_LIMITS: "off",
-    LOG_LEVEL: "warn",
-    SEED_DEMO_DATA: "off",
-    PUBLIC_URL: baseUrl,
-    BENCH_QUERY_COUNT: options.countQueries === false ? "off" : "on",
-  }, "/readyz");
+  return startProcess(
+    "store",
+    ["--enable-source-maps", ...(options.nodeFlags ?? []), "build/node/main.js"],
+    port,
+    {
+      DATABASE_URL: options.databaseUrl,
+      SESSION_SECRET: "bench-session-secret-0123456789-0123456789",
+      RATE_LIMITS: "off",
+      LOG_LEVEL: "warn",
+      SEED_DEMO_DATA: "off",
+      PUBLIC_URL: baseUrl,
+      BENCH_QUERY_COUNT: options.countQueries === false ? "off" : "on",
+    },
+    "/readyz",
+  );
 }
 
 export async function startBaseline(): Promise<Started> {

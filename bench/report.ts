@@ -68,14 +68,18 @@ export function evaluateTargets(result: BenchResult): Target[] {
     measured: search
       ? `${search.latencyMs.p99} ms` +
         (searchOne ? `; 1 connection: p50 ${searchOne.latencyMs.p50} ms, p99 ${searchOne.latencyMs.p99} ms` : "") +
-        (searchCached ? `; the same searches from the cache (${searchCached.cacheHitRate === null ? "no cache" : `${(searchCached.cacheHitRate * 100).toFixed(0)} % hits`}): p99 ${searchCached.latencyMs.p99} ms` : "")
+        (searchCached
+          ? `; the same searches from the cache (${searchCached.cacheHitRate === null ? "no cache" : `${(searchCached.cacheHitRate * 100).toFixed(0)} % hits`}): p99 ${searchCached.latencyMs.p99} ms`
+          : "")
       : "not measured",
     met: search ? search.latencyMs.p99 < 50 : null,
   });
 
   const all = [...result.baselineRuns, ...result.scenarios];
   const errors = all.reduce((sum, entry) => sum + entry.errors, 0);
-  const lastUnitsOther = result.lastUnits ? Object.values(result.lastUnits.otherStatuses).reduce((sum, n) => sum + n, 0) : 0;
+  const lastUnitsOther = result.lastUnits
+    ? Object.values(result.lastUnits.otherStatuses).reduce((sum, n) => sum + n, 0)
+    : 0;
   targets.push({
     target: "Zero errors",
     measured: `${errors + lastUnitsOther} in ${all.reduce((sum, entry) => sum + entry.requests, 0).toLocaleString("en")} requests`,
@@ -83,13 +87,18 @@ export function evaluateTargets(result: BenchResult): Target[] {
   });
 
   const reads = result.scenarios.filter((entry) => entry.id !== "checkout" && entry.queries);
-  const worst = reads.reduce<LoadResult | null>((top, entry) => (!top || entry.queries!.max > top.queries!.max ? entry : top), null);
+  const worst = reads.reduce<LoadResult | null>(
+    (top, entry) => (!top || entry.queries!.max > top.queries!.max ? entry : top),
+    null,
+  );
   const checkout = scenario("checkout");
   targets.push({
     target: `No request with more than a handful (${HANDFUL_OF_QUERIES}) of queries`,
     measured: worst
       ? `reads: at most ${worst.queries!.max} (${worst.id})` +
-        (checkout?.queries ? `; checkout requests: at most ${checkout.queries.max} (one transaction, not per line)` : "")
+        (checkout?.queries
+          ? `; checkout requests: at most ${checkout.queries.max} (one transaction, not per line)`
+          : "")
       : "not measured",
     met: worst ? worst.queries!.max <= HANDFUL_OF_QUERIES : null,
   });
@@ -105,14 +114,17 @@ export function evaluateTargets(result: BenchResult): Target[] {
       target: "No oversell",
       measured:
         `checkout: ${result.checkout.oversell.unitsOrdered} units ordered = ${result.checkout.oversell.unitsTakenFromStock} taken from stock, lowest stock ${result.checkout.oversell.lowestStock}` +
-        (lastUnits ? `; last ${lastUnits.stock} units, ${lastUnits.shoppers} shoppers at once: ${lastUnits.placed} placed, ${lastUnits.refused} refused (409), stock ${lastUnits.stockAfter}` : ""),
+        (lastUnits
+          ? `; last ${lastUnits.stock} units, ${lastUnits.shoppers} shoppers at once: ${lastUnits.placed} placed, ${lastUnits.refused} refused (409), stock ${lastUnits.stockAfter}`
+          : ""),
       met: result.checkout.oversell.ok && (lastUnits?.ok ?? true),
     });
   }
   return targets;
 }
 
-const fixed = (value: number, digits = 0) => value.toLocaleString("en", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fixed = (value: number, digits = 0) =>
+  value.toLocaleString("en", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 type Row = { id: string; title: string; result: LoadResult; baselineRuns?: LoadResult[] };
 
@@ -128,7 +140,11 @@ function rowsOf(result: BenchResult): Row[] {
       result: {
         ...runs[0]!,
         requestsPerSecond: mean((run) => run.requestsPerSecond),
-        latencyMs: { ...runs[0]!.latencyMs, p50: Math.round(mean((run) => run.latencyMs.p50)), p99: Math.round(mean((run) => run.latencyMs.p99)) },
+        latencyMs: {
+          ...runs[0]!.latencyMs,
+          p50: Math.round(mean((run) => run.latencyMs.p50)),
+          p99: Math.round(mean((run) => run.latencyMs.p99)),
+        },
         errors: runs.reduce((sum, run) => sum + run.errors, 0),
         rssMb: { start: runs[0]!.rssMb.start, max: Math.max(...runs.map((run) => run.rssMb.max ?? 0)) },
         cpuMsPerRequest: {
@@ -147,7 +163,10 @@ function rowsOf(result: BenchResult): Row[] {
   ].filter((row): row is Row => row !== null);
 }
 
-export function renderMarkdown(result: BenchResult, extra: { lighthouse: LighthouseResults | null; svgName: string }): string {
+export function renderMarkdown(
+  result: BenchResult,
+  extra: { lighthouse: LighthouseResults | null; svgName: string },
+): string {
   const { machine, options, seed } = result;
   const lines: string[] = [];
   lines.push(`### Results of ${result.date.slice(0, 16).replace("T", " ")} UTC (commit ${result.commit})`, "");
@@ -169,9 +188,10 @@ export function renderMarkdown(result: BenchResult, extra: { lighthouse: Lightho
   for (const row of rowsOf(result)) {
     const entry = row.result;
     const spread = row.baselineRuns?.map((run) => run.requestsPerSecond);
-    const rps = spread && spread.length > 1
-      ? `${fixed(entry.requestsPerSecond)} (${fixed(Math.min(...spread))}–${fixed(Math.max(...spread))})`
-      : fixed(entry.requestsPerSecond);
+    const rps =
+      spread && spread.length > 1
+        ? `${fixed(entry.requestsPerSecond)} (${fixed(Math.min(...spread))}–${fixed(Math.max(...spread))})`
+        : fixed(entry.requestsPerSecond);
     const cpu = entry.cpuMsPerRequest;
     lines.push(
       `| ${row.title} | ${entry.connections} | ${rps} | ${ratioText(entry)} | ` +
@@ -220,7 +240,9 @@ export function renderMarkdown(result: BenchResult, extra: { lighthouse: Lightho
 
   lines.push("| Target | Measured | Met |", "|---|---|---|");
   for (const target of result.targets) {
-    lines.push(`| ${target.target} | ${target.measured} | ${target.met === null ? "—" : target.met ? "yes" : "**no**"} |`);
+    lines.push(
+      `| ${target.target} | ${target.measured} | ${target.met === null ? "—" : target.met ? "yes" : "**no**"} |`,
+    );
   }
   lines.push("");
 
@@ -273,8 +295,10 @@ export function lighthouseMarkdown(results: LighthouseResults): string[] {
     "| Page | Performance | Accessibility | Best practices | SEO | FCP | LCP | TBT | CLS |",
     "|---|--:|--:|--:|--:|--:|--:|--:|--:|",
   ];
-  const score = (value: number | null | undefined) => (value === null || value === undefined ? "—" : String(Math.round(value * 100)));
-  const ms = (value: number | null | undefined) => (value === null || value === undefined ? "—" : `${(value / 1000).toFixed(1)} s`);
+  const score = (value: number | null | undefined) =>
+    value === null || value === undefined ? "—" : String(Math.round(value * 100));
+  const ms = (value: number | null | undefined) =>
+    value === null || value === undefined ? "—" : `${(value / 1000).toFixed(1)} s`;
   for (const page of results.pages) {
     if (page.error) {
       lines.push(`| ${page.path} | failed: ${page.error} | | | | | | | |`);
@@ -288,7 +312,10 @@ export function lighthouseMarkdown(results: LighthouseResults): string[] {
   }
   const failing = results.pages.filter((page) => page.failing?.length);
   if (failing.length > 0) {
-    lines.push("", `Audits not passed: ${failing.map((page) => `${page.path}: ${page.failing!.join(", ")}`).join("; ")}.`);
+    lines.push(
+      "",
+      `Audits not passed: ${failing.map((page) => `${page.path}: ${page.failing!.join(", ")}`).join("; ")}.`,
+    );
   }
   return lines;
 }
@@ -314,9 +341,18 @@ export function renderSvg(result: BenchResult): string {
   const decades = { low: 1, high: Math.ceil(Math.log10(maxRps)) };
   const xOf = (rps: number) =>
     panelA.x + (Math.max(0, Math.log10(Math.max(rps, 10)) - decades.low) / (decades.high - decades.low)) * panelA.width;
-  const maxCpu = Math.max(...rows.map((row) => row.result.cpuMsPerRequest.server + (row.result.cpuMsPerRequest.database ?? 0)), 0.01);
+  const maxCpu = Math.max(
+    ...rows.map((row) => row.result.cpuMsPerRequest.server + (row.result.cpuMsPerRequest.database ?? 0)),
+    0.01,
+  );
   const colour = (row: Row) =>
-    row.id.startsWith("baseline") ? "#9aa0a6" : row.id === "checkout" ? "#d97706" : row.id.startsWith("api") ? "#1f9d55" : "#2f6fdf";
+    row.id.startsWith("baseline")
+      ? "#9aa0a6"
+      : row.id === "checkout"
+        ? "#d97706"
+        : row.id.startsWith("api")
+          ? "#1f9d55"
+          : "#2f6fdf";
 
   const parts: string[] = [];
   const bottom = top + rows.length * rowHeight;
@@ -351,7 +387,9 @@ export function renderSvg(result: BenchResult): string {
     const baselineRps = entry.ratio ? entry.requestsPerSecond / entry.ratio : null;
     if (baselineRps) {
       const mark = xOf(baselineRps);
-      parts.push(`<line x1="${mark.toFixed(1)}" y1="${y + 3}" x2="${mark.toFixed(1)}" y2="${y + rowHeight - 3}" stroke="#333" stroke-width="2"/>`);
+      parts.push(
+        `<line x1="${mark.toFixed(1)}" y1="${y + 3}" x2="${mark.toFixed(1)}" y2="${y + rowHeight - 3}" stroke="#333" stroke-width="2"/>`,
+      );
     }
     parts.push(
       `<text x="${(Math.max(end, baselineRps ? xOf(baselineRps) : 0) + 6).toFixed(1)}" y="${y + 19}" fill="#333">${escape(label)}</text>`,

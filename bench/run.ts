@@ -127,7 +127,9 @@ async function main() {
     });
 
     if (args.serve) {
-      console.log(`store ${store.baseUrl} (pid ${store.pid}), baselines ${baseline.baseUrl}/json and ${baseline.baseUrl}/`);
+      console.log(
+        `store ${store.baseUrl} (pid ${store.pid}), baselines ${baseline.baseUrl}/json and ${baseline.baseUrl}/`,
+      );
       console.log(`database ${database.url}; sign in as ${seed.browserEmails[0]} / ${seed.password}. Ctrl-C stops.`);
       await new Promise<void>((resolve) => process.once("SIGINT", () => resolve()));
       return;
@@ -153,18 +155,45 @@ async function main() {
     const deepPage = Math.max(1, Math.floor(Math.ceil(products / 12) * 0.9));
     const baselinePlan = (kind: "express" | "page", planConnections: number): LoadPlan =>
       kind === "express"
-        ? { ...common, connections: planConnections, id: "baseline-express", title: "Baseline: bare Express JSON", baseline: null, server: baseline!, headers: API_HEADERS, requests: [{ path: "/json" }] }
-        : { ...common, connections: planConnections, id: "baseline-page", title: "Baseline: bare React Router page", baseline: null, server: baseline!, headers: PAGE_HEADERS, requests: [{ path: "/" }] };
+        ? {
+            ...common,
+            connections: planConnections,
+            id: "baseline-express",
+            title: "Baseline: bare Express JSON",
+            baseline: null,
+            server: baseline!,
+            headers: API_HEADERS,
+            requests: [{ path: "/json" }],
+          }
+        : {
+            ...common,
+            connections: planConnections,
+            id: "baseline-page",
+            title: "Baseline: bare React Router page",
+            baseline: null,
+            server: baseline!,
+            headers: PAGE_HEADERS,
+            requests: [{ path: "/" }],
+          };
     let cartTurn = 0;
     const storePlans: LoadPlan[] = [
       page("home", "Guest GET /", ["/"]),
       page("products", "Guest GET /products (page 1)", ["/products"]),
-      page("products-miss", "Guest GET /products, page cache missed", ["/products?page=1"], { requests: uncached(["/products?page=1"]) }),
+      page("products-miss", "Guest GET /products, page cache missed", ["/products?page=1"], {
+        requests: uncached(["/products?page=1"]),
+      }),
       page("products-deep", `Guest GET /products?page=${deepPage}`, [`/products?page=${deepPage}`]),
       page("search", `Guest search (${SEARCH_TERMS.length} terms)`, searchPaths),
       page("search-miss", "Guest search, page cache missed", [], { requests: uncached(searchPaths) }),
-      page("search-miss-1c", "Guest search, page cache missed, 1 connection", [], { requests: uncached(searchPaths), connections: 1 }),
-      page("product", "Guest GET /products/{id}", seed.sampleProductIds.map((id) => `/products/${id}`)),
+      page("search-miss-1c", "Guest search, page cache missed, 1 connection", [], {
+        requests: uncached(searchPaths),
+        connections: 1,
+      }),
+      page(
+        "product",
+        "Guest GET /products/{id}",
+        seed.sampleProductIds.map((id) => `/products/${id}`),
+      ),
       page("cart", `Signed-in GET /cart (${cookies.length} shoppers)`, ["/cart"], {
         requests: [
           {
@@ -177,7 +206,15 @@ async function main() {
           },
         ],
       }),
-      { ...common, id: "api-products", title: "API GET /api/v1/products?limit=12", baseline: "express", server: store, headers: API_HEADERS, requests: [{ path: "/api/v1/products?limit=12" }] },
+      {
+        ...common,
+        id: "api-products",
+        title: "API GET /api/v1/products?limit=12",
+        baseline: "express",
+        server: store,
+        headers: API_HEADERS,
+        requests: [{ path: "/api/v1/products?limit=12" }],
+      },
       {
         ...common,
         id: "api-products-miss",
@@ -213,7 +250,9 @@ async function main() {
       return result;
     };
 
-    console.log(`Measuring: per scenario ${warmup} s warm-up, then its baseline ${duration / 2} s, the scenario ${duration} s, the baseline ${duration / 2} s again.`);
+    console.log(
+      `Measuring: per scenario ${warmup} s warm-up, then its baseline ${duration / 2} s, the scenario ${duration} s, the baseline ${duration / 2} s again.`,
+    );
     await warmUp(baselinePlan("express", connections));
     await warmUp(baselinePlan("page", connections));
     for (const plan of storePlans) if (!only || only.has(plan.id)) scenarios.push(await runBracketed(plan));
@@ -238,7 +277,13 @@ async function main() {
       );
       scenarios.push(checkout);
       const lastProduct = seed.sampleProductIds.find((id) => !seed.checkoutProductIds.includes(id))!;
-      lastUnits = await runLastUnits({ db: database.db, server: store, tokens: lastUnitsTokens, productId: lastProduct, stock: 20 });
+      lastUnits = await runLastUnits({
+        db: database.db,
+        server: store,
+        tokens: lastUnitsTokens,
+        productId: lastProduct,
+        stock: 20,
+      });
       console.log(
         `  ${"last-units".padEnd(18)} ${lastUnits.shoppers} shoppers, ${lastUnits.stock} units: ${lastUnits.placed} placed, ${lastUnits.refused} refused, stock after ${lastUnits.stockAfter} → ${lastUnits.ok ? "no oversell" : "WRONG"}`,
       );
@@ -258,14 +303,34 @@ async function main() {
       date: new Date().toISOString(),
       commit: gitCommit(),
       machine: machine(loadAverageAtStart),
-      options: { products, duration, warmup, connections, shoppers, orders: checkoutOrders, encoding: args.encoding!, only: only ? [...only] : null },
-      seed: { products: seed.products, users, orders: seed.orders, checkoutProducts: seed.checkoutProductIds.length, seconds: seed.seconds },
+      options: {
+        products,
+        duration,
+        warmup,
+        connections,
+        shoppers,
+        orders: checkoutOrders,
+        encoding: args.encoding!,
+        only: only ? [...only] : null,
+      },
+      seed: {
+        products: seed.products,
+        users,
+        orders: seed.orders,
+        checkoutProducts: seed.checkoutProductIds.length,
+        seconds: seed.seconds,
+      },
       searchTerms,
       baselineRuns,
       baselineRps,
       scenarios,
       checkout: checkout
-        ? { orders: checkout.orders, seconds: checkout.seconds, ordersPerSecond: checkout.ordersPerSecond, oversell: checkout.oversell }
+        ? {
+            orders: checkout.orders,
+            seconds: checkout.seconds,
+            ordersPerSecond: checkout.ordersPerSecond,
+            oversell: checkout.oversell,
+          }
         : null,
       lastUnits,
       targets: [],
@@ -278,10 +343,16 @@ async function main() {
     fs.mkdirSync(outDir, { recursive: true });
     const lighthousePath = path.join(ROOT, "bench/results/lighthouse.json");
     const lighthouse = fs.existsSync(lighthousePath) ? JSON.parse(fs.readFileSync(lighthousePath, "utf8")) : null;
-    const markdown = renderMarkdown(result, { lighthouse, svgName: `${stem === "bench" ? "throughput" : `throughput-${products}`}.svg` });
+    const markdown = renderMarkdown(result, {
+      lighthouse,
+      svgName: `${stem === "bench" ? "throughput" : `throughput-${products}`}.svg`,
+    });
     fs.writeFileSync(path.join(outDir, `${stem}.json`), JSON.stringify(result, null, 2) + "\n");
     fs.writeFileSync(path.join(outDir, `${stem}.md`), markdown);
-    fs.writeFileSync(path.join(outDir, stem === "bench" ? "throughput.svg" : `throughput-${products}.svg`), renderSvg(result));
+    fs.writeFileSync(
+      path.join(outDir, stem === "bench" ? "throughput.svg" : `throughput-${products}.svg`),
+      renderSvg(result),
+    );
     console.log("\n" + markdown);
     console.log(`Written to ${path.relative(ROOT, outDir)}/ in ${result.seconds.toFixed(0)} s.`);
   } finally {
@@ -348,7 +419,8 @@ async function apiLogin(server: Started, email: string, password: string): Promi
     body: JSON.stringify({ email, password }),
   });
   const body = (await response.json()) as { data?: { token?: string } };
-  if (response.status !== 200 || !body.data?.token) throw new Error(`API log-in of ${email} failed: ${response.status}`);
+  if (response.status !== 200 || !body.data?.token)
+    throw new Error(`API log-in of ${email} failed: ${response.status}`);
   return body.data.token;
 }
 

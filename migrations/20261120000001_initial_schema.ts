@@ -46,9 +46,7 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp("expire", { precision: 6, useTz: false }).notNullable();
     t.index(["expire"], "sessions_expire_idx");
   });
-  await knex.raw(
-    "ALTER TABLE sessions ADD COLUMN user_id uuid GENERATED ALWAYS AS (((sess->>'userId'))::uuid) STORED",
-  );
+  await knex.raw("ALTER TABLE sessions ADD COLUMN user_id uuid GENERATED ALWAYS AS (((sess->>'userId'))::uuid) STORED");
   await knex.raw("CREATE INDEX sessions_user_id_idx ON sessions (user_id)");
 
   await knex.schema.createTable("products", (t) => {

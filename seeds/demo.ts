@@ -12,9 +12,14 @@ export type SeedReport = { products: number; users: number };
 export async function seedDemoData(knex: Knex): Promise<SeedReport> {
   return knex.transaction(async (trx) => {
     const existingNames = new Set(
-      (await trx("products").select("name").whereIn("name", demoWatches.map((watch) => watch.name))).map(
-        (row: { name: string }) => row.name,
-      ),
+      (
+        await trx("products")
+          .select("name")
+          .whereIn(
+            "name",
+            demoWatches.map((watch) => watch.name),
+          )
+      ).map((row: { name: string }) => row.name),
     );
     // Spread creation times so "Newest First" has a stable, meaningful order.
     const now = Date.now();

@@ -7,7 +7,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { demoWatches, type DemoWatch } from "./data/demo-watches";
 
-type WatchLook = Pick<DemoWatch, "slug" | "name" | "brand" | "description" | "dial" | "caseColor" | "strap" | "style" | "category">;
+type WatchLook = Pick<
+  DemoWatch,
+  "slug" | "name" | "brand" | "description" | "dial" | "caseColor" | "strap" | "style" | "category"
+>;
 
 type RGB = [number, number, number];
 
@@ -22,7 +25,13 @@ function parseHex(colour: string): RGB {
 }
 
 function toHex([r, g, b]: RGB): string {
-  return `#${[r, g, b].map((v) => Math.round(Math.min(255, Math.max(0, v))).toString(16).padStart(2, "0")).join("")}`;
+  return `#${[r, g, b]
+    .map((v) =>
+      Math.round(Math.min(255, Math.max(0, v)))
+        .toString(16)
+        .padStart(2, "0"),
+    )
+    .join("")}`;
 }
 
 /** `amount` of the way from `from` to `to`. */
@@ -204,7 +213,17 @@ function drawWatch(look: WatchLook, options: DrawOptions): Drawing {
   const W = men ? R * 1.0 : R * (look.strap === "metal" ? 0.9 : 0.82);
   const dialR =
     R *
-    (look.style === "diver" ? 0.8 : look.style === "sport" ? 0.8 : look.style === "chronograph" ? (men ? 0.8 : 0.84) : gem ? 0.84 : 0.9);
+    (look.style === "diver"
+      ? 0.8
+      : look.style === "sport"
+        ? 0.8
+        : look.style === "chronograph"
+          ? men
+            ? 0.8
+            : 0.84
+          : gem
+            ? 0.84
+            : 0.9);
 
   const defs: string[] = [];
   const body: string[] = [];
@@ -252,7 +271,14 @@ function drawWatch(look: WatchLook, options: DrawOptions): Drawing {
       `<path d="M${n(-x)} ${n(-y)}L${n(-x + W * 0.05)} ${-reach}M${n(x)} ${n(-y)}L${n(x - W * 0.05)} ${-reach}M${n(-x)} ${n(y)}L${n(-x + W * 0.05)} ${reach}M${n(x)} ${n(y)}L${n(x - W * 0.05)} ${reach}" stroke="${stitch}" stroke-width="1.2" stroke-dasharray="5 3.5"/>`,
     );
     const holes = [R + 44, R + 68, R + 92].filter((y) => y < reach - 8);
-    body.push(holes.map((y) => `<ellipse cy="${n(y)}" rx="${men ? 3.2 : 2.4}" ry="${men ? 2.2 : 1.7}" fill="${shade(p.strap, 0.6)}"/>`).join(""));
+    body.push(
+      holes
+        .map(
+          (y) =>
+            `<ellipse cy="${n(y)}" rx="${men ? 3.2 : 2.4}" ry="${men ? 2.2 : 1.7}" fill="${shade(p.strap, 0.6)}"/>`,
+        )
+        .join(""),
+    );
   }
 
   // Lugs sit either side of the straps, under the case.
@@ -290,7 +316,9 @@ function drawWatch(look: WatchLook, options: DrawOptions): Drawing {
     body.push(dashRing(bezelMid, bezelW * 0.45, 12, men ? 2.4 : 1.8, markColour));
     const [tx, ty] = [0, -bezelMid];
     const s = bezelW * 0.42;
-    body.push(`<path d="M${n(tx - s)} ${n(ty - s * 0.8)}H${n(tx + s)}L${tx} ${n(ty + s * 0.9)}Z" fill="${p.lume}" stroke="${markColour}" stroke-width=".8"/>`);
+    body.push(
+      `<path d="M${n(tx - s)} ${n(ty - s * 0.8)}H${n(tx + s)}L${tx} ${n(ty + s * 0.9)}Z" fill="${p.lume}" stroke="${markColour}" stroke-width=".8"/>`,
+    );
   } else if (look.style === "chronograph" && men) {
     body.push(`<circle r="${n(bezelMid)}" stroke="${p.bezel}" stroke-width="${n(bezelW)}"/>`);
     body.push(dashRing(bezelMid + bezelW * 0.1, bezelW * 0.4, 60, 0.9, p.ink, ` opacity=".85"`));
@@ -313,7 +341,8 @@ function drawWatch(look: WatchLook, options: DrawOptions): Drawing {
   body.push(`<circle r="${n(dialR)}" fill="url(#${id}d)" stroke="${p.caseDark}"/>`);
 
   // Minute track and hour markers.
-  if (!(look.style === "chronograph" && men)) body.push(dashRing(dialR * 0.95, dialR * 0.04, 60, 0.7, p.ink, ` opacity=".55"`));
+  if (!(look.style === "chronograph" && men))
+    body.push(dashRing(dialR * 0.95, dialR * 0.04, 60, 0.7, p.ink, ` opacity=".55"`));
   if (look.style === "diver") {
     // Lume needs a dark surround to read on a light dial; on a dark one it would be invisible bytes.
     if (!darkDial) {
@@ -350,7 +379,9 @@ function drawWatch(look: WatchLook, options: DrawOptions): Drawing {
     body.push(
       `<text y="${n(-dialR * 0.38)}" text-anchor="middle" font-family="Georgia,serif" font-size="${n(dialR * (men ? 0.2 : 0.18))}" font-weight="${men ? 700 : 400}" fill="${p.ink}">${look.brand.charAt(0)}</text>`,
     );
-    body.push(`<rect x="${n(-dialR * 0.14)}" y="${n(-dialR * 0.32)}" width="${n(dialR * 0.28)}" height="1" fill="${p.ink}" opacity=".5"/>`);
+    body.push(
+      `<rect x="${n(-dialR * 0.14)}" y="${n(-dialR * 0.32)}" width="${n(dialR * 0.28)}" height="1" fill="${p.ink}" opacity=".5"/>`,
+    );
   }
   const sixFree = look.style !== "chronograph" && !(look.style === "dress" && men) && !moon;
   if (sixFree) {
@@ -384,7 +415,13 @@ function drawWatch(look: WatchLook, options: DrawOptions): Drawing {
         : hash(look.slug) % 2 === 0 || men
           ? "#1f2024"
           : shade(look.dial, 0.08);
-    body.push(subdials(r, fill, [[-d, 0, 40], [d, 0, 200], [0, d, 300]]));
+    body.push(
+      subdials(r, fill, [
+        [-d, 0, 40],
+        [d, 0, 200],
+        [0, d, 300],
+      ]),
+    );
   } else if (moon && !mono) {
     const r = dialR * 0.22;
     const cy = dialR * 0.46;
@@ -393,11 +430,15 @@ function drawWatch(look: WatchLook, options: DrawOptions): Drawing {
         dotRing(r * 0.62, 1.4, 5, "#e9c770", ` transform="translate(0 ${n(cy)}) rotate(200)"`),
     );
   } else if (look.style === "dress" && men) {
-    body.push(subdials(dialR * 0.2, darkDial ? tint(look.dial, 0.1) : shade(look.dial, 0.06), [[0, dialR * 0.46, 120]]));
+    body.push(
+      subdials(dialR * 0.2, darkDial ? tint(look.dial, 0.1) : shade(look.dial, 0.06), [[0, dialR * 0.46, 120]]),
+    );
   }
   if (men && !mono && (look.style === "classic" || look.style === "sport" || look.style === "diver")) {
     const s = dialR * 0.15;
-    body.push(`<rect x="${n(dialR * 0.5)}" y="${n(-s / 2)}" width="${n(s)}" height="${n(s)}" rx="1" fill="#f7f6f2" stroke="${p.ink}"/>`);
+    body.push(
+      `<rect x="${n(dialR * 0.5)}" y="${n(-s / 2)}" width="${n(s)}" height="${n(s)}" rx="1" fill="#f7f6f2" stroke="${p.ink}"/>`,
+    );
   }
 
   // Hands at 10:10, as shoppers expect from watch photography.

@@ -56,8 +56,7 @@ export function createApp(deps: AppDependencies): Express {
       logger,
       genReqId: (req, res) => {
         const incoming = req.headers["x-request-id"];
-        const id =
-          typeof incoming === "string" && /^[\w.-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
+        const id = typeof incoming === "string" && /^[\w.-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
         res.setHeader("X-Request-Id", id);
         return id;
       },

@@ -38,7 +38,9 @@ describe("configuration", () => {
   });
 
   it("refuses TRUST_PROXY=true, which would believe any client's X-Forwarded-For, and accepts hops or addresses", () => {
-    expect(errorOf({ TRUST_PROXY: "true" })).toMatch(/^Invalid configuration: TRUST_PROXY must be a hop count .* not true/);
+    expect(errorOf({ TRUST_PROXY: "true" })).toMatch(
+      /^Invalid configuration: TRUST_PROXY must be a hop count .* not true/,
+    );
     expect(errorOf({ TRUST_PROXY: "10.0.0.1, evil" })).toMatch(/^Invalid configuration: TRUST_PROXY /);
     expect(errorOf({ TRUST_PROXY: "10.0.0.0/99" })).toMatch(/^Invalid configuration: TRUST_PROXY /);
     const config = (value: string) => loadConfig({ DATA_DIR: tempDataDir(), TRUST_PROXY: value }).trustProxy;
@@ -48,8 +50,10 @@ describe("configuration", () => {
   });
 
   it("knows which hosts only this machine can reach", () => {
-    for (const host of ["127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]"]) expect(isLoopbackHost(host), host).toBe(true);
-    for (const host of ["0.0.0.0", "::", "192.168.1.5", "shop.example.pk", "128.0.0.1"]) expect(isLoopbackHost(host), host).toBe(false);
+    for (const host of ["127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]"])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ["0.0.0.0", "::", "192.168.1.5", "shop.example.pk", "128.0.0.1"])
+      expect(isLoopbackHost(host), host).toBe(false);
   });
 
   it("refuses to run in production on a real database without a session secret", () => {

@@ -124,7 +124,9 @@ async function serve(
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  logger.info(`${config.store.name} is running at http://${config.host === "127.0.0.1" ? "localhost" : config.host}:${port}`);
+  logger.info(
+    `${config.store.name} is running at http://${config.host === "127.0.0.1" ? "localhost" : config.host}:${port}`,
+  );
 
   let stopping = false;
   // While stopping, every answer says Connection: close and its connection closes after it.

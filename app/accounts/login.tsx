@@ -28,11 +28,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const headers: Route.HeadersFunction = formHeaders;
 
 export const meta: Route.MetaFunction = routeMeta({
-    title: "Log in",
-    description: "Log in to your account to see your cart and orders.",
-    path: "/login",
-    noindex: true,
-  });
+  title: "Log in",
+  description: "Log in to your account to see your cart and orders.",
+  path: "/login",
+  noindex: true,
+});
 
 export default function Login({ actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
@@ -46,14 +46,32 @@ export default function Login({ actionData }: Route.ComponentProps) {
       <FormError message={actionData?.formError} />
       <Form method="post" noValidate>
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <Field name="email" label="Email" type="email" autoComplete="email" defaultValue={values.email} error={errors.email} required />
-        <Field name="password" label="Password" type="password" autoComplete="current-password" error={errors.password} required />
+        <Field
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          defaultValue={values.email}
+          error={errors.email}
+          required
+        />
+        <Field
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          error={errors.password}
+          required
+        />
         <button type="submit" className="button button--block" disabled={navigation.state === "submitting"}>
           {navigation.state === "submitting" ? "Logging in..." : "Log In"}
         </button>
       </Form>
       <p>
-        New to the store? <Link to={redirectTo ? `/signup?redirectTo=${encodeURIComponent(redirectTo)}` : "/signup"}>Create an account</Link>
+        New to the store?{" "}
+        <Link to={redirectTo ? `/signup?redirectTo=${encodeURIComponent(redirectTo)}` : "/signup"}>
+          Create an account
+        </Link>
       </p>
     </section>
   );

@@ -46,16 +46,68 @@ export default function ProfileEdit({ loaderData, actionData }: Route.ComponentP
       <h1>Edit Profile</h1>
       <FormError message={actionData?.formError} />
       <Form method="post" noValidate className="card">
-        <Field name="name" label="Full Name" autoComplete="name" defaultValue={value("name", user.name)} error={errors.name} required />
-        <Field name="email" label="Email" type="email" autoComplete="email" defaultValue={value("email", user.email)} error={errors.email} required />
-        <Field name="phone" label="Phone (optional)" type="tel" autoComplete="tel" defaultValue={value("phone", user.phone)} error={errors.phone} />
+        <Field
+          name="name"
+          label="Full Name"
+          autoComplete="name"
+          defaultValue={value("name", user.name)}
+          error={errors.name}
+          required
+        />
+        <Field
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          defaultValue={value("email", user.email)}
+          error={errors.email}
+          required
+        />
+        <Field
+          name="phone"
+          label="Phone (optional)"
+          type="tel"
+          autoComplete="tel"
+          defaultValue={value("phone", user.phone)}
+          error={errors.phone}
+        />
         <fieldset>
           <legend>Address</legend>
-          <Field name="street" label="Street Address" autoComplete="street-address" defaultValue={value("street", user.address.street)} error={errors.street} />
-          <Field name="city" label="City" autoComplete="address-level2" defaultValue={value("city", user.address.city)} error={errors.city} />
-          <Field name="state" label="State / Province" autoComplete="address-level1" defaultValue={value("state", user.address.state)} error={errors.state} />
-          <Field name="zipCode" label="ZIP / Postal Code" autoComplete="postal-code" defaultValue={value("zipCode", user.address.zipCode)} error={errors.zipCode} />
-          <Field name="country" label="Country" autoComplete="country-name" defaultValue={value("country", countryOrDefault(user.address.country))} error={errors.country} />
+          <Field
+            name="street"
+            label="Street Address"
+            autoComplete="street-address"
+            defaultValue={value("street", user.address.street)}
+            error={errors.street}
+          />
+          <Field
+            name="city"
+            label="City"
+            autoComplete="address-level2"
+            defaultValue={value("city", user.address.city)}
+            error={errors.city}
+          />
+          <Field
+            name="state"
+            label="State / Province"
+            autoComplete="address-level1"
+            defaultValue={value("state", user.address.state)}
+            error={errors.state}
+          />
+          <Field
+            name="zipCode"
+            label="ZIP / Postal Code"
+            autoComplete="postal-code"
+            defaultValue={value("zipCode", user.address.zipCode)}
+            error={errors.zipCode}
+          />
+          <Field
+            name="country"
+            label="Country"
+            autoComplete="country-name"
+            defaultValue={value("country", countryOrDefault(user.address.country))}
+            error={errors.country}
+          />
         </fieldset>
         <FormActions label="Save Changes" pendingLabel="Saving..." cancelTo="/profile" />
       </Form>

@@ -34,7 +34,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 // Too many attempts: 429 with Retry-After, like the API.
 export const headers: Route.HeadersFunction = formHeaders;
 
-export const meta: Route.MetaFunction = routeMeta({ title: "Change Password", path: "/profile/password", noindex: true });
+export const meta: Route.MetaFunction = routeMeta({
+  title: "Change Password",
+  path: "/profile/password",
+  noindex: true,
+});
 
 export default function ProfilePassword({ actionData }: Route.ComponentProps) {
   const errors = actionData?.fieldErrors ?? {};
@@ -44,9 +48,32 @@ export default function ProfilePassword({ actionData }: Route.ComponentProps) {
       <p>Changing your password signs you out on every other device.</p>
       <FormError message={actionData?.formError} />
       <Form method="post" noValidate className="card">
-        <Field name="currentPassword" label="Current Password" type="password" autoComplete="current-password" error={errors.currentPassword} required />
-        <Field name="newPassword" label="New Password" type="password" autoComplete="new-password" error={errors.newPassword} required minLength={8} hint="At least 8 characters" />
-        <Field name="confirmPassword" label="Confirm New Password" type="password" autoComplete="new-password" error={errors.confirmPassword} required />
+        <Field
+          name="currentPassword"
+          label="Current Password"
+          type="password"
+          autoComplete="current-password"
+          error={errors.currentPassword}
+          required
+        />
+        <Field
+          name="newPassword"
+          label="New Password"
+          type="password"
+          autoComplete="new-password"
+          error={errors.newPassword}
+          required
+          minLength={8}
+          hint="At least 8 characters"
+        />
+        <Field
+          name="confirmPassword"
+          label="Confirm New Password"
+          type="password"
+          autoComplete="new-password"
+          error={errors.confirmPassword}
+          required
+        />
         <FormActions label="Change Password" pendingLabel="Changing..." cancelTo="/profile" />
       </Form>
     </section>

@@ -19,7 +19,13 @@ export const meta: Route.MetaFunction = routeMeta({ title: "My Profile", path: "
 
 export default function Profile({ loaderData }: Route.ComponentProps) {
   const { user, orders, orderCount } = loaderData;
-  const address = [user.address.street, user.address.city, user.address.state, user.address.zipCode, user.address.country]
+  const address = [
+    user.address.street,
+    user.address.city,
+    user.address.state,
+    user.address.zipCode,
+    user.address.country,
+  ]
     .filter(Boolean)
     .join(", ");
   return (
@@ -54,7 +60,9 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           <h2>Account</h2>
           <dl className="details">
             <dt>Member since</dt>
-            <dd>{new Date(user.createdAt).toLocaleDateString("en-PK", { year: "numeric", month: "long", day: "numeric" })}</dd>
+            <dd>
+              {new Date(user.createdAt).toLocaleDateString("en-PK", { year: "numeric", month: "long", day: "numeric" })}
+            </dd>
             <dt>Account type</dt>
             <dd>{user.role === "admin" ? "Admin" : "Customer"}</dd>
             <dt>Orders placed</dt>
@@ -62,10 +70,20 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           </dl>
           <h2>Quick links</h2>
           <ul className="link-list">
-            <li><Link to="/my-orders">My Orders</Link></li>
-            <li><Link to="/cart">My Cart</Link></li>
-            <li><Link to="/products">Continue Shopping</Link></li>
-            {user.role === "admin" ? <li><Link to="/admin">Admin Dashboard</Link></li> : null}
+            <li>
+              <Link to="/my-orders">My Orders</Link>
+            </li>
+            <li>
+              <Link to="/cart">My Cart</Link>
+            </li>
+            <li>
+              <Link to="/products">Continue Shopping</Link>
+            </li>
+            {user.role === "admin" ? (
+              <li>
+                <Link to="/admin">Admin Dashboard</Link>
+              </li>
+            ) : null}
           </ul>
         </aside>
       </div>

@@ -19,7 +19,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     return formFailure(new ForbiddenError("Your sign-up could not be accepted."), values);
   }
   try {
-    const { user, credentialsVersion } = await services.accounts.register(values, { ip: clientIp }, { confirmation: true });
+    const { user, credentialsVersion } = await services.accounts.register(
+      values,
+      { ip: clientIp },
+      { confirmation: true },
+    );
     await session.signIn(user._id, credentialsVersion);
   } catch (error) {
     return formFailure(error, values, { fieldFor: { 409: "email" } });
@@ -31,11 +35,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const headers: Route.HeadersFunction = formHeaders;
 
 export const meta: Route.MetaFunction = routeMeta({
-    title: "Create an account",
-    description: "Create your account to keep a cart, order with cash on delivery and follow your orders.",
-    path: "/signup",
-    noindex: true,
-  });
+  title: "Create an account",
+  description: "Create your account to keep a cart, order with cash on delivery and follow your orders.",
+  path: "/signup",
+  noindex: true,
+});
 
 export default function Signup({ actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
@@ -50,16 +54,48 @@ export default function Signup({ actionData }: Route.ComponentProps) {
       <Form method="post" noValidate>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <Honeypot />
-        <Field name="name" label="Full Name" autoComplete="name" defaultValue={values.name} error={errors.name} required />
-        <Field name="email" label="Email" type="email" autoComplete="email" defaultValue={values.email} error={errors.email} required />
-        <Field name="password" label="Password" type="password" autoComplete="new-password" error={errors.password} required minLength={8} hint="At least 8 characters" />
-        <Field name="confirmPassword" label="Confirm Password" type="password" autoComplete="new-password" error={errors.confirmPassword} required />
+        <Field
+          name="name"
+          label="Full Name"
+          autoComplete="name"
+          defaultValue={values.name}
+          error={errors.name}
+          required
+        />
+        <Field
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          defaultValue={values.email}
+          error={errors.email}
+          required
+        />
+        <Field
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          error={errors.password}
+          required
+          minLength={8}
+          hint="At least 8 characters"
+        />
+        <Field
+          name="confirmPassword"
+          label="Confirm Password"
+          type="password"
+          autoComplete="new-password"
+          error={errors.confirmPassword}
+          required
+        />
         <button type="submit" className="button button--block" disabled={navigation.state === "submitting"}>
           {navigation.state === "submitting" ? "Creating account..." : "Sign Up"}
         </button>
       </Form>
       <p>
-        Already have an account? <Link to={redirectTo ? `/login?redirectTo=${encodeURIComponent(redirectTo)}` : "/login"}>Log in</Link>
+        Already have an account?{" "}
+        <Link to={redirectTo ? `/login?redirectTo=${encodeURIComponent(redirectTo)}` : "/login"}>Log in</Link>
       </p>
     </section>
   );

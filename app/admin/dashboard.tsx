@@ -9,7 +9,10 @@ import type { Route } from "./+types/dashboard";
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  const [figures, messageCount] = await Promise.all([services.orders.dashboardFigures(), services.contact.countMessages()]);
+  const [figures, messageCount] = await Promise.all([
+    services.orders.dashboardFigures(),
+    services.contact.countMessages(),
+  ]);
   return { ...figures, messageCount };
 }
 
@@ -21,7 +24,11 @@ function adminAreas(messageCount: number) {
     { to: "/admin/products", title: "Manage Products", text: "Add, edit and delete watches; set prices and stock" },
     { to: "/admin/orders", title: "Manage Orders", text: "See every order, change its status" },
     { to: "/admin/users", title: "Manage Users", text: "Search users, create admins, change roles" },
-    { to: "/admin/messages", title: "Messages", text: `${messageCount} ${messageCount === 1 ? "message" : "messages"} from the contact page` },
+    {
+      to: "/admin/messages",
+      title: "Messages",
+      text: `${messageCount} ${messageCount === 1 ? "message" : "messages"} from the contact page`,
+    },
   ];
 }
 

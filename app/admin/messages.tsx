@@ -36,7 +36,9 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
                 <h2 id={`message-${message._id}`}>{message.subject}</h2>
                 <p className="message__meta">
                   From {message.name} &lt;
-                  <a href={`mailto:${message.email}?subject=${encodeURIComponent(`Re: ${message.subject}`)}`}>{message.email}</a>
+                  <a href={`mailto:${message.email}?subject=${encodeURIComponent(`Re: ${message.subject}`)}`}>
+                    {message.email}
+                  </a>
                   &gt; · <time dateTime={message.createdAt}>{formatMessageTime(message.createdAt)}</time>
                   {message.userId ? " · signed in" : null}
                 </p>
@@ -46,7 +48,11 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
-      <PreviousNextPages page={pagination.page} totalPages={pagination.pages} href={(page) => `/admin/messages?page=${page}`} />
+      <PreviousNextPages
+        page={pagination.page}
+        totalPages={pagination.pages}
+        href={(page) => `/admin/messages?page=${page}`}
+      />
     </section>
   );
 }

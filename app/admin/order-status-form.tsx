@@ -6,7 +6,15 @@ import { useHydrated } from "../lib/use-hydrated";
  * The status selector of an order. Without JavaScript it is a select and an Update button;
  * with it, choosing a status submits at once. Either way it is one POST answered by a redirect.
  */
-export function OrderStatusForm({ orderId, status, place = "row" }: { orderId: string; status: OrderStatus; place?: "row" | "details" }) {
+export function OrderStatusForm({
+  orderId,
+  status,
+  place = "row",
+}: {
+  orderId: string;
+  status: OrderStatus;
+  place?: "row" | "details";
+}) {
   const hydrated = useHydrated();
   const submit = useSubmit();
   const location = useLocation();

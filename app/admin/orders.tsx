@@ -19,7 +19,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
   const params = new URL(request.url).searchParams;
-  const status = (ORDER_STATUSES as readonly string[]).includes(params.get("status") ?? "") ? (params.get("status") as OrderStatus) : "";
+  const status = (ORDER_STATUSES as readonly string[]).includes(params.get("status") ?? "")
+    ? (params.get("status") as OrderStatus)
+    : "";
   const page = pageFromUrl(params);
   const list = await services.orders.listOrders({ status, page, limit: PAGE_SIZE });
   return { ...list, status };
@@ -47,7 +49,8 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   const { orders, pagination, meta, status } = loaderData;
   const [openOrderId, setOpenOrderId] = useState<string | null>(null);
   const openOrder = orders.find((order) => order._id === openOrderId) ?? null;
-  const pageLink = (page: number) => `/admin/orders?${new URLSearchParams({ ...(status ? { status } : {}), page: String(page) })}`;
+  const pageLink = (page: number) =>
+    `/admin/orders?${new URLSearchParams({ ...(status ? { status } : {}), page: String(page) })}`;
   return (
     <section>
       <header className="page-header">

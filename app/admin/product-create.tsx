@@ -30,7 +30,12 @@ export default function CreateProduct({ actionData }: Route.ComponentProps) {
   return (
     <section className="form-page">
       <h1>Add Product</h1>
-      <ProductForm values={productFormValues(null, actionData)} failure={actionData} submitLabel="Add Product" pendingLabel="Saving..." />
+      <ProductForm
+        values={productFormValues(null, actionData)}
+        failure={actionData}
+        submitLabel="Add Product"
+        pendingLabel="Saving..."
+      />
     </section>
   );
 }

@@ -3,7 +3,10 @@ import type { PublicProduct } from "../../server/modules/catalog/product.model";
 import { Field, FormActions, FormError, type FormFailure } from "../lib/forms";
 
 /** The fields of a product as the form shows them: the saved product, or what was just typed. */
-export function productFormValues(product: PublicProduct | null, failure: FormFailure | undefined): Record<string, string> {
+export function productFormValues(
+  product: PublicProduct | null,
+  failure: FormFailure | undefined,
+): Record<string, string> {
   if (failure) return failure.values;
   if (!product) return { category: "" };
   return {
@@ -37,8 +40,23 @@ export function ProductForm({
     <>
       <FormError message={failure?.formError} />
       <Form method="post" noValidate className="card">
-        <Field name="name" label="Name" defaultValue={values.name} error={errors.name} required maxLength={200} autoComplete="off" />
-        <Field name="brand" label="Brand (optional)" defaultValue={values.brand} error={errors.brand} maxLength={100} autoComplete="off" />
+        <Field
+          name="name"
+          label="Name"
+          defaultValue={values.name}
+          error={errors.name}
+          required
+          maxLength={200}
+          autoComplete="off"
+        />
+        <Field
+          name="brand"
+          label="Brand (optional)"
+          defaultValue={values.brand}
+          error={errors.brand}
+          maxLength={100}
+          autoComplete="off"
+        />
         <Field name="description" label="Description" error={errors.description}>
           <textarea
             id="field-description"
@@ -63,7 +81,17 @@ export function ProductForm({
             error={errors.price}
             required
           />
-          <Field name="stock" label="Stock" type="number" inputMode="numeric" min={0} step="1" defaultValue={values.stock} error={errors.stock} required />
+          <Field
+            name="stock"
+            label="Stock"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            step="1"
+            defaultValue={values.stock}
+            error={errors.stock}
+            required
+          />
         </div>
         <Field name="category" label="Category" error={errors.category}>
           <select

@@ -16,7 +16,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const search = searchFromUrl(params, 100);
   const page = pageFromUrl(params);
-  const { products, pagination } = await services.catalog.listProducts({ search, page, limit: ADMIN_PAGE_SIZE, sort: "-createdAt" });
+  const { products, pagination } = await services.catalog.listProducts({
+    search,
+    page,
+    limit: ADMIN_PAGE_SIZE,
+    sort: "-createdAt",
+  });
   return { products, pagination, search };
 }
 
@@ -24,7 +29,8 @@ export const meta: Route.MetaFunction = routeMeta({ title: "Manage Products", pa
 
 export default function AdminProducts({ loaderData }: Route.ComponentProps) {
   const { products, pagination, search } = loaderData;
-  const pageLink = (page: number) => `/admin/products?${new URLSearchParams({ ...(search ? { search } : {}), page: String(page) })}`;
+  const pageLink = (page: number) =>
+    `/admin/products?${new URLSearchParams({ ...(search ? { search } : {}), page: String(page) })}`;
   return (
     <section>
       <header className="page-header">
@@ -72,10 +78,18 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
                   <td>{formatRupees(product.price)}</td>
                   <td>{product.stock}</td>
                   <td className="actions">
-                    <Link className="button button--small button--ghost" to={`/admin/products/${product._id}/edit`} aria-label={`Edit ${product.name}`}>
+                    <Link
+                      className="button button--small button--ghost"
+                      to={`/admin/products/${product._id}/edit`}
+                      aria-label={`Edit ${product.name}`}
+                    >
                       Edit
                     </Link>
-                    <Link className="button button--small button--danger" to={`/admin/products/${product._id}/delete`} aria-label={`Delete ${product.name}`}>
+                    <Link
+                      className="button button--small button--danger"
+                      to={`/admin/products/${product._id}/delete`}
+                      aria-label={`Delete ${product.name}`}
+                    >
                       Delete
                     </Link>
                   </td>

@@ -33,9 +33,34 @@ export default function CreateAdmin({ actionData }: Route.ComponentProps) {
       <h1>Create Admin</h1>
       <FormError message={actionData?.formError} />
       <Form method="post" noValidate className="card">
-        <Field name="name" label="Name" autoComplete="off" defaultValue={values.name} error={errors.name} required minLength={2} />
-        <Field name="email" label="Email" type="email" autoComplete="off" defaultValue={values.email} error={errors.email} required />
-        <Field name="password" label="Password" type="password" autoComplete="new-password" error={errors.password} required minLength={8} hint="At least 8 characters" />
+        <Field
+          name="name"
+          label="Name"
+          autoComplete="off"
+          defaultValue={values.name}
+          error={errors.name}
+          required
+          minLength={2}
+        />
+        <Field
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="off"
+          defaultValue={values.email}
+          error={errors.email}
+          required
+        />
+        <Field
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          error={errors.password}
+          required
+          minLength={8}
+          hint="At least 8 characters"
+        />
         <FormActions label="Create Admin" pendingLabel="Creating..." cancelTo="/admin/users" />
       </Form>
     </section>

@@ -12,7 +12,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await services.accounts.findUserById(params.userId);
   if (!user) throw data("User not found", { status: 404 });
   const requested = new URL(request.url).searchParams.get("role");
-  const role = requested === "admin" || requested === "customer" ? requested : user.role === "admin" ? "customer" : "admin";
+  const role =
+    requested === "admin" || requested === "customer" ? requested : user.role === "admin" ? "customer" : "admin";
   return { user, role };
 }
 

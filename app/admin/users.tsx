@@ -79,7 +79,9 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
                     <td>{user.name}</td>
                     <td>{user.email}</td>
                     <td>
-                      <span className={`badge badge--role badge--${user.role}`}>{user.role === "admin" ? "Admin" : "Customer"}</span>
+                      <span className={`badge badge--role badge--${user.role}`}>
+                        {user.role === "admin" ? "Admin" : "Customer"}
+                      </span>
                     </td>
                     <td>{new Date(user.createdAt).toLocaleDateString("en-PK")}</td>
                     <td className="actions">
@@ -87,7 +89,10 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
                         <span className="muted">This is you</span>
                       ) : (
                         <>
-                          <Link className="button button--small button--ghost" to={`/admin/users/${user._id}/role?role=${otherRole}`}>
+                          <Link
+                            className="button button--small button--ghost"
+                            to={`/admin/users/${user._id}/role?role=${otherRole}`}
+                          >
                             Make {otherRole === "admin" ? "Admin" : "Customer"}
                           </Link>
                           <Link className="button button--small button--danger" to={`/admin/users/${user._id}/delete`}>

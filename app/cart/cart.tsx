@@ -18,14 +18,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { cart, total } = await services.cart.getCart(user._id);
   const params = new URL(request.url).searchParams;
   const confirm = params.get("confirm");
-  const confirmLine = confirm === "remove" ? cart.items.find((line) => line.product._id === params.get("productId")) : undefined;
+  const confirmLine =
+    confirm === "remove" ? cart.items.find((line) => line.product._id === params.get("productId")) : undefined;
   return {
     signedIn: true as const,
     removedNames,
     items: cart.items,
     total,
     // The confirmation step of remove and clear, shown in place of the buttons (without a dialog).
-    confirm: confirm === "clear" && cart.items.length > 0 ? ("clear" as const) : confirmLine ? ("remove" as const) : null,
+    confirm:
+      confirm === "clear" && cart.items.length > 0 ? ("clear" as const) : confirmLine ? ("remove" as const) : null,
     confirmProductId: confirmLine?.product._id ?? null,
   };
 }
@@ -110,7 +112,11 @@ export default function Cart({ loaderData }: Route.ComponentProps) {
       <div className="cart">
         <ul className="cart__lines">
           {items.map((line) => (
-            <CartLineRow key={line.product._id} line={line} confirming={confirm === "remove" && confirmProductId === line.product._id} />
+            <CartLineRow
+              key={line.product._id}
+              line={line}
+              confirming={confirm === "remove" && confirmProductId === line.product._id}
+            />
           ))}
         </ul>
         <aside className="card cart__summary" aria-labelledby="order-summary">
@@ -194,7 +200,13 @@ function CartLineRow({ line, confirming }: { line: CartLine; confirming: boolean
       </Form>
       <span className="cart-line__total">{formatRupees(lineTotal(line))}</span>
       {confirming ? (
-        <Form method="post" className="confirm-inline" preventScrollReset role="alertdialog" aria-label="Confirm removal">
+        <Form
+          method="post"
+          className="confirm-inline"
+          preventScrollReset
+          role="alertdialog"
+          aria-label="Confirm removal"
+        >
           <p className="confirm-question">Are you sure you want to remove this item?</p>
           <input type="hidden" name="intent" value="remove" />
           <input type="hidden" name="productId" value={product._id} />

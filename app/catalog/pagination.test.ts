@@ -3,7 +3,9 @@ import { paginationItems, type PageItem } from "./pagination";
 
 /** "1 … 4 [5] 6 …" style, so each case reads like the bar a shopper sees. */
 function render(items: PageItem[]): string {
-  return items.map((item) => (item.kind === "ellipsis" ? "…" : item.current ? `[${item.page}]` : String(item.page))).join(" ");
+  return items
+    .map((item) => (item.kind === "ellipsis" ? "…" : item.current ? `[${item.page}]` : String(item.page)))
+    .join(" ");
 }
 
 describe("paginationItems", () => {

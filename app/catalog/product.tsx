@@ -49,7 +49,9 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
   return pageMeta(site, {
     title: `${product.name}${byBrand}`,
     description: `${product.name}${byBrand}: ${product.description}`.slice(0, 300),
-    keywords: [product.brand, product.name, `${product.category.toLowerCase()}'s watches`, "Pakistan"].filter(Boolean).join(", "),
+    keywords: [product.brand, product.name, `${product.category.toLowerCase()}'s watches`, "Pakistan"]
+      .filter(Boolean)
+      .join(", "),
     path: `/products/${product._id}`,
     image: product.imageUrl || undefined,
     type: "product",

@@ -5,7 +5,17 @@ import { useHydrated } from "../lib/use-hydrated";
  * A quantity between 1 and `max`. Without JavaScript it is a number input with min and max
  * (the browser and the server both hold the limits); with it, − and + buttons frame the input.
  */
-export function QuantityStepper({ name, max, label, defaultValue = 1 }: { name: string; max: number; label: string; defaultValue?: number }) {
+export function QuantityStepper({
+  name,
+  max,
+  label,
+  defaultValue = 1,
+}: {
+  name: string;
+  max: number;
+  label: string;
+  defaultValue?: number;
+}) {
   const hydrated = useHydrated();
   // Kept as typed (a half-typed number is allowed); the buttons and leaving the field clamp it.
   const [typed, setTyped] = useState(String(defaultValue));

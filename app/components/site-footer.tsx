@@ -15,18 +15,32 @@ export function SiteFooter({ store, lite }: { store: StoreDetails; lite: boolean
         <section>
           <h2>Quick Links</h2>
           <ul>
-            <li><Link to="/">Home</Link></li>
-            <li><Link to="/products">Products</Link></li>
-            <li><Link to="/about">About Us</Link></li>
-            <li><Link to="/cart">Cart</Link></li>
+            <li>
+              <Link to="/">Home</Link>
+            </li>
+            <li>
+              <Link to="/products">Products</Link>
+            </li>
+            <li>
+              <Link to="/about">About Us</Link>
+            </li>
+            <li>
+              <Link to="/cart">Cart</Link>
+            </li>
           </ul>
         </section>
         <section>
           <h2>Customer Service</h2>
           <ul>
-            <li><Link to="/my-orders">My Orders</Link></li>
-            <li><Link to="/contact">Contact Us</Link></li>
-            <li><Link to="/faq">FAQs</Link></li>
+            <li>
+              <Link to="/my-orders">My Orders</Link>
+            </li>
+            <li>
+              <Link to="/contact">Contact Us</Link>
+            </li>
+            <li>
+              <Link to="/faq">FAQs</Link>
+            </li>
           </ul>
         </section>
         <section>
@@ -41,14 +55,17 @@ export function SiteFooter({ store, lite }: { store: StoreDetails; lite: boolean
         </section>
       </div>
       <p className="site-footer__legal">
-        © {new Date().getFullYear()} {store.name}. All rights reserved. Cash on Delivery · Free shipping across Pakistan.
+        © {new Date().getFullYear()} {store.name}. All rights reserved. Cash on Delivery · Free shipping across
+        Pakistan.
       </p>
       <p className="site-footer__legal">
         {/* A plain link, answered by a redirect: the switch works the same with and without scripts. */}
         <a href={`/lite-mode?mode=${lite ? "off" : "on"}&returnTo=${encodeURIComponent(here)}`} rel="nofollow">
           {lite ? "Full mode" : "Lite mode"}
         </a>{" "}
-        <span className="muted">{lite ? "(pages without scripts: on)" : "(pages without scripts, for slow connections)"}</span>
+        <span className="muted">
+          {lite ? "(pages without scripts: on)" : "(pages without scripts, for slow connections)"}
+        </span>
       </p>
     </footer>
   );

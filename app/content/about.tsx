@@ -27,21 +27,21 @@ export default function About({ loaderData }: Route.ComponentProps) {
       <header className="page-intro">
         <h1>About {storeName}</h1>
         <p>
-          {storeName} is a watch store in {city} that brings genuine watches from the world's brands to your
-          door, anywhere in Pakistan.
+          {storeName} is a watch store in {city} that brings genuine watches from the world's brands to your door,
+          anywhere in Pakistan.
         </p>
       </header>
       <section className="section prose">
         <h2>Our story</h2>
         <p>
-          Buying a good watch in Pakistan too often meant a long trip to a big-city market, or a gamble on a
-          listing that might be a copy. {storeName} started in {city} to end that: a store that sells only
-          authentic watches, shows honest prices in rupees, and delivers free to every city and town.
+          Buying a good watch in Pakistan too often meant a long trip to a big-city market, or a gamble on a listing
+          that might be a copy. {storeName} started in {city} to end that: a store that sells only authentic watches,
+          shows honest prices in rupees, and delivers free to every city and town.
         </p>
         <p>
-          We choose each model ourselves, from everyday field watches and divers to dress watches for a wedding
-          season, for men and for women. Each one arrives with its certificate of authenticity and the
-          manufacturer's warranty, and you pay only when it is in your hands.
+          We choose each model ourselves, from everyday field watches and divers to dress watches for a wedding season,
+          for men and for women. Each one arrives with its certificate of authenticity and the manufacturer's warranty,
+          and you pay only when it is in your hands.
         </p>
       </section>
       <section className="section">

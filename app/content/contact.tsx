@@ -9,7 +9,6 @@ import type { Route } from "./+types/contact";
 
 export const THANK_YOU = "Thank you for your message! We'll get back to you soon.";
 
-
 export function loader({ context }: Route.LoaderArgs) {
   const { user, store } = context.get(requestContext);
   // A signed-in shopper does not retype who they are.
@@ -57,7 +56,10 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
     <>
       <header className="page-intro">
         <h1>Contact Us</h1>
-        <p>Questions about a watch, an order or delivery? Write to us and we will get back to you within one business day.</p>
+        <p>
+          Questions about a watch, an order or delivery? Write to us and we will get back to you within one business
+          day.
+        </p>
       </header>
       <div className="contact-layout">
         <section className="card" aria-labelledby="contact-form-heading">
@@ -65,9 +67,33 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
           <FormError message={actionData?.formError} />
           <Form method="post" noValidate key={locationKey}>
             <Honeypot />
-            <Field name="name" label="Name" autoComplete="name" required maxLength={CONTACT_LIMITS.name} defaultValue={values.name ?? loaderData.sender?.name} error={errors.name} />
-            <Field name="email" label="Email" type="email" autoComplete="email" required maxLength={CONTACT_LIMITS.email} defaultValue={values.email ?? loaderData.sender?.email} error={errors.email} />
-            <Field name="subject" label="Subject" required maxLength={CONTACT_LIMITS.subject} defaultValue={values.subject} error={errors.subject} />
+            <Field
+              name="name"
+              label="Name"
+              autoComplete="name"
+              required
+              maxLength={CONTACT_LIMITS.name}
+              defaultValue={values.name ?? loaderData.sender?.name}
+              error={errors.name}
+            />
+            <Field
+              name="email"
+              label="Email"
+              type="email"
+              autoComplete="email"
+              required
+              maxLength={CONTACT_LIMITS.email}
+              defaultValue={values.email ?? loaderData.sender?.email}
+              error={errors.email}
+            />
+            <Field
+              name="subject"
+              label="Subject"
+              required
+              maxLength={CONTACT_LIMITS.subject}
+              defaultValue={values.subject}
+              error={errors.subject}
+            />
             <Field name="message" label="Message" error={errors.message}>
               <textarea
                 id="field-message"

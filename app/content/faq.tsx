@@ -29,7 +29,9 @@ const ACCORDION_NAME = "faq";
 function closeTheOthers(event: SyntheticEvent<HTMLDetailsElement>) {
   const opened = event.currentTarget;
   if (!opened.open) return;
-  for (const item of document.querySelectorAll<HTMLDetailsElement>(`details[data-accordion="${ACCORDION_NAME}"][open]`)) {
+  for (const item of document.querySelectorAll<HTMLDetailsElement>(
+    `details[data-accordion="${ACCORDION_NAME}"][open]`,
+  )) {
     if (item !== opened) item.open = false;
   }
 }
@@ -54,7 +56,13 @@ export default function Faq({ loaderData }: Route.ComponentProps) {
         <section key={category.title} className="faq-category" aria-labelledby={`faq-${categoryIndex}`}>
           <h2 id={`faq-${categoryIndex}`}>{category.title}</h2>
           {category.entries.map((entry) => (
-            <details key={entry.question} className="faq-item" name={ACCORDION_NAME} data-accordion={ACCORDION_NAME} onToggle={closeTheOthers}>
+            <details
+              key={entry.question}
+              className="faq-item"
+              name={ACCORDION_NAME}
+              data-accordion={ACCORDION_NAME}
+              onToggle={closeTheOthers}
+            >
               <summary>{entry.question}</summary>
               <p>{entry.answer}</p>
             </details>
@@ -64,7 +72,8 @@ export default function Faq({ loaderData }: Route.ComponentProps) {
       <section className="section faq-help" aria-labelledby="faq-help">
         <h2 id="faq-help">Still have a question?</h2>
         <p>
-          <Link to="/contact">Send us a message</Link> and we will get back to you within one business day, or reach us directly:
+          <Link to="/contact">Send us a message</Link> and we will get back to you within one business day, or reach us
+          directly:
         </p>
         <StoreContactDetails store={loaderData.store} />
       </section>

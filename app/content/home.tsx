@@ -13,11 +13,11 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = routeMeta({
-    description:
-      "Shop premium authentic watches for men and women in Pakistan: certificate of authenticity, manufacturer warranty, free delivery and cash on delivery.",
-    path: "/",
-    image: "/images/hero.svg",
-  });
+  description:
+    "Shop premium authentic watches for men and women in Pakistan: certificate of authenticity, manufacturer warranty, free delivery and cash on delivery.",
+  path: "/",
+  image: "/images/hero.svg",
+});
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   return (
@@ -39,7 +39,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       </section>
 
       <section className="section" aria-labelledby="why-us">
-        <h2 id="why-us" className="visually-hidden">Why shop with us</h2>
+        <h2 id="why-us" className="visually-hidden">
+          Why shop with us
+        </h2>
         <FeatureGrid features={STORE_FEATURES} />
       </section>
 
@@ -83,7 +85,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       </section>
 
       <section className="section" aria-labelledby="in-numbers">
-        <h2 id="in-numbers" className="visually-hidden">In numbers</h2>
+        <h2 id="in-numbers" className="visually-hidden">
+          In numbers
+        </h2>
         <ul className="figures figures--home">
           {STORE_FIGURES.map((figure) => (
             <li key={figure.label} className="card figure">

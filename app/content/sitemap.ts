@@ -36,7 +36,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   const staticEntries = STATIC_SITEMAP_PATHS.map((path) => urlEntry(publicUrl + path));
   if (staticEntries.length + productCount <= SITEMAP_FILE_LIMIT) {
     const products = await services.catalog.sitemapEntries(0, productCount);
-    const productEntries = products.map((product) => urlEntry(`${publicUrl}/products/${product.id}`, product.updatedAt));
+    const productEntries = products.map((product) =>
+      urlEntry(`${publicUrl}/products/${product.id}`, product.updatedAt),
+    );
     return xmlResponse(
       `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[...staticEntries, ...productEntries].join("")}</urlset>`,
     );

@@ -36,17 +36,20 @@ export const STORE_FIGURES = [
 
 export const TESTIMONIALS = [
   {
-    quote: "The watch arrived in Multan in four days, sealed, with its warranty card. I paid the courier at the door. Exactly as promised.",
+    quote:
+      "The watch arrived in Multan in four days, sealed, with its warranty card. I paid the courier at the door. Exactly as promised.",
     name: "Ahmed R.",
     city: "Multan",
   },
   {
-    quote: "I bought a gift for my sister's wedding and was nervous about buying online. The certificate of authenticity put my mind at rest.",
+    quote:
+      "I bought a gift for my sister's wedding and was nervous about buying online. The certificate of authenticity put my mind at rest.",
     name: "Ayesha K.",
     city: "Karachi",
   },
   {
-    quote: "Good prices, honest descriptions and quick answers to my questions. My second watch from them and certainly not the last.",
+    quote:
+      "Good prices, honest descriptions and quick answers to my questions. My second watch from them and certainly not the last.",
     name: "Usman T.",
     city: "Islamabad",
   },

@@ -162,7 +162,15 @@ export function FormError({ message }: { message?: string }) {
 }
 
 /** A form's submit button (its label changes while the post is on its way) and a Cancel link. */
-export function FormActions({ label, pendingLabel, cancelTo }: { label: string; pendingLabel: string; cancelTo: string }) {
+export function FormActions({
+  label,
+  pendingLabel,
+  cancelTo,
+}: {
+  label: string;
+  pendingLabel: string;
+  cancelTo: string;
+}) {
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting";
   return (

@@ -12,12 +12,22 @@ export function pageFromUrl(params: URLSearchParams): number {
  * dropped: PostgreSQL cannot take them, and a page forgives what the API refuses.
  */
 export function searchFromUrl(params: URLSearchParams, max: number): string {
-  // eslint-disable-next-line no-control-regex -- NUL is exactly what is dropped here
-  return (params.get("search") ?? "").replace(/\u0000/g, "").trim().slice(0, max);
+  return (params.get("search") ?? "").replace(NUL, "").trim().slice(0, max);
 }
 
+// eslint-disable-next-line no-control-regex -- NUL is exactly what is dropped
+const NUL = /\u0000/g;
+
 /** Previous / "Page N of M" / Next under the admin tables; `href` keeps the list's filters. */
-export function PreviousNextPages({ page, totalPages, href }: { page: number; totalPages: number; href: (page: number) => string }) {
+export function PreviousNextPages({
+  page,
+  totalPages,
+  href,
+}: {
+  page: number;
+  totalPages: number;
+  href: (page: number) => string;
+}) {
   if (totalPages <= 1) return null;
   return (
     <nav className="pagination" aria-label="Pages">

@@ -70,14 +70,54 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           <h2>Shipping Address</h2>
           <FormError message={actionData?.formError} />
           <input type="hidden" name="checkoutKey" value={actionData?.values.checkoutKey ?? checkoutKey} />
-          <Field name="street" label="Street Address" autoComplete="street-address" defaultValue={values.street} error={errors.street} required maxLength={200} />
+          <Field
+            name="street"
+            label="Street Address"
+            autoComplete="street-address"
+            defaultValue={values.street}
+            error={errors.street}
+            required
+            maxLength={200}
+          />
           <div className="form-row">
-            <Field name="city" label="City" autoComplete="address-level2" defaultValue={values.city} error={errors.city} required maxLength={100} />
-            <Field name="state" label="State / Province" autoComplete="address-level1" defaultValue={values.state} error={errors.state} required maxLength={100} />
+            <Field
+              name="city"
+              label="City"
+              autoComplete="address-level2"
+              defaultValue={values.city}
+              error={errors.city}
+              required
+              maxLength={100}
+            />
+            <Field
+              name="state"
+              label="State / Province"
+              autoComplete="address-level1"
+              defaultValue={values.state}
+              error={errors.state}
+              required
+              maxLength={100}
+            />
           </div>
           <div className="form-row">
-            <Field name="zipCode" label="ZIP / Postal Code" autoComplete="postal-code" defaultValue={values.zipCode} error={errors.zipCode} required maxLength={20} />
-            <Field name="country" label="Country" autoComplete="country-name" defaultValue={values.country} error={errors.country} required maxLength={100} />
+            <Field
+              name="zipCode"
+              label="ZIP / Postal Code"
+              autoComplete="postal-code"
+              defaultValue={values.zipCode}
+              error={errors.zipCode}
+              required
+              maxLength={20}
+            />
+            <Field
+              name="country"
+              label="Country"
+              autoComplete="country-name"
+              defaultValue={values.country}
+              error={errors.country}
+              required
+              maxLength={100}
+            />
           </div>
           <h2>Payment</h2>
           <p className="payment-method">

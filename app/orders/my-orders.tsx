@@ -9,9 +9,13 @@ import type { Route } from "./+types/my-orders";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const { services } = context.get(requestContext);
-  const list = await services.orders.listMyOrders(user._id, { page: pageFromUrl(new URL(request.url).searchParams), limit: ORDERS_PER_PAGE });
+  const list = await services.orders.listMyOrders(user._id, {
+    page: pageFromUrl(new URL(request.url).searchParams),
+    limit: ORDERS_PER_PAGE,
+  });
   // A page past the end (orders cancelled away, an old link) shows the last one.
-  if (list.orders.length === 0 && list.pagination.totalPages >= 1) throw redirect(`/my-orders?page=${list.pagination.totalPages}`);
+  if (list.orders.length === 0 && list.pagination.totalPages >= 1)
+    throw redirect(`/my-orders?page=${list.pagination.totalPages}`);
   return list;
 }
 
@@ -39,7 +43,11 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
           ))}
         </div>
       )}
-      <PreviousNextPages page={pagination.page} totalPages={pagination.totalPages} href={(page) => `/my-orders?page=${page}`} />
+      <PreviousNextPages
+        page={pagination.page}
+        totalPages={pagination.totalPages}
+        href={(page) => `/my-orders?page=${page}`}
+      />
     </section>
   );
 }

@@ -10,7 +10,12 @@ export function StatusBadge({ status }: { status: OrderStatus }) {
 }
 
 export function formatOrderDate(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-PK", { year: "numeric", month: "short", day: "numeric", timeZone: "Asia/Karachi" });
+  return new Date(iso).toLocaleDateString("en-PK", {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    timeZone: "Asia/Karachi",
+  });
 }
 
 export function OrderNumber({ id }: { id: string }) {
@@ -25,7 +30,11 @@ export function OrderItems({ order }: { order: PublicOrder }) {
         <li key={`${item.product._id ?? "gone"}-${index}`} className="order-item">
           <ProductImage src={item.product.imageUrl} alt="" size={56} />
           <span className="order-item__name">
-            {item.product._id ? <Link to={`/products/${item.product._id}`}>{item.product.name}</Link> : item.product.name}
+            {item.product._id ? (
+              <Link to={`/products/${item.product._id}`}>{item.product.name}</Link>
+            ) : (
+              item.product.name
+            )}
           </span>
           <span>{`${item.quantity} × ${formatRupees(item.price)}`}</span>
         </li>
@@ -36,7 +45,11 @@ export function OrderItems({ order }: { order: PublicOrder }) {
 
 export function OrderAddress({ order }: { order: PublicOrder }) {
   const { street, city, state, zipCode, country } = order.address;
-  return <address className="order-address">{[street, city, `${state} ${zipCode}`.trim(), country].filter(Boolean).join(", ")}</address>;
+  return (
+    <address className="order-address">
+      {[street, city, `${state} ${zipCode}`.trim(), country].filter(Boolean).join(", ")}
+    </address>
+  );
 }
 
 /** One order as a card: number, date, status, items and total (My Orders, profile). */

@@ -29,7 +29,9 @@ export default function OrderSuccess({ loaderData }: Route.ComponentProps) {
       <h2>What happens next</h2>
       <ul>
         <li>We confirm your order and pack your watch with its certificate of authenticity and warranty card.</li>
-        <li>Delivery takes 3-5 business days to major cities and 5-7 business days to other areas; shipping is free.</li>
+        <li>
+          Delivery takes 3-5 business days to major cities and 5-7 business days to other areas; shipping is free.
+        </li>
         <li>{`Pay ${formatRupees(order.totalPrice)} in cash when your order arrives (Cash on Delivery).`}</li>
       </ul>
       <h2>Your order</h2>

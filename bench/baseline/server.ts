@@ -24,7 +24,10 @@ app.use(securityHeaders({ development: false }));
 app.get("/json", (_req, res) => {
   res.set("Cache-Control", "no-store").json({ success: true, message: "OK", data: { status: "ok", items: [1, 2, 3] } });
 });
-app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
+app.use(
+  "/assets",
+  express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }),
+);
 app.use(createRequestHandler({ build, mode: "production" }));
 
 const server = app.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? "127.0.0.1", () => {

@@ -7,7 +7,17 @@ import fs from "node:fs";
 import path from "node:path";
 
 const OUTPUTS = ["build/node/main.js", "build/server/index.js", "build/client"];
-const SOURCES = ["app", "server", "migrations", "seeds", "public", "package-lock.json", "vite.config.ts", "vite.server.config.ts", "react-router.config.ts"];
+const SOURCES = [
+  "app",
+  "server",
+  "migrations",
+  "seeds",
+  "public",
+  "package-lock.json",
+  "vite.config.ts",
+  "vite.server.config.ts",
+  "react-router.config.ts",
+];
 
 function newestMtime(target: string): number {
   if (!fs.existsSync(target)) return 0;
@@ -22,7 +32,9 @@ const builtAt = Math.min(...OUTPUTS.map((output) => (fs.existsSync(output) ? fs.
 const changedAt = Math.max(...SOURCES.map(newestMtime));
 
 if (builtAt === 0 || changedAt > builtAt) {
-  console.log(builtAt === 0 ? "No build yet: building the store…" : "Sources changed since the last build: rebuilding…");
+  console.log(
+    builtAt === 0 ? "No build yet: building the store…" : "Sources changed since the last build: rebuilding…",
+  );
   const result = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
   process.exit(result.status ?? 1);
 }

@@ -34,7 +34,8 @@ export function listenForCatalogChanges(options: {
     void failed.end().catch(() => {});
     const delay = RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)]!;
     attempt++;
-    if (attempt === 1) options.logger.warn({ err: error }, "catalog change listener lost; page cache off until it is back");
+    if (attempt === 1)
+      options.logger.warn({ err: error }, "catalog change listener lost; page cache off until it is back");
     timer = setTimeout(() => void connect(), delay);
   };
 

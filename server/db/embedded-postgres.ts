@@ -82,7 +82,9 @@ export async function startEmbeddedPostgres(
  * Checked by tests/integration/process-exit.test.ts and the canary in .ci/run.
  */
 async function withoutProcessHooks<T>(load: () => Promise<T>): Promise<T> {
-  const before = new Map(process.eventNames().map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+  const before = new Map(
+    process.eventNames().map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]),
+  );
   const loaded = await load();
   for (const event of process.eventNames()) {
     const known = before.get(event);

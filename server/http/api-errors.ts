@@ -1,10 +1,5 @@
 import type { ErrorRequestHandler } from "express";
-import {
-  InvalidInputError,
-  SERVICE_UNAVAILABLE,
-  retryAfterOf,
-  statusOf,
-} from "../modules/shared/errors.shared";
+import { InvalidInputError, SERVICE_UNAVAILABLE, retryAfterOf, statusOf } from "../modules/shared/errors.shared";
 import { failure } from "./envelope";
 
 /** The API's answer to an error: its status from statusOf, and only the store's own words. */

@@ -11,7 +11,9 @@ export function withAbsoluteImageUrls<T>(value: T, publicUrl: string): T {
   return Object.fromEntries(
     Object.entries(value).map(([key, inner]) => [
       key,
-      key === "imageUrl" && typeof inner === "string" ? absoluteSiteUrl(inner, publicUrl) : withAbsoluteImageUrls(inner, publicUrl),
+      key === "imageUrl" && typeof inner === "string"
+        ? absoluteSiteUrl(inner, publicUrl)
+        : withAbsoluteImageUrls(inner, publicUrl),
     ]),
   ) as T;
 }

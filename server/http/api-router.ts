@@ -65,7 +65,9 @@ export function createApiRouter(options: {
           params: req.params as Record<string, string>,
         });
         const { status, message, data, ...extra } = result;
-        res.status(status ?? route.successStatus ?? 200).json(ok(withAbsoluteImageUrls(data, options.publicUrl), message, extra));
+        res
+          .status(status ?? route.successStatus ?? 200)
+          .json(ok(withAbsoluteImageUrls(data, options.publicUrl), message, extra));
       } catch (error) {
         next(error);
       }

@@ -30,7 +30,10 @@ export function flashCookies(secret: string): FlashCookies {
       const payload = Buffer.from(
         JSON.stringify({ tone: flash.tone, message: flash.message.slice(0, MAX_MESSAGE_LENGTH), id: Date.now() }),
       ).toString("base64url");
-      res.append("Set-Cookie", serialize(FLASH_COOKIE, `${payload}.${sign(payload)}`, options(req, FLASH_MAX_AGE_SECONDS)));
+      res.append(
+        "Set-Cookie",
+        serialize(FLASH_COOKIE, `${payload}.${sign(payload)}`, options(req, FLASH_MAX_AGE_SECONDS)),
+      );
     },
     take(req, res) {
       const raw = parseCookies(req.headers.cookie)[FLASH_COOKIE];

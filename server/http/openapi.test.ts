@@ -59,7 +59,11 @@ describe("the OpenAPI document", () => {
     const operation = document.paths["/probe/{id}"]!.get as Record<string, any>;
     expect(operation.parameters).toContainEqual({ name: "id", in: "path", required: true, schema: { type: "string" } });
     expect(operation.parameters).toContainEqual(
-      expect.objectContaining({ name: "page", in: "query", schema: expect.objectContaining({ type: "integer", minimum: 1 }) }),
+      expect.objectContaining({
+        name: "page",
+        in: "query",
+        schema: expect.objectContaining({ type: "integer", minimum: 1 }),
+      }),
     );
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(["200", "401", "403"]));
     expect(mountedRoutes(routerFor([probe]))).toContain("get /probe/{id}");

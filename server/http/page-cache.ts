@@ -56,7 +56,12 @@ export class PageCache {
   private hits = 0;
   private misses = 0;
 
-  constructor(private readonly options: { maxBytes: number; maxAgeMs: number } = { maxBytes: 64 * 1024 * 1024, maxAgeMs: 5 * 60_000 }) {}
+  constructor(
+    private readonly options: { maxBytes: number; maxAgeMs: number } = {
+      maxBytes: 64 * 1024 * 1024,
+      maxAgeMs: 5 * 60_000,
+    },
+  ) {}
 
   /** The generation a rendering starts in; `set` keeps its page only if nothing changed meanwhile. */
   currentGeneration(): number {
@@ -142,7 +147,13 @@ export class PageCache {
   }
 
   stats(): PageCacheStats {
-    return { hits: this.hits, misses: this.misses, entries: this.entries.size, bytes: this.bytes, available: this.available };
+    return {
+      hits: this.hits,
+      misses: this.misses,
+      entries: this.entries.size,
+      bytes: this.bytes,
+      available: this.available,
+    };
   }
 
   private remove(key: string, page: CachedPage) {
@@ -198,7 +209,11 @@ export function pageCacheMiddleware(
     if (!api && req.headers.cookie !== undefined && !guestCookieHeaders.has(req.headers.cookie)) return next();
 
     // A page differs in lite mode; an API answer by the caller's Origin (its CORS headers).
-    const variant = api ? `api ${req.get("origin") ?? ""}` : options.isLite(req.headers.cookie, req.get("save-data")) ? "lite" : "full";
+    const variant = api
+      ? `api ${req.get("origin") ?? ""}`
+      : options.isLite(req.headers.cookie, req.get("save-data"))
+        ? "lite"
+        : "full";
     const key = `${variant} ${req.originalUrl}`;
     const cached = cache.get(key);
     if (cached) {
@@ -217,7 +232,9 @@ export function pageCacheMiddleware(
 function isKeepable(res: Response): boolean {
   if (res.statusCode !== 200 || res.getHeader("set-cookie") !== undefined || isPersonalised(res)) return false;
   const cacheControl = String(res.getHeader("cache-control") ?? "").toLowerCase();
-  return !cacheControl.split(",").some((directive) => ["private", "no-store"].includes(directive.trim().split("=")[0]!));
+  return !cacheControl
+    .split(",")
+    .some((directive) => ["private", "no-store"].includes(directive.trim().split("=")[0]!));
 }
 
 function sendCachedPage(res: Response, page: CachedPage, gzip: boolean) {
@@ -243,7 +260,13 @@ function capturePage(res: Response, keep: (page: Omit<CachedPage, "productIds">)
   const end = res.end.bind(res) as (...args: unknown[]) => Response;
   const record = (chunk: unknown, encoding?: unknown) => {
     if (chunk === undefined || chunk === null || typeof chunk === "function") return;
-    chunks.push(Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk, (typeof encoding === "string" ? encoding : "utf8") as BufferEncoding) : Buffer.from(chunk as Uint8Array));
+    chunks.push(
+      Buffer.isBuffer(chunk)
+        ? chunk
+        : typeof chunk === "string"
+          ? Buffer.from(chunk, (typeof encoding === "string" ? encoding : "utf8") as BufferEncoding)
+          : Buffer.from(chunk as Uint8Array),
+    );
   };
   res.write = ((chunk: unknown, ...rest: unknown[]) => {
     record(chunk, rest[0]);

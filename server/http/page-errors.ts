@@ -18,7 +18,10 @@ import type { Logger } from "../logger";
 export function unavailableResponse(): Response {
   return new Response(SERVICE_UNAVAILABLE, {
     status: 503,
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Retry-After": String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS),
+    },
   });
 }
 
@@ -103,7 +106,11 @@ export function pageErrorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (unavailable) {
       logger.warn({ err: error, url: req.originalUrl }, "database unavailable");
-      res.status(503).set("Retry-After", String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS)).type("text/plain").send(SERVICE_UNAVAILABLE);
+      res
+        .status(503)
+        .set("Retry-After", String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS))
+        .type("text/plain")
+        .send(SERVICE_UNAVAILABLE);
       return;
     }
     logger.error({ err: error, url: req.originalUrl }, "page request failed");

@@ -25,7 +25,10 @@ export function securityHeaders(options: { development: boolean }): RequestHandl
       useDefaults: false,
       directives: {
         "default-src": ["'self'"],
-        "script-src": ["'self'", (_req, res) => `'nonce-${(res as unknown as { locals: Express.Locals }).locals.cspNonce}'`],
+        "script-src": [
+          "'self'",
+          (_req, res) => `'nonce-${(res as unknown as { locals: Express.Locals }).locals.cspNonce}'`,
+        ],
         // Vite injects styles from JavaScript while developing; the built site uses files only.
         "style-src": options.development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
         "img-src": ["'self'", "data:", "https:"],

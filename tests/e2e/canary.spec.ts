@@ -6,5 +6,7 @@ import { expect, test } from "./fixtures";
  */
 test("fails on purpose, so that CI can see a failing journey turn test:e2e red", async ({ page }) => {
   await page.goto("/");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("A heading the store never shows", { timeout: 1_000 });
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("A heading the store never shows", {
+    timeout: 1_000,
+  });
 });

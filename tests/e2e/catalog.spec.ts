@@ -19,10 +19,15 @@ async function choose(page: Page, label: string, option: string, javaScript: boo
 
 const cardNames = (page: Page) => page.locator(".product-card__name").allTextContents();
 const cardPrices = async (page: Page) =>
-  (await page.locator(".product-card__price").allTextContents()).map((text) => Number(text.replace("Rs.", "").replace(/[^\d.]/g, "")));
+  (await page.locator(".product-card__price").allTextContents()).map((text) =>
+    Number(text.replace("Rs.", "").replace(/[^\d.]/g, "")),
+  );
 
 test.describe("catalogue", () => {
-  test("a shopper browses a collection, sorts, pages through, searches and opens a watch", async ({ page, javaScriptEnabled }) => {
+  test("a shopper browses a collection, sorts, pages through, searches and opens a watch", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     await page.goto("/");
     await page.getByRole("link", { name: /Men's Collection/ }).click();
     await expect(page).toHaveURL(/\/products\?category=Men$/);
@@ -71,7 +76,10 @@ test.describe("catalogue", () => {
     await expect(page.getByRole("heading", { name: "Product not found" })).toBeVisible();
   });
 
-  test("a guest's Add to Cart goes to log in and back; signed in, it adds", async ({ page, javaScriptEnabled }, testInfo) => {
+  test("a guest's Add to Cart goes to log in and back; signed in, it adds", async ({
+    page,
+    javaScriptEnabled,
+  }, testInfo) => {
     const email = `cart.${testInfo.project.name}.${Date.now()}@example.com`;
     const registered = await page.request.post("/api/v1/auth/register", {
       data: { name: "Ayesha Khan", email, password: "password123" },
@@ -79,7 +87,10 @@ test.describe("catalogue", () => {
     expect(registered.status()).toBe(201);
 
     await page.goto("/products?category=Women&sort=name");
-    const firstInStock = page.locator(".product-card").filter({ has: page.locator("button:not([disabled])") }).first();
+    const firstInStock = page
+      .locator(".product-card")
+      .filter({ has: page.locator("button:not([disabled])") })
+      .first();
     const name = await firstInStock.locator(".product-card__name").textContent();
     await firstInStock.getByRole("button", { name: /Add .* to cart/ }).click();
     await expect(page).toHaveURL(/\/login\?redirectTo=%2Fproducts%3Fcategory%3DWomen%26sort%3Dname/);
@@ -88,7 +99,11 @@ test.describe("catalogue", () => {
     // Nothing was added without a second press.
     await expect(page.locator(".cart-link")).toHaveAttribute("aria-label", "Cart");
 
-    await page.locator(".product-card").filter({ hasText: name! }).getByRole("button", { name: /Add .* to cart/ }).click();
+    await page
+      .locator(".product-card")
+      .filter({ hasText: name! })
+      .getByRole("button", { name: /Add .* to cart/ })
+      .click();
     await expect(page.getByText(`${name} added to your cart`)).toBeVisible();
     await expect(page.locator(".cart-link")).toHaveAttribute("aria-label", "Cart, 1 item");
 

@@ -9,7 +9,8 @@ test.describe("storefront content", () => {
       await expect(page.getByRole("heading", { name: blurb })).toBeVisible();
     }
     await expect(page.getByText("FIRST10")).toBeVisible();
-    for (const figure of ["500+", "1000+", "100%", "4.9/5"]) await expect(page.getByText(figure, { exact: true })).toBeVisible();
+    for (const figure of ["500+", "1000+", "100%", "4.9/5"])
+      await expect(page.getByText(figure, { exact: true })).toBeVisible();
     await expect(page.locator("figure.testimonial")).toHaveCount(3);
 
     await page.getByRole("link", { name: "About Us", exact: true }).last().click();
@@ -22,7 +23,14 @@ test.describe("storefront content", () => {
 
   test("the FAQ opens one answer at a time", async ({ page }) => {
     await page.goto("/faq");
-    for (const category of ["Ordering & Payment", "Shipping & Delivery", "Products & Authenticity", "Returns & Exchanges", "Account & Support", "Product Care"]) {
+    for (const category of [
+      "Ordering & Payment",
+      "Shipping & Delivery",
+      "Products & Authenticity",
+      "Returns & Exchanges",
+      "Account & Support",
+      "Product Care",
+    ]) {
       await expect(page.getByRole("heading", { level: 2, name: category })).toBeVisible();
     }
     const returns = page.locator("details", { hasText: "What is your return policy?" });
@@ -39,7 +47,10 @@ test.describe("storefront content", () => {
     await expect(page.locator("details[open]")).toHaveCount(1);
   });
 
-  test("a contact message is checked, sent, thanked, and read by an admin", async ({ page, javaScriptEnabled }, testInfo) => {
+  test("a contact message is checked, sent, thanked, and read by an admin", async ({
+    page,
+    javaScriptEnabled,
+  }, testInfo) => {
     const subject = `Strap sizes (${testInfo.project.name} ${Date.now()})`;
     await page.goto("/contact");
     await expect(page.getByText("Monday - Friday")).toBeVisible();
@@ -76,6 +87,9 @@ test.describe("storefront content", () => {
     const message = page.locator("article", { hasText: subject });
     await expect(message).toContainText("Hamza Ali");
     await expect(message).toContainText("Can the Tissot's strap be shortened for a small wrist?");
-    await expect(message.getByRole("link", { name: "hamza@example.com" })).toHaveAttribute("href", /^mailto:hamza@example\.com/);
+    await expect(message.getByRole("link", { name: "hamza@example.com" })).toHaveAttribute(
+      "href",
+      /^mailto:hamza@example\.com/,
+    );
   });
 });

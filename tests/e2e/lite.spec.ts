@@ -5,7 +5,9 @@ import { expect, test } from "./fixtures";
  * from the catalogue to a placed order, without a single script being downloaded.
  */
 test.describe("lite mode", () => {
-  test("a shopper in lite mode browses, fills the cart and checks out without loading any script", async ({ page }, testInfo) => {
+  test("a shopper in lite mode browses, fills the cart and checks out without loading any script", async ({
+    page,
+  }, testInfo) => {
     const scripts: string[] = [];
     await page.goto("/products");
     // Turned on from the footer, then every request is watched.
@@ -17,7 +19,13 @@ test.describe("lite mode", () => {
     await expect(page).toHaveURL(/\/products$/);
 
     const email = `lite.${testInfo.project.name}.${Date.now()}@example.com`;
-    expect((await page.request.post("/api/v1/auth/register", { data: { name: "Lite Shopper", email, password: "password123" } })).status()).toBe(201);
+    expect(
+      (
+        await page.request.post("/api/v1/auth/register", {
+          data: { name: "Lite Shopper", email, password: "password123" },
+        })
+      ).status(),
+    ).toBe(201);
     await page.getByRole("link", { name: "Login" }).first().click();
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password", { exact: true }).fill("password123");
@@ -27,7 +35,10 @@ test.describe("lite mode", () => {
     await page.getByRole("link", { name: "Products" }).first().click();
     await page.getByLabel("Search").fill("watch");
     await page.getByRole("button", { name: "Search" }).click();
-    const card = page.locator(".product-card").filter({ has: page.locator("button:not([disabled])") }).first();
+    const card = page
+      .locator(".product-card")
+      .filter({ has: page.locator("button:not([disabled])") })
+      .first();
     const name = (await card.locator(".product-card__name").textContent())!;
     await card.getByRole("link").first().click();
     await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();

@@ -12,7 +12,9 @@ async function logIn(page: Page, email: string, password: string) {
 /** A new customer signed in through the log-in page (registered through the API for speed). */
 async function newCustomer(page: Page, tag: string) {
   const email = `${tag}.${Date.now()}@example.com`;
-  const registered = await page.request.post("/api/v1/auth/register", { data: { name: "Bilal Ahmed", email, password: "password123" } });
+  const registered = await page.request.post("/api/v1/auth/register", {
+    data: { name: "Bilal Ahmed", email, password: "password123" },
+  });
   expect(registered.status()).toBe(201);
   await page.goto("/login");
   await logIn(page, email, "password123");
@@ -22,7 +24,10 @@ async function newCustomer(page: Page, tag: string) {
 /** Adds a watch from its page (the first in-stock ones of a name-sorted catalogue) and returns its name. */
 async function addFromCatalogue(page: Page, index: number) {
   await page.goto("/products?sort=name");
-  const card = page.locator(".product-card").filter({ has: page.locator("button:not([disabled])") }).nth(index);
+  const card = page
+    .locator(".product-card")
+    .filter({ has: page.locator("button:not([disabled])") })
+    .nth(index);
   const name = (await card.locator(".product-card__name").textContent())!;
   const badge = page.locator(".cart-link");
   const before = (await badge.getAttribute("aria-label")) ?? "";
@@ -48,13 +53,19 @@ test.describe("cart, checkout and orders", () => {
     await page.getByRole("link", { name: /^Cart/ }).first().click();
     await expect(page).toHaveURL(/\/cart$/);
     await expect(page.locator(".cart-line")).toHaveCount(3);
-    await cartLine(page, first).getByRole("button", { name: `Increase quantity of ${first}` }).click();
+    await cartLine(page, first)
+      .getByRole("button", { name: `Increase quantity of ${first}` })
+      .click();
     await expect(cartLine(page, first).locator("output")).toHaveText("2");
-    await cartLine(page, first).getByRole("button", { name: `Decrease quantity of ${first}` }).click();
+    await cartLine(page, first)
+      .getByRole("button", { name: `Decrease quantity of ${first}` })
+      .click();
     await expect(cartLine(page, first).locator("output")).toHaveText("1");
     await expect(cartLine(page, first).getByRole("button", { name: `Decrease quantity of ${first}` })).toBeDisabled();
 
-    await cartLine(page, third).getByRole("link", { name: `Remove ${third}` }).click();
+    await cartLine(page, third)
+      .getByRole("link", { name: `Remove ${third}` })
+      .click();
     await expect(page.getByText("Are you sure you want to remove this item?")).toBeVisible();
     await page.getByRole("button", { name: "Yes, remove" }).click();
     await expect(page.locator(".cart-line")).toHaveCount(2);
@@ -149,7 +160,9 @@ test.describe("cart, checkout and orders", () => {
 
     // The customer sees the new status.
     await page.goto("/my-orders");
-    await expect(page.getByRole("article", { name: `Order #${short}` }).locator(".status--cancelled")).toHaveText("Cancelled");
+    await expect(page.getByRole("article", { name: `Order #${short}` }).locator(".status--cancelled")).toHaveText(
+      "Cancelled",
+    );
     await adminContext.close();
   });
 });

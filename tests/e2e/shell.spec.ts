@@ -6,7 +6,10 @@ test.describe("the store's shell", () => {
     expect(response?.status()).toBe(200);
     await expect(page).toHaveTitle(/Waqt/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Timeless watches, delivered to your door");
-    await expect(page.getByRole("link", { name: /Men's Collection/ })).toHaveAttribute("href", "/products?category=Men");
+    await expect(page.getByRole("link", { name: /Men's Collection/ })).toHaveAttribute(
+      "href",
+      "/products?category=Men",
+    );
     await expect(page.getByRole("heading", { name: "New arrivals" })).toBeVisible();
     await expect(page.locator(".product-card").first()).toContainText(/Rs\. [\d,]+/);
     const footer = page.locator("footer");
@@ -42,16 +45,22 @@ test.describe("the store's shell", () => {
  * hydrates, so each page is opened directly here.
  */
 test.describe("every page opened directly", () => {
-  test("a customer's and an admin's pages render, and hydrate cleanly with JavaScript", async ({ page, javaScriptEnabled }, testInfo) => {
+  test("a customer's and an admin's pages render, and hydrate cleanly with JavaScript", async ({
+    page,
+    javaScriptEnabled,
+  }, testInfo) => {
     const email = `hydrate.${testInfo.project.name}.${Date.now()}@example.com`;
-    const register = await page.request.post("/api/v1/auth/register", { data: { name: "Hina Hydrate", email, password: "password123" } });
+    const register = await page.request.post("/api/v1/auth/register", {
+      data: { name: "Hina Hydrate", email, password: "password123" },
+    });
     const token = (await register.json()).data.token as string;
     const products = (await (await page.request.get("/api/v1/products?limit=1")).json()).data as { _id: string }[];
     const productId = products[0]!._id;
     const auth = { authorization: `Bearer ${token}` };
     await page.request.post("/api/v1/cart", { headers: auth, data: { productId, quantity: 1 } });
     const address = { street: "5 Jail Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" };
-    const order = (await (await page.request.post("/api/v1/orders", { headers: auth, data: { address } })).json()).data as { _id: string };
+    const order = (await (await page.request.post("/api/v1/orders", { headers: auth, data: { address } })).json())
+      .data as { _id: string };
     await page.request.post("/api/v1/cart", { headers: auth, data: { productId, quantity: 1 } });
 
     const visit = async (path: string, heading: RegExp) => {
@@ -59,7 +68,9 @@ test.describe("every page opened directly", () => {
       await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
       if (!javaScriptEnabled) return;
       // Hydration has finished once React Router has taken over the page.
-      await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: object }).__reactRouterRouteModules !== undefined);
+      await page.waitForFunction(
+        () => (window as unknown as { __reactRouterRouteModules?: object }).__reactRouterRouteModules !== undefined,
+      );
       await page.waitForLoadState("networkidle");
     };
 

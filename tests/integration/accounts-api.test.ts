@@ -17,11 +17,19 @@ async function register(name: string, email: string, password = "password123") {
 beforeAll(async () => {
   server = await startTestServer();
   client = new TestClient(server.baseUrl);
-  const [admin] = await server.database.db("users")
-    .insert({ name: "Admin One", email: "admin1@waqt.test", passwordHash: await hashPassword("adminpass1"), role: "admin" })
+  const [admin] = await server.database
+    .db("users")
+    .insert({
+      name: "Admin One",
+      email: "admin1@waqt.test",
+      passwordHash: await hashPassword("adminpass1"),
+      role: "admin",
+    })
     .returning("id");
   adminId = admin.id;
-  const login = await client.api("POST", "/auth/login", { body: { email: "admin1@waqt.test", password: "adminpass1" } });
+  const login = await client.api("POST", "/auth/login", {
+    body: { email: "admin1@waqt.test", password: "adminpass1" },
+  });
   adminToken = login.body.data.token;
 });
 afterAll(async () => {
@@ -60,7 +68,9 @@ describe("POST /auth/register", () => {
   });
 
   it("explains every invalid field, and stores nothing", async () => {
-    const response = await client.api("POST", "/auth/register", { body: { name: "", email: "nope", password: "short" } });
+    const response = await client.api("POST", "/auth/register", {
+      body: { name: "", email: "nope", password: "short" },
+    });
     expect(response.status).toBe(400);
     expect(response.body.success).toBe(false);
     expect(response.body.errors).toEqual(
@@ -87,13 +97,19 @@ describe("POST /auth/register", () => {
 describe("POST /auth/login and /auth/logout", () => {
   it("signs in with the right pair and refuses a wrong one without saying which part was wrong", async () => {
     await register("Login Person", "login@example.com", "rightpassword");
-    const ok = await client.api("POST", "/auth/login", { body: { email: "LOGIN@example.com", password: "rightpassword" } });
+    const ok = await client.api("POST", "/auth/login", {
+      body: { email: "LOGIN@example.com", password: "rightpassword" },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.data.user.email).toBe("login@example.com");
     expect(ok.body.data.token).toEqual(expect.any(String));
 
-    const wrongPassword = await client.api("POST", "/auth/login", { body: { email: "login@example.com", password: "wrongpassword" } });
-    const unknownEmail = await client.api("POST", "/auth/login", { body: { email: "ghost@example.com", password: "wrongpassword" } });
+    const wrongPassword = await client.api("POST", "/auth/login", {
+      body: { email: "login@example.com", password: "wrongpassword" },
+    });
+    const unknownEmail = await client.api("POST", "/auth/login", {
+      body: { email: "ghost@example.com", password: "wrongpassword" },
+    });
     expect(wrongPassword.status).toBe(401);
     expect(unknownEmail.status).toBe(401);
     expect(wrongPassword.body).toEqual({ success: false, message: "Incorrect email or password" });
@@ -111,7 +127,9 @@ describe("POST /auth/login and /auth/logout", () => {
 
   it("ends the token at logout, and only that token", async () => {
     const { token: first } = await register("Two Devices", "devices@example.com", "password123");
-    const second = (await client.api("POST", "/auth/login", { body: { email: "devices@example.com", password: "password123" } })).body.data.token;
+    const second = (
+      await client.api("POST", "/auth/login", { body: { email: "devices@example.com", password: "password123" } })
+    ).body.data.token;
     const logout = await client.api("POST", "/auth/logout", { token: first });
     expect(logout.status).toBe(200);
     expect(logout.body).toEqual({ success: true, message: "Logged out successfully", data: null });
@@ -129,7 +147,9 @@ describe("POST /auth/login and /auth/logout", () => {
     await server.database.db("apiTokens").update({ expiresAt: new Date(Date.now() - 1000) });
     expect((await client.api("GET", "/auth/me", { token })).status).toBe(401);
     // Restore the admin's token for the tests below.
-    adminToken = (await client.api("POST", "/auth/login", { body: { email: "admin1@waqt.test", password: "adminpass1" } })).body.data.token;
+    adminToken = (
+      await client.api("POST", "/auth/login", { body: { email: "admin1@waqt.test", password: "adminpass1" } })
+    ).body.data.token;
   });
 
   it("never reads the browser session cookie", async () => {
@@ -161,7 +181,10 @@ describe("PUT /auth/update-profile", () => {
 
   it("refuses an email that belongs to someone else (409) and a missing name (400)", async () => {
     const { token } = await register("Clash", "clash@example.com");
-    const taken = await client.api("PUT", "/auth/update-profile", { token, body: { name: "Clash", email: "admin1@waqt.test" } });
+    const taken = await client.api("PUT", "/auth/update-profile", {
+      token,
+      body: { name: "Clash", email: "admin1@waqt.test" },
+    });
     expect(taken.status).toBe(409);
     const missing = await client.api("PUT", "/auth/update-profile", { token, body: { email: "clash@example.com" } });
     expect(missing.status).toBe(400);
@@ -172,17 +195,27 @@ describe("PUT /auth/update-profile", () => {
 describe("PUT /auth/change-password", () => {
   it("checks the current password (401 when wrong) and the new one's length", async () => {
     const { token } = await register("Changer", "changer@example.com", "oldpassword");
-    const wrong = await client.api("PUT", "/auth/change-password", { token, body: { currentPassword: "nope-nope", newPassword: "newpassword" } });
+    const wrong = await client.api("PUT", "/auth/change-password", {
+      token,
+      body: { currentPassword: "nope-nope", newPassword: "newpassword" },
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body.message).toBe("Current password is incorrect");
-    const short = await client.api("PUT", "/auth/change-password", { token, body: { currentPassword: "oldpassword", newPassword: "short" } });
+    const short = await client.api("PUT", "/auth/change-password", {
+      token,
+      body: { currentPassword: "oldpassword", newPassword: "short" },
+    });
     expect(short.status).toBe(400);
-    expect(short.body.errors).toEqual([{ field: "newPassword", message: "Password must be at least 8 characters long" }]);
+    expect(short.body.errors).toEqual([
+      { field: "newPassword", message: "Password must be at least 8 characters long" },
+    ]);
   });
 
   it("keeps the calling token, returns a fresh one, and ends every other token and session", async () => {
     const { user, token: calling } = await register("Rotator", "rotator@example.com", "oldpassword");
-    const other = (await client.api("POST", "/auth/login", { body: { email: "rotator@example.com", password: "oldpassword" } })).body.data.token;
+    const other = (
+      await client.api("POST", "/auth/login", { body: { email: "rotator@example.com", password: "oldpassword" } })
+    ).body.data.token;
     await server.database.db("sessions").insert({
       sid: "other-browser",
       sess: JSON.stringify({ cookie: {}, userId: user._id }),
@@ -201,9 +234,13 @@ describe("PUT /auth/change-password", () => {
     expect((await client.api("GET", "/auth/me", { token: other })).status).toBe(401);
     expect(await server.database.db("sessions").where("sid", "other-browser").first()).toBeUndefined();
 
-    const oldLogin = await client.api("POST", "/auth/login", { body: { email: "rotator@example.com", password: "oldpassword" } });
+    const oldLogin = await client.api("POST", "/auth/login", {
+      body: { email: "rotator@example.com", password: "oldpassword" },
+    });
     expect(oldLogin.status).toBe(401);
-    const newLogin = await client.api("POST", "/auth/login", { body: { email: "rotator@example.com", password: "newpassword" } });
+    const newLogin = await client.api("POST", "/auth/login", {
+      body: { email: "rotator@example.com", password: "newpassword" },
+    });
     expect(newLogin.status).toBe(200);
   });
 });
@@ -253,7 +290,10 @@ describe("/users (admin)", () => {
   });
 
   it("creates admins with the store's messages", async () => {
-    const invalid = await client.api("POST", "/users/create-admin", { token: adminToken, body: { name: "A", email: "x", password: "1234567" } });
+    const invalid = await client.api("POST", "/users/create-admin", {
+      token: adminToken,
+      body: { name: "A", email: "x", password: "1234567" },
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.body.errors).toEqual([
       { field: "name", message: "Name must be at least 2 characters" },
@@ -288,7 +328,9 @@ describe("/users (admin)", () => {
     expect(own.body.message).toBe("You cannot change your own role");
     const badRole = await client.api("PUT", `/users/${user._id}/role`, { token: adminToken, body: { role: "owner" } });
     expect(badRole.status).toBe(400);
-    expect((await client.api("PUT", `/users/not-a-uuid/role`, { token: adminToken, body: { role: "admin" } })).body).toEqual({
+    expect(
+      (await client.api("PUT", `/users/not-a-uuid/role`, { token: adminToken, body: { role: "admin" } })).body,
+    ).toEqual({
       success: false,
       message: "User not found",
     });
@@ -298,11 +340,15 @@ describe("/users (admin)", () => {
     // Exactly two admins: the first admin and a helper.
     const others = await server.database.db("users").where("role", "admin").whereNot("id", adminId).select("id");
     for (const { id } of others) {
-      expect((await client.api("PUT", `/users/${id}/role`, { token: adminToken, body: { role: "customer" } })).status).toBe(200);
+      expect(
+        (await client.api("PUT", `/users/${id}/role`, { token: adminToken, body: { role: "customer" } })).status,
+      ).toBe(200);
     }
     const { user: helper } = await register("Helper", "helper@example.com");
     await client.api("PUT", `/users/${helper._id}/role`, { token: adminToken, body: { role: "admin" } });
-    const helperToken = (await client.api("POST", "/auth/login", { body: { email: "helper@example.com", password: "password123" } })).body.data.token;
+    const helperToken = (
+      await client.api("POST", "/auth/login", { body: { email: "helper@example.com", password: "password123" } })
+    ).body.data.token;
 
     const [first, second] = await Promise.all([
       client.api("PUT", `/users/${helper._id}/role`, { token: adminToken, body: { role: "customer" } }),
@@ -321,13 +367,16 @@ describe("/users (admin)", () => {
     // Put the first admin back in charge for the remaining tests.
     const remaining = await server.database.db("users").where("role", "admin").first("id");
     if (remaining.id !== adminId) {
-      expect((await client.api("PUT", `/users/${adminId}/role`, { token: helperToken, body: { role: "admin" } })).status).toBe(200);
+      expect(
+        (await client.api("PUT", `/users/${adminId}/role`, { token: helperToken, body: { role: "admin" } })).status,
+      ).toBe(200);
     }
   });
 
   it("deletes a user: their tokens and sessions end and their orders stay", async () => {
     const { user, token } = await register("Leaving", "leaving@example.com");
-    const [order] = await server.database.db("orders")
+    const [order] = await server.database
+      .db("orders")
       .insert({
         userId: user._id,
         customerName: "Leaving",
@@ -359,7 +408,9 @@ describe("rate limits", () => {
       const limitedClient = new TestClient(limited.baseUrl);
       let last;
       for (let attempt = 0; attempt < 11; attempt += 1) {
-        last = await limitedClient.api("POST", "/auth/login", { body: { email: "target@example.com", password: "guess-guess" } });
+        last = await limitedClient.api("POST", "/auth/login", {
+          body: { email: "target@example.com", password: "guess-guess" },
+        });
         if (attempt < 10) expect(last.status).toBe(401);
       }
       expect(last!.status).toBe(429);

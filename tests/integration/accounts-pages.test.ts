@@ -10,7 +10,12 @@ beforeAll(async () => {
   server = await startTestServer();
   await server.database.db("users").insert([
     { name: "Admin Page", email: "admin@pages.test", passwordHash: await hashPassword("adminpass1"), role: "admin" },
-    { name: "Customer Page", email: "customer@pages.test", passwordHash: await hashPassword("custpass1"), role: "customer" },
+    {
+      name: "Customer Page",
+      email: "customer@pages.test",
+      passwordHash: await hashPassword("custpass1"),
+      role: "customer",
+    },
   ]);
 });
 afterAll(async () => {
@@ -89,7 +94,10 @@ describe("sign-up page", () => {
 
 describe("log-in page and sessions", () => {
   it("refuses a wrong pair with one message and keeps the email", async () => {
-    const response = await new TestClient(server.baseUrl).postForm("/login", { email: "customer@pages.test", password: "wrong-one" });
+    const response = await new TestClient(server.baseUrl).postForm("/login", {
+      email: "customer@pages.test",
+      password: "wrong-one",
+    });
     expect(response.status).toBe(401);
     const html = await response.text();
     expect(html).toContain("Incorrect email or password");
@@ -141,7 +149,14 @@ describe("log-in page and sessions", () => {
 describe("guards", () => {
   it("sends a guest to log in and back, and a customer away from admin pages", async () => {
     const guest = new TestClient(server.baseUrl);
-    for (const path of ["/profile", "/profile/edit", "/profile/password", "/admin", "/admin/users", "/admin/users/new"]) {
+    for (const path of [
+      "/profile",
+      "/profile/edit",
+      "/profile/password",
+      "/admin",
+      "/admin/users",
+      "/admin/users/new",
+    ]) {
       const response = await guest.get(path);
       expect(response.status, path).toBe(302);
       expect(response.headers.get("location"), path).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
@@ -152,7 +167,11 @@ describe("guards", () => {
       expect(response.status, path).toBe(302);
       expect(response.headers.get("location"), path).toBe("/");
     }
-    const post = await customer.postForm("/admin/users/new", { name: "Sneaky", email: "sneaky@example.com", password: "password123" });
+    const post = await customer.postForm("/admin/users/new", {
+      name: "Sneaky",
+      email: "sneaky@example.com",
+      password: "password123",
+    });
     expect(post.headers.get("location")).toBe("/");
     expect(await server.database.db("users").where("email", "sneaky@example.com").first()).toBeUndefined();
   });
@@ -161,7 +180,16 @@ describe("guards", () => {
 describe("profile pages", () => {
   it("saves the profile and says so; a bad email is shown beside the field with the input kept", async () => {
     const client = await signedIn("customer@pages.test", "custpass1");
-    const bad = await client.postForm("/profile/edit", { name: "Customer Page", email: "not-an-email", phone: "", street: "5 Canal Road", city: "", state: "", zipCode: "", country: "" });
+    const bad = await client.postForm("/profile/edit", {
+      name: "Customer Page",
+      email: "not-an-email",
+      phone: "",
+      street: "5 Canal Road",
+      city: "",
+      state: "",
+      zipCode: "",
+      country: "",
+    });
     expect(bad.status).toBe(400);
     const badHtml = await bad.text();
     expect(badHtml).toContain("Please enter a valid email address");
@@ -192,13 +220,25 @@ describe("profile pages", () => {
       await signedIn("customer@pages.test", "custpass1"),
       await signedIn("customer@pages.test", "custpass1"),
     ];
-    const mismatch = await thisBrowser.postForm("/profile/password", { currentPassword: "custpass1", newPassword: "newpass123", confirmPassword: "other123" });
+    const mismatch = await thisBrowser.postForm("/profile/password", {
+      currentPassword: "custpass1",
+      newPassword: "newpass123",
+      confirmPassword: "other123",
+    });
     expect(mismatch.status).toBe(400);
     expect(await mismatch.text()).toContain("New passwords do not match");
-    const wrong = await thisBrowser.postForm("/profile/password", { currentPassword: "nope-nope", newPassword: "newpass123", confirmPassword: "newpass123" });
+    const wrong = await thisBrowser.postForm("/profile/password", {
+      currentPassword: "nope-nope",
+      newPassword: "newpass123",
+      confirmPassword: "newpass123",
+    });
     expect(await wrong.text()).toContain("Current password is incorrect");
 
-    const changed = await thisBrowser.postForm("/profile/password", { currentPassword: "custpass1", newPassword: "newpass123", confirmPassword: "newpass123" });
+    const changed = await thisBrowser.postForm("/profile/password", {
+      currentPassword: "custpass1",
+      newPassword: "newpass123",
+      confirmPassword: "newpass123",
+    });
     expect(changed.status).toBe(303);
     expect((await thisBrowser.get("/profile")).status).toBe(200);
     expect((await otherBrowser.get("/profile")).status).toBe(302);
@@ -216,7 +256,11 @@ describe("admin users pages", () => {
     expect(invalidHtml).toContain("Valid email is required");
     expect(invalidHtml).toContain("Password must be at least 8 characters");
 
-    const created = await admin.postForm("/admin/users/new", { name: "New Admin", email: "newadmin@pages.test", password: "adminpass2" });
+    const created = await admin.postForm("/admin/users/new", {
+      name: "New Admin",
+      email: "newadmin@pages.test",
+      password: "adminpass2",
+    });
     expect(created.headers.get("location")).toBe("/admin/users");
     const list = await (await admin.get("/admin/users")).text();
     expect(list).toContain("Admin user created successfully!");

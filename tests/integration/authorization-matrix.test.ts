@@ -101,7 +101,13 @@ const PAGE_MATRIX: Record<string, Row> = {
   "GET /admin/users/:userId/role": ADMIN_PAGE,
   "POST /admin/users/:userId/role": row("login", "home", "home", 400),
   "GET /admin/users/:userId/delete": ADMIN_PAGE,
-  "POST /admin/users/:userId/delete": row("login", "home", "home", { redirect: "/admin/users" }, { params: victimUser }),
+  "POST /admin/users/:userId/delete": row(
+    "login",
+    "home",
+    "home",
+    { redirect: "/admin/users" },
+    { params: victimUser },
+  ),
   "GET /admin/orders": ADMIN_PAGE,
   // An empty status form is refused with a message on the list (a redirect, as without JavaScript).
   "POST /admin/orders": row("login", "home", "home", { redirect: "/admin/orders" }),
@@ -203,7 +209,11 @@ async function pageRouteKeys(): Promise<string[]> {
   });
 }
 
-type Layer = { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: Layer[] }; rawPath?: string };
+type Layer = {
+  route?: { path: string; methods: Record<string, boolean> };
+  handle?: { stack?: Layer[] };
+  rawPath?: string;
+};
 
 /** "METHOD path" of every route mounted on the Express app, through its routers. */
 function expressRouteKeys(app: Express): string[] {
@@ -214,7 +224,8 @@ function expressRouteKeys(app: Express): string[] {
           .filter((method) => method !== "_all")
           .map((method) => `${method.toUpperCase()} ${prefix}${layer.route!.path}`);
       }
-      if (layer.handle?.stack) return walk(layer.handle.stack, prefix + (layer.rawPath && layer.rawPath !== "/" ? layer.rawPath : ""));
+      if (layer.handle?.stack)
+        return walk(layer.handle.stack, prefix + (layer.rawPath && layer.rawPath !== "/" ? layer.rawPath : ""));
       return [];
     });
   return walk((app as unknown as { router: { stack: Layer[] } }).router.stack, "");
@@ -247,7 +258,10 @@ const privateText: Record<Exclude<Role, "guest">, string[]> = {
 
 async function signedIn(role: Exclude<Role, "guest">) {
   const client = new TestClient(server.baseUrl);
-  const response = await client.postForm("/login", { email: credentials[role].email, password: credentials[role].password });
+  const response = await client.postForm("/login", {
+    email: credentials[role].email,
+    password: credentials[role].password,
+  });
   expect(response.status).toBe(303);
   return client;
 }
@@ -271,7 +285,13 @@ beforeAll(async () => {
   const [productId] = await insertProducts(server, [{ name: "Matrix Watch", stock: 50 }]);
   await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
   const order = await server.services.orders.placeOrder(credentials.customer.id!, {
-    address: { street: "Customer Private Lane", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
+    address: {
+      street: "Customer Private Lane",
+      city: "Lahore",
+      state: "Punjab",
+      zipCode: "54000",
+      country: "Pakistan",
+    },
   });
   let victims = 0;
   fixtures = {
@@ -308,18 +328,21 @@ function expectAnswer(context: string, response: { status: number; headers: Head
     return;
   }
   expect([302, 303], `${context}: a redirect, got ${response.status}`).toContain(response.status);
-  const expected = answer === "login" ? `/login?redirectTo=${encodeURIComponent(path)}` : answer === "home" ? "/" : answer.redirect;
+  const expected =
+    answer === "login" ? `/login?redirectTo=${encodeURIComponent(path)}` : answer === "home" ? "/" : answer.redirect;
   expect(location, `${context}: redirect target`).toBe(expected);
 }
 
 /** Changes nothing: refusals, and an empty form or body that is refused. */
-const isRefusal = (answer: Answer) => answer === "login" || answer === "home" || (typeof answer === "number" && answer >= 400);
+const isRefusal = (answer: Answer) =>
+  answer === "login" || answer === "home" || (typeof answer === "number" && answer >= 400);
 
 function expectNoLeak(context: string, role: Role, text: string) {
   if (role === "admin") return;
   for (const owner of ["customer", "other", "admin"] as const) {
     if (owner === role) continue;
-    for (const secret of privateText[owner]) expect(text.includes(secret), `${context}: shows ${owner}'s "${secret}"`).toBe(false);
+    for (const secret of privateText[owner])
+      expect(text.includes(secret), `${context}: shows ${owner}'s "${secret}"`).toBe(false);
   }
 }
 
@@ -330,9 +353,13 @@ describe("the authorization matrix", () => {
     expect(routes.length).toBeGreaterThan(20);
     expect({
       "pages without a line in PAGE_MATRIX (add one)": pages.filter((key) => !(key in PAGE_MATRIX)),
-      "lines of PAGE_MATRIX whose page is no longer in app/routes.ts": Object.keys(PAGE_MATRIX).filter((key) => !pages.includes(key)),
+      "lines of PAGE_MATRIX whose page is no longer in app/routes.ts": Object.keys(PAGE_MATRIX).filter(
+        (key) => !pages.includes(key),
+      ),
       "Express routes without a line in EXPRESS_MATRIX (add one)": routes.filter((key) => !(key in EXPRESS_MATRIX)),
-      "lines of EXPRESS_MATRIX whose route is no longer mounted": Object.keys(EXPRESS_MATRIX).filter((key) => !routes.includes(key)),
+      "lines of EXPRESS_MATRIX whose route is no longer mounted": Object.keys(EXPRESS_MATRIX).filter(
+        (key) => !routes.includes(key),
+      ),
     }).toEqual({
       "pages without a line in PAGE_MATRIX (add one)": [],
       "lines of PAGE_MATRIX whose page is no longer in app/routes.ts": [],
@@ -348,7 +375,8 @@ describe("the authorization matrix", () => {
       const path = concretePath(template, params);
       const answer = matrixRow.answers[role];
       // Logging out ends the session: that one gets a session of its own.
-      const client = method === "POST" && template === "/logout" && role !== "guest" ? await signedIn(role) : clients[role];
+      const client =
+        method === "POST" && template === "/logout" && role !== "guest" ? await signedIn(role) : clients[role];
       const before = method !== "GET" && isRefusal(answer) ? await databaseFingerprint(server) : null;
       const response = method === "GET" ? await client.get(path) : await client.postForm(path, matrixRow.body ?? {});
       const context = `${role} ${method} ${path}`;
@@ -365,7 +393,8 @@ describe("the authorization matrix", () => {
       const path = concretePath(template, params);
       const answer = matrixRow.answers[role];
       // A token of its own for each request (log-out ends the one it is sent with).
-      const token = role === "guest" ? undefined : (await server.services.accounts.issueToken(credentials[role].id!)).token;
+      const token =
+        role === "guest" ? undefined : (await server.services.accounts.issueToken(credentials[role].id!)).token;
       const before = method !== "GET" && isRefusal(answer) ? await databaseFingerprint(server) : null;
       const response = await fetch(server.baseUrl + path, {
         method,

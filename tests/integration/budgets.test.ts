@@ -83,6 +83,8 @@ describe("page weight budgets", () => {
     const asset = await fetch(server.baseUrl + script);
     expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     const stylesheet = /<link [^>]*rel="stylesheet" href="([^"]+)"/.exec(html)![1]!;
-    expect((await fetch(server.baseUrl + stylesheet)).headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect((await fetch(server.baseUrl + stylesheet)).headers.get("cache-control")).toBe(
+      "public, max-age=31536000, immutable",
+    );
   });
 });

@@ -123,10 +123,9 @@ describe("POST /cart", () => {
     ]);
     await add(local!, 1);
     const response = await add(remote!, 1);
-    expect(response.body.data.cart.items.map((line: { product: { imageUrl: string } }) => line.product.imageUrl)).toEqual([
-      "https://shop.example.pk/images/local.svg",
-      "https://cdn.example.com/remote.jpg",
-    ]);
+    expect(
+      response.body.data.cart.items.map((line: { product: { imageUrl: string } }) => line.product.imageUrl),
+    ).toEqual(["https://shop.example.pk/images/local.svg", "https://cdn.example.com/remote.jpg"]);
   });
 
   it("keeps each shopper's cart their own", async () => {
@@ -175,17 +174,20 @@ describe("validation of a cart line", () => {
     // A product id that is not text is bad input (it once crashed the trim: 500).
     [{ productId: { $ne: null }, quantity: 1 }, "productId", "Product id must be text"],
     [{ productId: ["P"], quantity: 1 }, "productId", "Product id must be text"],
-  ])("refuses %o with 400 naming the field, on POST and PUT, leaving the cart as it was", async (body, field, message) => {
-    const [id] = await insertProducts(server, [{ name: "Valid", stock: 10 }]);
-    await add(id!, 1);
-    const realBody = { ...body, ...("productId" in body && body.productId === "P" ? { productId: id } : {}) };
-    for (const method of ["POST", "PUT"]) {
-      const response = await client.api(method, "/cart", { body: realBody, token: customerToken });
-      expect(response.status).toBe(400);
-      expect(response.body).toEqual({ success: false, message, errors: [{ field, message }] });
-    }
-    expect(lines(await getCart())).toEqual([["Valid", 1]]);
-  });
+  ])(
+    "refuses %o with 400 naming the field, on POST and PUT, leaving the cart as it was",
+    async (body, field, message) => {
+      const [id] = await insertProducts(server, [{ name: "Valid", stock: 10 }]);
+      await add(id!, 1);
+      const realBody = { ...body, ...("productId" in body && body.productId === "P" ? { productId: id } : {}) };
+      for (const method of ["POST", "PUT"]) {
+        const response = await client.api(method, "/cart", { body: realBody, token: customerToken });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({ success: false, message, errors: [{ field, message }] });
+      }
+      expect(lines(await getCart())).toEqual([["Valid", 1]]);
+    },
+  );
 
   it("reports every problem at once, the first as the message", async () => {
     const response = await client.api("POST", "/cart", { body: {}, token: customerToken });
@@ -313,7 +315,9 @@ describe("money", () => {
     await add(tenth!, 1);
     const pointThree = await add(fifth!, 1);
     expect(pointThree.body.data.total).toBe(0.3);
-    expect(pointThree.body.data.cart.items.map((line: { product: { price: number } }) => line.product.price)).toEqual([0.1, 0.2]);
+    expect(pointThree.body.data.cart.items.map((line: { product: { price: number } }) => line.product.price)).toEqual([
+      0.1, 0.2,
+    ]);
     await client.api("DELETE", "/cart", { token: customerToken });
 
     await add(big!, 7);
@@ -378,9 +382,13 @@ describe("concurrent changes", () => {
     const responses = await Promise.all(ids.map((id) => add(id, 2, shopper.token)));
     expect(responses.map((response) => response.status)).toEqual(Array(6).fill(200));
     const cart = await getCart(shopper.token);
-    expect(cart.body.data.cart.items.map((line: { product: { _id: string } }) => line.product._id).sort()).toEqual([...ids].sort());
+    expect(cart.body.data.cart.items.map((line: { product: { _id: string } }) => line.product._id).sort()).toEqual(
+      [...ids].sort(),
+    );
     expect(cart.body.data.cart.items.every((line: { quantity: number }) => line.quantity === 2)).toBe(true);
-    expect(await server.database.db("carts").where({ userId: shopper.id }).count("* as count").first()).toEqual({ count: 1 });
+    expect(await server.database.db("carts").where({ userId: shopper.id }).count("* as count").first()).toEqual({
+      count: 1,
+    });
   });
 });
 

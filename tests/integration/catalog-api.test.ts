@@ -37,7 +37,10 @@ const validProduct = {
 
 describe("GET /products", () => {
   it("pages with the API's defaults: page 1, limit 10, newest first, and totals", async () => {
-    await insertProducts(server, Array.from({ length: 23 }, (_, index) => ({ name: `Watch ${String(index).padStart(2, "0")}` })));
+    await insertProducts(
+      server,
+      Array.from({ length: 23 }, (_, index) => ({ name: `Watch ${String(index).padStart(2, "0")}` })),
+    );
     const first = await client.api("GET", "/products");
     expect(first.status).toBe(200);
     expect(first.body.success).toBe(true);
@@ -108,7 +111,10 @@ describe("GET /products", () => {
     expect(names(await client.api("GET", "/products?search=SUB"))).toEqual(["Submariner Date", "Field Watch"]);
     expect(names(await client.api("GET", "/products?search=moonwatch"))).toEqual(["Speedmaster"]);
     // An explicit sort wins over relevance.
-    expect(names(await client.api("GET", "/products?search=sub&sort=name"))).toEqual(["Field Watch", "Submariner Date"]);
+    expect(names(await client.api("GET", "/products?search=sub&sort=name"))).toEqual([
+      "Field Watch",
+      "Submariner Date",
+    ]);
   });
 
   it("takes % and _ in a search literally, and a search is never SQL", async () => {
@@ -119,7 +125,9 @@ describe("GET /products", () => {
     ]);
     expect(names(await client.api("GET", "/products?search=%25"))).toEqual(["Discount Special"]);
     expect(names(await client.api("GET", "/products?search=_"))).toEqual(["Model_X"]);
-    expect(names(await client.api("GET", `/products?search=${encodeURIComponent("'; DROP TABLE products; --")}`))).toEqual([]);
+    expect(
+      names(await client.api("GET", `/products?search=${encodeURIComponent("'; DROP TABLE products; --")}`)),
+    ).toEqual([]);
     expect(await server.database.db("products").count("* as count").first()).toEqual({ count: 3 });
   });
 
@@ -177,7 +185,10 @@ describe("writing products (admins only)", () => {
     await insertProducts(server, [{ name: "Older" }]);
     const created = await client.api("POST", "/products", { body: validProduct, token: adminToken });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ ...validProduct, imageUrl: "https://shop.example.pk/images/watches/seamaster.svg" });
+    expect(created.body.data).toMatchObject({
+      ...validProduct,
+      imageUrl: "https://shop.example.pk/images/watches/seamaster.svg",
+    });
     expect(names(await client.api("GET", "/products"))).toEqual(["Seamaster Diver 300M", "Older"]);
   });
 
@@ -201,8 +212,16 @@ describe("writing products (admins only)", () => {
     [{ stock: 1.5 }, "stock", "Stock must be a whole number"],
     [{ stock: -2 }, "stock", "Stock cannot be negative"],
     [{ category: "Kids" }, "category", "Category must be Men or Women"],
-    [{ imageUrl: "javascript:alert(1)" }, "imageUrl", "Image URL must be a web address (http:// or https://) or a site path under /images"],
-    [{ imageUrl: "/etc/passwd" }, "imageUrl", "Image URL must be a web address (http:// or https://) or a site path under /images"],
+    [
+      { imageUrl: "javascript:alert(1)" },
+      "imageUrl",
+      "Image URL must be a web address (http:// or https://) or a site path under /images",
+    ],
+    [
+      { imageUrl: "/etc/passwd" },
+      "imageUrl",
+      "Image URL must be a web address (http:// or https://) or a site path under /images",
+    ],
   ])("refuses %o with 400 naming the field, and stores nothing", async (change, field, message) => {
     const response = await client.api("POST", "/products", { body: { ...validProduct, ...change }, token: adminToken });
     expect(response.status).toBe(400);
@@ -225,7 +244,10 @@ describe("writing products (admins only)", () => {
 
   it("refuses an invalid update, leaving the product as it was", async () => {
     const [id] = await insertProducts(server, [{ name: "Unchanged", price: 100 }]);
-    const response = await client.api("PUT", `/products/${id}`, { body: { ...validProduct, price: -5 }, token: adminToken });
+    const response = await client.api("PUT", `/products/${id}`, {
+      body: { ...validProduct, price: -5 },
+      token: adminToken,
+    });
     expect(response.status).toBe(400);
     expect((await client.api("GET", `/products/${id}`)).body.data).toMatchObject({ name: "Unchanged", price: 100 });
   });

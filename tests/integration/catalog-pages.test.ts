@@ -36,7 +36,11 @@ describe("/products", () => {
   it("shows 12 cards a page with price in Rs., stock, and Add to Cart disabled at zero stock", async () => {
     await insertProducts(server, [
       { name: "Sold Out Classic", stock: 0, price: 45000 },
-      ...Array.from({ length: 13 }, (_, index) => ({ name: `Watch ${String(index).padStart(2, "0")}`, stock: index + 1, price: 12500 })),
+      ...Array.from({ length: 13 }, (_, index) => ({
+        name: `Watch ${String(index).padStart(2, "0")}`,
+        stock: index + 1,
+        price: 12500,
+      })),
     ]);
     const client = new TestClient(server.baseUrl);
     const first = await page(client, "/products");
@@ -48,13 +52,19 @@ describe("/products", () => {
     const second = await page(client, "/products?page=2");
     expect(cardNames(second.html)).toEqual(["Watch 00", "Sold Out Classic"]);
     expect(second.html).toContain("Out of stock");
-    expect(second.html).toMatch(/<button type="submit" class="button" disabled="" aria-label="Add Sold Out Classic to cart">/);
+    expect(second.html).toMatch(
+      /<button type="submit" class="button" disabled="" aria-label="Add Sold Out Classic to cart">/,
+    );
     expect(second.html).toContain('aria-current="page">2<');
   });
 
   it("keeps filters in the URL: category, sort, search, with page links that carry them", async () => {
     await insertProducts(server, [
-      ...Array.from({ length: 30 }, (_, index) => ({ name: `Lady ${String(index).padStart(2, "0")}`, category: "Women" as const, price: 1000 + index })),
+      ...Array.from({ length: 30 }, (_, index) => ({
+        name: `Lady ${String(index).padStart(2, "0")}`,
+        category: "Women" as const,
+        price: 1000 + index,
+      })),
       { name: "Gent", category: "Men" },
     ]);
     const client = new TestClient(server.baseUrl);
@@ -94,7 +104,13 @@ describe("/products", () => {
 describe("/products/{id}", () => {
   it("shows the product with its brand in the title and schema.org Product data in PKR", async () => {
     const [id] = await insertProducts(server, [
-      { name: "Carrera Chronograph", brand: "Tag Heuer", price: 650000, stock: 4, description: "A racing chronograph </script><b>bold</b>" },
+      {
+        name: "Carrera Chronograph",
+        brand: "Tag Heuer",
+        price: 650000,
+        stock: 4,
+        description: "A racing chronograph </script><b>bold</b>",
+      },
     ]);
     const product = await page(new TestClient(server.baseUrl), `/products/${id}`);
     expect(product.status).toBe(200);
@@ -137,7 +153,13 @@ describe("Add to Cart", () => {
   it("sends a guest to log in and back to the page, adding nothing", async () => {
     const [id] = await insertProducts(server, [{ name: "Wanted" }]);
     const guest = new TestClient(server.baseUrl);
-    const response = await guest.postForm("/cart", { intent: "add", productId: id!, quantity: "1", returnTo: "/products?page=1", then: "stay" });
+    const response = await guest.postForm("/cart", {
+      intent: "add",
+      productId: id!,
+      quantity: "1",
+      returnTo: "/products?page=1",
+      then: "stay",
+    });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent("/products?page=1")}`);
     expect(await server.database.db("cart_items").count("* as count").first()).toEqual({ count: 0 });
@@ -147,7 +169,13 @@ describe("Add to Cart", () => {
     const [id] = await insertProducts(server, [{ name: "Listed", stock: 3 }]);
     const shopper = await signedIn("shopper@catpages.test", "shopperpass1");
     await shopper.postForm("/cart", { intent: "clear" });
-    const response = await shopper.postForm("/cart", { intent: "add", productId: id!, quantity: "1", returnTo: "/products?sort=name", then: "stay" });
+    const response = await shopper.postForm("/cart", {
+      intent: "add",
+      productId: id!,
+      quantity: "1",
+      returnTo: "/products?sort=name",
+      then: "stay",
+    });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/products?sort=name");
     const back = await page(shopper, "/products?sort=name");
@@ -159,14 +187,26 @@ describe("Add to Cart", () => {
     const [id] = await insertProducts(server, [{ name: "Limited", stock: 3, price: 1000.5 }]);
     const shopper = await signedIn("shopper@catpages.test", "shopperpass1");
     await shopper.postForm("/cart", { intent: "clear" });
-    const added = await shopper.postForm("/cart", { intent: "add", productId: id!, quantity: "2", returnTo: `/products/${id}`, then: "cart" });
+    const added = await shopper.postForm("/cart", {
+      intent: "add",
+      productId: id!,
+      quantity: "2",
+      returnTo: `/products/${id}`,
+      then: "cart",
+    });
     expect(added.headers.get("location")).toBe("/cart");
     const cart = await page(shopper, "/cart");
     expect(cart.html).toContain("Limited");
     expect(cart.html).toContain("Rs. 1,000.50 each");
     expect(cart.html).toContain("Rs. 2,001<");
 
-    const tooMany = await shopper.postForm("/cart", { intent: "add", productId: id!, quantity: "2", returnTo: `/products/${id}`, then: "cart" });
+    const tooMany = await shopper.postForm("/cart", {
+      intent: "add",
+      productId: id!,
+      quantity: "2",
+      returnTo: `/products/${id}`,
+      then: "cart",
+    });
     expect(tooMany.status).toBe(303);
     expect((await page(shopper, "/cart")).html).toContain("Not enough stock available");
     const line = await server.database.db("cart_items").where({ productId: id }).first();
@@ -228,7 +268,12 @@ describe("admin products", () => {
     expect(cardNames((await page(admin, "/products")).html)).toEqual(["Admin Made", "Older Stock"]);
 
     const { id } = await server.database.db("products").where({ name: "Admin Made" }).first();
-    const edited = await admin.postForm(`/admin/products/${id}/edit`, { ...product, name: "Admin Edited", price: "39999", stock: "0" });
+    const edited = await admin.postForm(`/admin/products/${id}/edit`, {
+      ...product,
+      name: "Admin Edited",
+      price: "39999",
+      stock: "0",
+    });
     expect(edited.headers.get("location")).toBe("/admin/products");
     expect((await page(admin, "/admin/products")).html).toContain("Product updated successfully!");
     const shown = await page(admin, `/products/${id}`);
@@ -280,12 +325,15 @@ describe("what search engines read", () => {
     const second = await (await client.get("/sitemaps/products-2.xml")).text();
     expect(second.match(/<url>/g)).toHaveLength(1);
     expect((await client.get("/sitemaps/products-3.xml")).status).toBe(404);
-    expect(await (await client.get("/sitemaps/pages.xml")).text()).toContain("<loc>https://shop.example.pk/products</loc>");
+    expect(await (await client.get("/sitemaps/pages.xml")).text()).toContain(
+      "<loc>https://shop.example.pk/products</loc>",
+    );
   });
 
   it("disallows admin, cart, checkout and account pages in /robots.txt", async () => {
     const text = await (await new TestClient(server.baseUrl).get("/robots.txt")).text();
-    for (const path of ["/admin", "/cart", "/checkout", "/my-orders", "/profile"]) expect(text).toContain(`Disallow: ${path}\n`);
+    for (const path of ["/admin", "/cart", "/checkout", "/my-orders", "/profile"])
+      expect(text).toContain(`Disallow: ${path}\n`);
     expect(text).toContain("Sitemap: https://shop.example.pk/sitemap.xml");
   });
 });

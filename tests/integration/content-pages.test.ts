@@ -9,8 +9,18 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
   await server.database.db("users").insert([
-    { name: "Admin Content", email: "admin@content.test", passwordHash: await hashPassword("adminpass1"), role: "admin" },
-    { name: "Sana Content", email: "sana@content.test", passwordHash: await hashPassword("custpass1"), role: "customer" },
+    {
+      name: "Admin Content",
+      email: "admin@content.test",
+      passwordHash: await hashPassword("adminpass1"),
+      role: "admin",
+    },
+    {
+      name: "Sana Content",
+      email: "sana@content.test",
+      passwordHash: await hashPassword("custpass1"),
+      role: "customer",
+    },
   ]);
 });
 afterAll(async () => {
@@ -35,7 +45,16 @@ const goodMessage = {
 describe("home page", () => {
   it("has the store's blurbs, the FIRST10 banner, the figures, three testimonials and the calls to action", async () => {
     const html = await (await new TestClient(server.baseUrl).get("/")).text();
-    for (const text of ["100% Authentic", "Certificate &amp; Warranty", "Free Delivery", "Cash on Delivery", "FIRST10", "500+", "1000+", "4.9/5"]) {
+    for (const text of [
+      "100% Authentic",
+      "Certificate &amp; Warranty",
+      "Free Delivery",
+      "Cash on Delivery",
+      "FIRST10",
+      "500+",
+      "1000+",
+      "4.9/5",
+    ]) {
       expect(html).toContain(text);
     }
     expect(html.match(/<figure class="testimonial">/g)).toHaveLength(3);
@@ -74,7 +93,16 @@ describe("about and FAQ pages", () => {
     ]) {
       expect(html).toContain(`>${category}</h2>`);
     }
-    for (const claim of ["7 days", "within 2 hours", "3-5 business days", "5-7 business days to other areas", "up to 3 delivery attempts", "An account is required", "refund is made within 5-7 business days", "2-3 weeks"]) {
+    for (const claim of [
+      "7 days",
+      "within 2 hours",
+      "3-5 business days",
+      "5-7 business days to other areas",
+      "up to 3 delivery attempts",
+      "An account is required",
+      "refund is made within 5-7 business days",
+      "2-3 weeks",
+    ]) {
       expect(html).toContain(claim);
     }
     expect((html.match(/<details/g) ?? []).length).toBeGreaterThanOrEqual(18);
@@ -84,14 +112,23 @@ describe("about and FAQ pages", () => {
 
   it("are listed in the sitemap", async () => {
     const xml = await (await new TestClient(server.baseUrl).get("/sitemap.xml")).text();
-    for (const path of ["/about", "/faq", "/contact"]) expect(xml).toContain(`<loc>${server.config.publicUrl}${path}</loc>`);
+    for (const path of ["/about", "/faq", "/contact"])
+      expect(xml).toContain(`<loc>${server.config.publicUrl}${path}</loc>`);
   });
 });
 
 describe("contact page", () => {
   it("shows the business hours, email, phone and Lahore address from the store's configuration", async () => {
     const html = await (await new TestClient(server.baseUrl).get("/contact")).text();
-    for (const text of ["Monday - Friday", "9:00 AM - 8:00 PM", "Saturday", "10:00 AM - 6:00 PM", "Sunday", "Closed", "Lahore, Pakistan"]) {
+    for (const text of [
+      "Monday - Friday",
+      "9:00 AM - 8:00 PM",
+      "Saturday",
+      "10:00 AM - 6:00 PM",
+      "Sunday",
+      "Closed",
+      "Lahore, Pakistan",
+    ]) {
       expect(html).toContain(text);
     }
     expect(html).toContain(`mailto:${server.config.store.email}`);
@@ -99,7 +136,12 @@ describe("contact page", () => {
   });
 
   it("refuses an empty message with a message beside each field and stores nothing", async () => {
-    const response = await new TestClient(server.baseUrl).postForm("/contact", { name: "", email: "", subject: "", message: "" });
+    const response = await new TestClient(server.baseUrl).postForm("/contact", {
+      name: "",
+      email: "",
+      subject: "",
+      message: "",
+    });
     expect(response.status).toBe(400);
     const html = await response.text();
     for (const message of ["Name is required", "Email is required", "Subject is required", "Message is required"]) {
@@ -109,7 +151,10 @@ describe("contact page", () => {
   });
 
   it("keeps what was typed when one field is wrong", async () => {
-    const response = await new TestClient(server.baseUrl).postForm("/contact", { ...goodMessage, email: "not-an-email" });
+    const response = await new TestClient(server.baseUrl).postForm("/contact", {
+      ...goodMessage,
+      email: "not-an-email",
+    });
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(html).toContain("Please enter a valid email address");
@@ -120,14 +165,20 @@ describe("contact page", () => {
   });
 
   it("refuses a message longer than the limit", async () => {
-    const response = await new TestClient(server.baseUrl).postForm("/contact", { ...goodMessage, message: "x".repeat(5001) });
+    const response = await new TestClient(server.baseUrl).postForm("/contact", {
+      ...goodMessage,
+      message: "x".repeat(5001),
+    });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain("Message must be at most 5000 characters");
     expect(await messages()).toHaveLength(0);
   });
 
   it("refuses a filled honeypot and stores nothing", async () => {
-    const response = await new TestClient(server.baseUrl).postForm("/contact", { ...goodMessage, website: "http://spam.example" });
+    const response = await new TestClient(server.baseUrl).postForm("/contact", {
+      ...goodMessage,
+      website: "http://spam.example",
+    });
     expect(response.status).toBe(403);
     expect(await messages()).toHaveLength(0);
   });
@@ -158,14 +209,23 @@ describe("contact page", () => {
     const html = await (await client.get("/contact")).text();
     expect(html).toContain('value="Sana Content"');
     expect(html).toContain('value="sana@content.test"');
-    await client.postForm("/contact", { name: "Sana Content", email: "sana@content.test", subject: "Order", message: "Where is it?" });
+    await client.postForm("/contact", {
+      name: "Sana Content",
+      email: "sana@content.test",
+      subject: "Order",
+      message: "Where is it?",
+    });
     const sana = await server.database.db("users").where("email", "sana@content.test").first();
     expect((await messages()).at(-1)).toMatchObject({ subject: "Order", userId: sana.id });
   });
 
   it("renders HTML in a message as text, for the admin too", async () => {
     const client = new TestClient(server.baseUrl);
-    await client.postForm("/contact", { ...goodMessage, subject: "<script>alert(1)</script>", message: '"><img src=x onerror=alert(1)>' });
+    await client.postForm("/contact", {
+      ...goodMessage,
+      subject: "<script>alert(1)</script>",
+      message: '"><img src=x onerror=alert(1)>',
+    });
     const admin = await signedIn("admin@content.test", "adminpass1");
     const html = await (await admin.get("/admin/messages")).text();
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
@@ -227,7 +287,9 @@ describe("contact rate limit", () => {
       const html = await refused.text();
       expect(html).toContain("Too many messages sent from your connection");
       expect(html).toContain('value="Warranty question"');
-      expect(await limited.database.db("contact_messages").count("* as count").first()).toEqual({ count: CONTACT_PER_IP.limit });
+      expect(await limited.database.db("contact_messages").count("* as count").first()).toEqual({
+        count: CONTACT_PER_IP.limit,
+      });
     } finally {
       await limited.close();
     }

@@ -26,7 +26,9 @@ beforeAll(async () => {
   proxy = await startTcpProxy({ host: cluster.hostname, port: Number(cluster.port) });
   server = await startTestServer({}, { databasePort: proxy.port });
   [productId] = await insertProducts(server, [{ name: "Outage Chronograph", stock: 5 }]);
-  await server.database.db("users").insert({ name: "Outage Shopper", email: EMAIL, passwordHash: await hashPassword(PASSWORD, 4) });
+  await server.database
+    .db("users")
+    .insert({ name: "Outage Shopper", email: EMAIL, passwordHash: await hashPassword(PASSWORD, 4) });
   shopper = new TestClient(server.baseUrl);
   expect((await shopper.postForm("/login", { email: EMAIL, password: PASSWORD })).status).toBe(303);
   token = await apiToken(shopper, EMAIL, PASSWORD);
@@ -60,7 +62,10 @@ describe("when the database goes away", () => {
     await expectBusyPage(await shopper.get("/cart"));
     await expectBusyPage(await shopper.get("/my-orders"));
     // The API: the envelope, with Retry-After.
-    for (const [path, auth] of [["/products?limit=12", undefined], ["/cart", token]] as const) {
+    for (const [path, auth] of [
+      ["/products?limit=12", undefined],
+      ["/cart", token],
+    ] as const) {
       const answer = await guest.api("GET", path, { token: auth });
       expect(answer.status).toBe(503);
       expect(answer.body).toEqual({ success: false, message: "Service temporarily unavailable" });
@@ -77,7 +82,8 @@ describe("when the database goes away", () => {
   });
 
   it("does not write the session on every signed-in page view (its answer never waits for that write)", async () => {
-    const expiry = async () => (await server.database.db("sessions").select("expire").whereNotNull("user_id")).map((row) => String(row.expire));
+    const expiry = async () =>
+      (await server.database.db("sessions").select("expire").whereNotNull("user_id")).map((row) => String(row.expire));
     const before = await expiry();
     expect(before.length).toBeGreaterThan(0);
     // The stored expiry has a resolution of one second: a touch would move it.

@@ -35,7 +35,9 @@ beforeAll(async () => {
   const [adminRow] = await db("users")
     .insert({ name: "Hostile Admin", email: "admin@hostile.test", passwordHash, role: "admin" })
     .returning("id");
-  const [customerRow] = await db("users").insert({ name: "Hostile Customer", email: "customer@hostile.test", passwordHash }).returning("id");
+  const [customerRow] = await db("users")
+    .insert({ name: "Hostile Customer", email: "customer@hostile.test", passwordHash })
+    .returning("id");
   const [productId, spare] = await insertProducts(server, [
     { name: "Hostile Watch", stock: 40 },
     { name: "Spare Watch", stock: 40 },
@@ -104,7 +106,9 @@ const NASTY_STRINGS = [
 
 /** A control character PostgreSQL cannot store in text, hidden inside ordinary text. */
 const withNul = (arbitrary: fc.Arbitrary<string>) =>
-  fc.tuple(arbitrary, fc.nat()).map(([text, at]) => `${text.slice(0, at % (text.length + 1))}\u0000${text.slice(at % (text.length + 1))}`);
+  fc
+    .tuple(arbitrary, fc.nat())
+    .map(([text, at]) => `${text.slice(0, at % (text.length + 1))}\u0000${text.slice(at % (text.length + 1))}`);
 
 const hostileString = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...NASTY_STRINGS) },
@@ -124,10 +128,15 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.boolean(),
   fc.constant(null),
   fc.array(hostileString, { maxLength: 3 }),
-  fc.dictionary(fc.oneof(hostileString, fc.constantFrom("__proto__", "constructor", "$ne", "$gt")), hostileString, { maxKeys: 3 }),
+  fc.dictionary(fc.oneof(hostileString, fc.constantFrom("__proto__", "constructor", "$ne", "$gt")), hostileString, {
+    maxKeys: 3,
+  }),
   fc.jsonValue({ maxDepth: 3 }),
 );
-const hostileId = fc.oneof(fc.uuid(), hostileString.filter((value) => value.length > 0 && value.length < 2000));
+const hostileId = fc.oneof(
+  fc.uuid(),
+  hostileString.filter((value) => value.length > 0 && value.length < 2000),
+);
 
 type SchemaDescription = { type: string; fields?: Record<string, SchemaDescription> };
 
@@ -152,11 +161,24 @@ function bodyFor(schema: yup.AnyObjectSchema | undefined): fc.Arbitrary<unknown>
  * A call without an example here is still fuzzed with wholly random bodies.
  */
 const address = { street: "1 Safe Street", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" };
-const product = { name: "Fuzz Watch", description: "Steel", price: 100, category: "Men", imageUrl: "/images/x.svg", stock: 1, brand: "" };
+const product = {
+  name: "Fuzz Watch",
+  description: "Steel",
+  price: 100,
+  category: "Men",
+  imageUrl: "/images/x.svg",
+  stock: 1,
+  brand: "",
+};
 const VALID_BODIES = (): Record<string, Record<string, unknown>> => ({
   "POST /auth/register": { name: "Fuzz Person", email: "fuzz@hostile.test", password: "password123" },
   "POST /auth/login": { email: "customer@hostile.test", password: "not-the-password" },
-  "PUT /auth/update-profile": { name: "Hostile Customer", email: "customer@hostile.test", phone: "0300 1234567", address },
+  "PUT /auth/update-profile": {
+    name: "Hostile Customer",
+    email: "customer@hostile.test",
+    phone: "0300 1234567",
+    address,
+  },
   "PUT /auth/change-password": { currentPassword: "not-the-password", newPassword: "password123" },
   "POST /products": product,
   "PUT /products/:id": product,
@@ -173,15 +195,17 @@ function mutatedOne(example: Record<string, unknown>): fc.Arbitrary<Record<strin
   const paths: string[][] = Object.entries(example).flatMap(([key, value]) =>
     value && typeof value === "object" ? [[key], ...Object.keys(value).map((inner) => [key, inner])] : [[key]],
   );
-  return fc.tuple(fc.constantFrom(...paths), hostileValue, fc.boolean(), fc.nat()).map(([path, hostile, nulInside, at]) => {
-    const copy = structuredClone(example);
-    const parent = path.length === 2 ? (copy[path[0]!] as Record<string, unknown>) : copy;
-    const key = path[path.length - 1]!;
-    const original = String(parent[key]);
-    const cut = at % (original.length + 1);
-    parent[key] = nulInside ? `${original.slice(0, cut)}\u0000${original.slice(cut)}` : hostile;
-    return copy;
-  });
+  return fc
+    .tuple(fc.constantFrom(...paths), hostileValue, fc.boolean(), fc.nat())
+    .map(([path, hostile, nulInside, at]) => {
+      const copy = structuredClone(example);
+      const parent = path.length === 2 ? (copy[path[0]!] as Record<string, unknown>) : copy;
+      const key = path[path.length - 1]!;
+      const original = String(parent[key]);
+      const cut = at % (original.length + 1);
+      parent[key] = nulInside ? `${original.slice(0, cut)}\u0000${original.slice(cut)}` : hostile;
+      return copy;
+    });
 }
 
 /** How the body travels: JSON, or something a JSON API must refuse politely. */
@@ -203,7 +227,10 @@ const rawBody = (value: unknown): fc.Arbitrary<RawBody> =>
       { contentType: "application/json; charset=utf-16", body: "{}" },
       { contentType: "text/plain", body: "hello" },
       { contentType: "application/x-www-form-urlencoded", body: "name=x&email=%E0%A4%A" },
-      { contentType: "application/xml", body: "<?xml version='1.0'?><!DOCTYPE x [<!ENTITY e SYSTEM 'file:///etc/passwd'>]><x>&e;</x>" },
+      {
+        contentType: "application/xml",
+        body: "<?xml version='1.0'?><!DOCTYPE x [<!ENTITY e SYSTEM 'file:///etc/passwd'>]><x>&e;</x>",
+      },
       { contentType: undefined, body: "{}" },
       { contentType: "application/json", body: undefined },
     ),
@@ -211,7 +238,10 @@ const rawBody = (value: unknown): fc.Arbitrary<RawBody> =>
 
 const hostileQuery = fc.array(
   fc.tuple(
-    fc.oneof(fc.constantFrom("page", "limit", "search", "category", "sort", "status", "role", "page[]", "limit[$gt]"), hostileString),
+    fc.oneof(
+      fc.constantFrom("page", "limit", "search", "category", "sort", "status", "role", "page[]", "limit[$gt]"),
+      hostileString,
+    ),
     fc.oneof(hostileString, hostileNumber.map(String)),
   ),
   { maxLength: 5 },
@@ -226,15 +256,21 @@ const mutatedQuery: fc.Arbitrary<[string, string][]> = mutatedOne({
   sort: "price",
   status: "Pending",
   role: "customer",
-}).map((query) => Object.entries(query).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value) ?? ""]));
+}).map((query) =>
+  Object.entries(query).map(([key, value]) => [key, typeof value === "string" ? value : (JSON.stringify(value) ?? "")]),
+);
 
-const STACK_OR_SQL = /\bat [\w.<>]+ \(|node_modules|TypeError|ReferenceError|SyntaxError|knex|\bpg_|violates|relation "|syntax error at/i;
+const STACK_OR_SQL =
+  /\bat [\w.<>]+ \(|node_modules|TypeError|ReferenceError|SyntaxError|knex|\bpg_|violates|relation "|syntax error at/i;
 
 /** The API's error envelope: success false, a message in words, and field errors when any. */
 function expectErrorEnvelope(context: string, body: unknown) {
   expect(body, context).toBeTypeOf("object");
   const envelope = body as { success: unknown; message: unknown; errors?: unknown };
-  expect(Object.keys(envelope).every((key) => ["success", "message", "errors"].includes(key)), `${context}: keys ${Object.keys(envelope)}`).toBe(true);
+  expect(
+    Object.keys(envelope).every((key) => ["success", "message", "errors"].includes(key)),
+    `${context}: keys ${Object.keys(envelope)}`,
+  ).toBe(true);
   expect(envelope.success, context).toBe(false);
   expect(typeof envelope.message === "string" && envelope.message.length > 0, context).toBe(true);
   expect(STACK_OR_SQL.test(envelope.message as string), `${context}: leaks ${envelope.message}`).toBe(false);
@@ -259,7 +295,8 @@ async function tokenFor(route: ApiRoute): Promise<string | undefined> {
 function pathIds(route: ApiRoute): fc.Arbitrary<Record<string, string>> {
   const names = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
   if (names.length === 0) return fc.constant({});
-  const real = (name: string) => (name === "userId" ? ids.customerId : route.path.startsWith("/orders") ? ids.orderId : ids.productId);
+  const real = (name: string) =>
+    name === "userId" ? ids.customerId : route.path.startsWith("/orders") ? ids.orderId : ids.productId;
   return fc.record(
     Object.fromEntries(
       names.map((name) => [name, route.method === "delete" ? hostileId : fc.oneof(fc.constant(real(name)), hostileId)]),
@@ -272,7 +309,9 @@ describe("every /api/v1 call under hostile input", PROPERTY_TIMEOUT, () => {
     "%s answers 4xx with the envelope (never 5xx), and a refusal changes nothing",
     async (_name, route) => {
       const example = VALID_BODIES()[`${route.method.toUpperCase()} ${route.path}`];
-      const bodies = example ? fc.oneof(bodyFor(route.body), mutatedOne(example), mutatedOne(example)) : bodyFor(route.body);
+      const bodies = example
+        ? fc.oneof(bodyFor(route.body), mutatedOne(example), mutatedOne(example))
+        : bodyFor(route.body);
       const request = fc.record({
         params: pathIds(route),
         query: fc.oneof(hostileQuery, mutatedQuery),
@@ -281,7 +320,8 @@ describe("every /api/v1 call under hostile input", PROPERTY_TIMEOUT, () => {
       });
       await fc.assert(
         fc.asyncProperty(request, async ({ params, query, raw, idempotencyKey }) => {
-          let path = "/api/v1" + route.path.replace(/:(\w+)/g, (_match, name: string) => encodeURIComponent(params[name]!));
+          let path =
+            "/api/v1" + route.path.replace(/:(\w+)/g, (_match, name: string) => encodeURIComponent(params[name]!));
           const search = new URLSearchParams(query).toString();
           if (search) path += `?${search}`;
           const token = await tokenFor(route);
@@ -289,7 +329,8 @@ describe("every /api/v1 call under hostile input", PROPERTY_TIMEOUT, () => {
           if (token) headers.authorization = `Bearer ${token}`;
           const hasBody = route.method !== "get";
           if (hasBody && raw.contentType) headers["content-type"] = raw.contentType;
-          if (idempotencyKey !== undefined && /^[\x20-\x7e]*$/.test(idempotencyKey)) headers["idempotency-key"] = idempotencyKey;
+          if (idempotencyKey !== undefined && /^[\x20-\x7e]*$/.test(idempotencyKey))
+            headers["idempotency-key"] = idempotencyKey;
           const before = await databaseFingerprint(server);
           const response = await fetch(server.baseUrl + path, {
             method: route.method.toUpperCase(),
@@ -303,7 +344,9 @@ describe("every /api/v1 call under hostile input", PROPERTY_TIMEOUT, () => {
           const body = JSON.parse(text);
           if (response.status >= 400) {
             expectErrorEnvelope(context, body);
-            expect(await databaseFingerprint(server), `${context}: a refused request changed the database`).toEqual(before);
+            expect(await databaseFingerprint(server), `${context}: a refused request changed the database`).toEqual(
+              before,
+            );
           } else {
             expect(body.success, context).toBe(true);
           }
@@ -316,16 +359,27 @@ describe("every /api/v1 call under hostile input", PROPERTY_TIMEOUT, () => {
   it("refuses odd Authorization headers and cookies with 401, never 5xx", async () => {
     const header = fc.oneof(
       hostileString.filter((value) => /^[\x20-\x7e]*$/.test(value)).map((value) => `Bearer ${value}`),
-      fc.constantFrom("Bearer", "Bearer ", "Basic YWRtaW46YWRtaW4=", `Bearer ${"a".repeat(5000)}`, "bearer  x  y", "Bearer\tx"),
+      fc.constantFrom(
+        "Bearer",
+        "Bearer ",
+        "Basic YWRtaW46YWRtaW4=",
+        `Bearer ${"a".repeat(5000)}`,
+        "bearer  x  y",
+        "Bearer\tx",
+      ),
     );
     await fc.assert(
-      fc.asyncProperty(header, hostileString.filter((value) => /^[\x21-\x7e]*$/.test(value) && !value.includes(";")), async (authorization, cookie) => {
-        const response = await fetch(`${server.baseUrl}/api/v1/auth/me`, {
-          headers: { authorization, cookie: `waqt.sid=${cookie}` },
-        });
-        expect(response.status, authorization.slice(0, 80)).toBe(401);
-        expectErrorEnvelope(authorization.slice(0, 80), await response.json());
-      }),
+      fc.asyncProperty(
+        header,
+        hostileString.filter((value) => /^[\x21-\x7e]*$/.test(value) && !value.includes(";")),
+        async (authorization, cookie) => {
+          const response = await fetch(`${server.baseUrl}/api/v1/auth/me`, {
+            headers: { authorization, cookie: `waqt.sid=${cookie}` },
+          });
+          expect(response.status, authorization.slice(0, 80)).toBe(401);
+          expectErrorEnvelope(authorization.slice(0, 80), await response.json());
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -337,7 +391,10 @@ type ConfigRoute = { path?: string; index?: boolean; file: string; children?: Co
 function configRoutes(routes: ConfigRoute[], parent = ""): { path: string; file: string }[] {
   return routes.flatMap((route) => {
     const path = route.index || !route.path ? parent : `${parent}/${route.path}`.replace(/\/+/g, "/");
-    return [...(route.path !== undefined || route.index ? [{ path: path || "/", file: route.file }] : []), ...configRoutes(route.children ?? [], path)];
+    return [
+      ...(route.path !== undefined || route.index ? [{ path: path || "/", file: route.file }] : []),
+      ...configRoutes(route.children ?? [], path),
+    ];
   });
 }
 
@@ -346,15 +403,43 @@ async function pages(): Promise<{ path: string; hasAction: boolean }[]> {
   const build = await (await loadServerBuild()).loadPageBuild();
   return configRoutes(routeConfig as ConfigRoute[]).map(({ path, file }) => ({
     path,
-    hasAction: typeof (build.routes[file.replace(/\.[jt]sx?$/, "")]?.module as { action?: unknown })?.action === "function",
+    hasAction:
+      typeof (build.routes[file.replace(/\.[jt]sx?$/, "")]?.module as { action?: unknown })?.action === "function",
   }));
 }
 
 /** The names the store's forms use, so that hostile values reach the fields the actions read. */
 const FORM_FIELDS = [
-  "name", "email", "password", "confirmPassword", "currentPassword", "newPassword", "phone", "street", "city", "state",
-  "zipCode", "country", "intent", "productId", "quantity", "then", "returnTo", "redirectTo", "checkoutKey", "orderId",
-  "status", "role", "description", "price", "category", "imageUrl", "stock", "brand", "subject", "message",
+  "name",
+  "email",
+  "password",
+  "confirmPassword",
+  "currentPassword",
+  "newPassword",
+  "phone",
+  "street",
+  "city",
+  "state",
+  "zipCode",
+  "country",
+  "intent",
+  "productId",
+  "quantity",
+  "then",
+  "returnTo",
+  "redirectTo",
+  "checkoutKey",
+  "orderId",
+  "status",
+  "role",
+  "description",
+  "price",
+  "category",
+  "imageUrl",
+  "stock",
+  "brand",
+  "subject",
+  "message",
 ];
 const hostileForm = fc.dictionary(
   fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FORM_FIELDS) }, hostileString),
@@ -365,14 +450,26 @@ const hostileForm = fc.dictionary(
 /** Good forms to start from, one field made hostile at a time (see VALID_BODIES). */
 const VALID_FORMS = (): Record<string, Record<string, string>> => ({
   "/login": { email: "customer@hostile.test", password: "not-the-password", redirectTo: "/profile" },
-  "/signup": { name: "Fuzz Shopper", email: "fuzz.shopper@hostile.test", password: "password123", confirmPassword: "password123", redirectTo: "/" },
+  "/signup": {
+    name: "Fuzz Shopper",
+    email: "fuzz.shopper@hostile.test",
+    password: "password123",
+    confirmPassword: "password123",
+    redirectTo: "/",
+  },
   "/cart": { intent: "add", productId: ids.productId, quantity: "1", then: "cart", returnTo: "/products" },
   "/checkout": { ...address, checkoutKey: "fuzz-key" },
   "/profile/edit": { name: "Hostile Customer", email: "customer@hostile.test", phone: "", ...address },
-  "/profile/password": { currentPassword: "not-the-password", newPassword: "password123", confirmPassword: "password123" },
+  "/profile/password": {
+    currentPassword: "not-the-password",
+    newPassword: "password123",
+    confirmPassword: "password123",
+  },
   "/admin/orders": { orderId: ids.orderId, status: "Shipped", returnTo: "/admin/orders" },
   "/admin/products/new": Object.fromEntries(Object.entries(product).map(([key, value]) => [key, String(value)])),
-  "/admin/products/:productId/edit": Object.fromEntries(Object.entries(product).map(([key, value]) => [key, String(value)])),
+  "/admin/products/:productId/edit": Object.fromEntries(
+    Object.entries(product).map(([key, value]) => [key, String(value)]),
+  ),
   "/admin/users/new": { name: "Fuzz Admin", email: "fuzz.admin2@hostile.test", password: "password123" },
   "/admin/users/:userId/role": { role: "customer" },
 });
@@ -380,7 +477,13 @@ const VALID_FORMS = (): Record<string, Record<string, string>> => ({
 type FormBody = { contentType?: string; body: string | FormData };
 const formBody = (fields: Record<string, string>): fc.Arbitrary<FormBody> =>
   fc.oneof(
-    { weight: 6, arbitrary: fc.constant({ contentType: "application/x-www-form-urlencoded", body: new URLSearchParams(fields).toString() }) },
+    {
+      weight: 6,
+      arbitrary: fc.constant({
+        contentType: "application/x-www-form-urlencoded",
+        body: new URLSearchParams(fields).toString(),
+      }),
+    },
     fc.constant({
       body: (() => {
         // multipart, with a file where text belongs
@@ -414,7 +517,9 @@ function concrete(template: string, value: (name: string) => string): string {
   return template.replace(/:(\w+)|\*$/g, (_match, name: string | undefined) => encodeURIComponent(value(name ?? "*")));
 }
 const realPageId = (name: string) =>
-  ({ productId: ids.productId, orderId: ids.orderId, userId: ids.customerId, file: "products-1.xml", "*": "nowhere" })[name] ?? "x";
+  ({ productId: ids.productId, orderId: ids.orderId, userId: ids.customerId, file: "products-1.xml", "*": "nowhere" })[
+    name
+  ] ?? "x";
 
 describe("every page form under hostile input", PROPERTY_TIMEOUT, () => {
   it("has form actions to test (read from app/routes.ts)", async () => {
@@ -425,27 +530,45 @@ describe("every page form under hostile input", PROPERTY_TIMEOUT, () => {
     const actions = (await pages()).filter((page) => page.hasAction);
     const examples = VALID_FORMS();
     const asText = (form: Record<string, unknown>) =>
-      Object.fromEntries(Object.entries(form).map(([key, value]) => [key, typeof value === "string" ? value : (JSON.stringify(value) ?? "")]));
+      Object.fromEntries(
+        Object.entries(form).map(([key, value]) => [
+          key,
+          typeof value === "string" ? value : (JSON.stringify(value) ?? ""),
+        ]),
+      );
     const request = fc.constantFrom(...actions).chain((page) =>
       fc.record({
         page: fc.constant(page),
         // Deletions get hostile ids only, so that the fixtures stay.
-        hostileIds: fc.record({ productId: hostileId, orderId: hostileId, userId: hostileId, file: hostileId, "*": hostileId }),
+        hostileIds: fc.record({
+          productId: hostileId,
+          orderId: hostileId,
+          userId: hostileId,
+          file: hostileId,
+          "*": hostileId,
+        }),
         useRealIds: fc.boolean(),
-        form: (examples[page.path] ? fc.oneof(hostileForm, mutatedOne(examples[page.path]!).map(asText)) : hostileForm).chain(formBody),
+        form: (examples[page.path]
+          ? fc.oneof(hostileForm, mutatedOne(examples[page.path]!).map(asText))
+          : hostileForm
+        ).chain(formBody),
       }),
     );
     await fc.assert(
       fc.asyncProperty(request, async ({ page, hostileIds, useRealIds, form }) => {
         const realAllowed = useRealIds && !page.path.endsWith("/delete");
-        const path = concrete(page.path, (name) => (realAllowed ? realPageId(name) : hostileIds[name as keyof typeof hostileIds]));
+        const path = concrete(page.path, (name) =>
+          realAllowed ? realPageId(name) : hostileIds[name as keyof typeof hostileIds],
+        );
         const client = posterFor(page.path);
         const before = await databaseFingerprint(server);
         const raw = await rawPost(client, path, form);
         const text = await raw.text();
         const context = `POST ${path.slice(0, 200)} (${form.contentType ?? "multipart"}) ${typeof form.body === "string" ? form.body.slice(0, 200) : "[FormData]"} → ${raw.status}`;
         expect(raw.status, `${context} ${text.slice(0, 500)}`).toBeLessThan(500);
-        expect(STACK_OR_SQL.test(text.replace(/<script[\s\S]*?<\/script>/g, "")), `${context}: leaks internals`).toBe(false);
+        expect(STACK_OR_SQL.test(text.replace(/<script[\s\S]*?<\/script>/g, "")), `${context}: leaks internals`).toBe(
+          false,
+        );
         if (raw.status >= 400) {
           expect(await databaseFingerprint(server), `${context}: a refused form changed the database`).toEqual(before);
         }
@@ -458,7 +581,13 @@ describe("every page form under hostile input", PROPERTY_TIMEOUT, () => {
 
   it("refuses page posts that are not small urlencoded forms before any action reads them", async () => {
     const post = (body: BodyInit, headers: Record<string, string>, extra: RequestInit = {}) =>
-      fetch(`${server.baseUrl}/login`, { method: "POST", headers: { origin: server.baseUrl, ...headers }, body, redirect: "manual", ...extra });
+      fetch(`${server.baseUrl}/login`, {
+        method: "POST",
+        headers: { origin: server.baseUrl, ...headers },
+        body,
+        redirect: "manual",
+        ...extra,
+      });
     const before = await databaseFingerprint(server);
     // A body in chunks has no length to check: refused, not read whole.
     const chunks = new ReadableStream({
@@ -467,9 +596,13 @@ describe("every page form under hostile input", PROPERTY_TIMEOUT, () => {
         controller.close();
       },
     });
-    const chunked = await post(chunks, { "content-type": "application/x-www-form-urlencoded" }, { duplex: "half" } as RequestInit);
+    const chunked = await post(chunks, { "content-type": "application/x-www-form-urlencoded" }, {
+      duplex: "half",
+    } as RequestInit);
     expect(chunked.status).toBe(411);
-    expect((await post(`email=${"x".repeat(65 * 1024)}`, { "content-type": "application/x-www-form-urlencoded" })).status).toBe(413);
+    expect(
+      (await post(`email=${"x".repeat(65 * 1024)}`, { "content-type": "application/x-www-form-urlencoded" })).status,
+    ).toBe(413);
     for (const [contentType, body] of [
       ["application/json", '{"email":"a@b.c"}'],
       ["text/plain", "email=a"],

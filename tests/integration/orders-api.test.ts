@@ -124,14 +124,22 @@ describe("POST /orders", () => {
     [{ ...address, street: undefined }, "address.street", "Street address is required"],
     [{ ...address, state: "" }, "address.state", "State / Province is required"],
     [{ ...address, zipCode: "" }, "address.zipCode", "ZIP / Postal code is required"],
-    [{ ...address, zipCode: "54000#" }, "address.zipCode", "ZIP / Postal code may contain letters, digits, spaces and dashes only"],
+    [
+      { ...address, zipCode: "54000#" },
+      "address.zipCode",
+      "ZIP / Postal code may contain letters, digits, spaces and dashes only",
+    ],
     [{ ...address, country: "" }, "address.country", "Country is required"],
     [{ ...address, street: "x".repeat(201) }, "address.street", "Street address must be at most 200 characters"],
     // Fields that are not text are bad input, never a crash (500).
     [{ ...address, city: { $ne: "" } }, "address.city", "City must be text"],
     [{ ...address, street: ["12 Mall Road"] }, "address.street", "Street address must be text"],
     // A whole address in one line, or a list, is not an address.
-    ["12 Mall Road, Lahore", "address", "Address must have a street, city, state / province, ZIP / postal code and country"],
+    [
+      "12 Mall Road, Lahore",
+      "address",
+      "Address must have a street, city, state / province, ZIP / postal code and country",
+    ],
     [[], "address", "Address must have a street, city, state / province, ZIP / postal code and country"],
   ])("refuses the address %o with 400 naming the field, changing nothing", async (badAddress, field, message) => {
     const [id] = await insertProducts(server, [{ name: "Wanted", stock: 5 }]);
@@ -152,7 +160,15 @@ describe("POST /orders", () => {
       expect(response.status).toBe(400);
       expect(response.body.success).toBe(false);
       const fields = response.body.errors.map((error: { field: string }) => error.field);
-      expect(fields).toEqual(expect.arrayContaining(["address.street", "address.city", "address.state", "address.zipCode", "address.country"]));
+      expect(fields).toEqual(
+        expect.arrayContaining([
+          "address.street",
+          "address.city",
+          "address.state",
+          "address.zipCode",
+          "address.country",
+        ]),
+      );
       expect(response.body.message).toBe(response.body.errors[0].message);
     }
     expect(await orderCount()).toBe(0);
@@ -186,9 +202,17 @@ describe("POST /orders", () => {
     });
     const items = [...response.body.data.items].sort((a, b) => a.product.name.localeCompare(b.product.name));
     expect(items).toEqual([
-      { product: { _id: casio, name: "Casio", imageUrl: "https://cdn.example.com/casio.jpg" }, quantity: 2, price: 0.2 },
       {
-        product: { _id: seamaster, name: "Seamaster", imageUrl: "https://shop.example.pk/images/watches/seamaster.svg" },
+        product: { _id: casio, name: "Casio", imageUrl: "https://cdn.example.com/casio.jpg" },
+        quantity: 2,
+        price: 0.2,
+      },
+      {
+        product: {
+          _id: seamaster,
+          name: "Seamaster",
+          imageUrl: "https://shop.example.pk/images/watches/seamaster.svg",
+        },
         quantity: 3,
         price: 1000.1,
       },
@@ -237,7 +261,9 @@ describe("POST /orders", () => {
 
 describe("prices and details are taken at order time", () => {
   it("keeps the unit price after the product is repriced, and name and image after it is deleted", async () => {
-    const [id] = await insertProducts(server, [{ name: "Speedmaster", price: 1000.1, stock: 5, imageUrl: "/images/speedy.svg" }]);
+    const [id] = await insertProducts(server, [
+      { name: "Speedmaster", price: 1000.1, stock: 5, imageUrl: "/images/speedy.svg" },
+    ]);
     await addToCart(customerToken, id!, 3);
     const placed = await placeOrder(customerToken);
     const orderId = placed.body.data._id;
@@ -257,7 +283,11 @@ describe("prices and details are taken at order time", () => {
     expect(repriced.status).toBe(200);
     const afterRepricing = await client.api("GET", `/orders/${orderId}`, { token: customerToken });
     expect(afterRepricing.body.data.items).toEqual([
-      { product: { _id: id, name: "Speedmaster", imageUrl: "https://shop.example.pk/images/speedy.svg" }, quantity: 3, price: 1000.1 },
+      {
+        product: { _id: id, name: "Speedmaster", imageUrl: "https://shop.example.pk/images/speedy.svg" },
+        quantity: 3,
+        price: 1000.1,
+      },
     ]);
     expect(afterRepricing.body.data.totalPrice).toBe(3000.3);
 
@@ -266,7 +296,11 @@ describe("prices and details are taken at order time", () => {
       const afterDeletion = await client.api("GET", `/orders/${orderId}`, { token });
       expect(afterDeletion.status).toBe(200);
       expect(afterDeletion.body.data.items).toEqual([
-        { product: { _id: null, name: "Speedmaster", imageUrl: "https://shop.example.pk/images/speedy.svg" }, quantity: 3, price: 1000.1 },
+        {
+          product: { _id: null, name: "Speedmaster", imageUrl: "https://shop.example.pk/images/speedy.svg" },
+          quantity: 3,
+          price: 1000.1,
+        },
       ]);
       expect(afterDeletion.body.data.totalPrice).toBe(3000.3);
     }
@@ -323,7 +357,10 @@ describe("checkout under concurrency", () => {
     const responses = await Promise.all([placeOrder(customerToken), placeOrder(customerToken)]);
     const statuses = responses.map((response) => response.status).sort();
     expect(statuses).toEqual([201, 400]);
-    expect(responses.find((response) => response.status === 400)!.body).toEqual({ success: false, message: "Your cart is empty" });
+    expect(responses.find((response) => response.status === 400)!.body).toEqual({
+      success: false,
+      message: "Your cart is empty",
+    });
     expect(await orderCount()).toBe(1);
     expect(await stockOf(id!)).toBe(3);
   });
@@ -398,7 +435,12 @@ describe("GET /orders/me", () => {
   it("lists only the caller's orders, newest first, with meta.count", async () => {
     const older = await insertOrder({ userId: customerId, totalPrice: 100, createdAt: minute(1) });
     const newest = await insertOrder({ userId: customerId, totalPrice: 300, createdAt: minute(9) });
-    const middle = await insertOrder({ userId: customerId, totalPrice: 200, createdAt: minute(5), status: "Cancelled" });
+    const middle = await insertOrder({
+      userId: customerId,
+      totalPrice: 200,
+      createdAt: minute(5),
+      status: "Cancelled",
+    });
     await insertOrder({ userId: otherId, totalPrice: 999, createdAt: minute(7) });
 
     const response = await client.api("GET", "/orders/me", { token: customerToken });
@@ -428,7 +470,12 @@ describe("GET /orders/me", () => {
 
   it("pages, filters by status and totals like the admin list (the same shape)", async () => {
     for (let minuteNumber = 1; minuteNumber <= 5; minuteNumber++) {
-      await insertOrder({ userId: customerId, totalPrice: minuteNumber * 100, createdAt: minute(minuteNumber), status: minuteNumber === 2 ? "Cancelled" : "Pending" });
+      await insertOrder({
+        userId: customerId,
+        totalPrice: minuteNumber * 100,
+        createdAt: minute(minuteNumber),
+        status: minuteNumber === 2 ? "Cancelled" : "Pending",
+      });
     }
     await insertOrder({ userId: otherId, totalPrice: 5000, createdAt: minute(6) });
 
@@ -584,7 +631,8 @@ describe("PATCH /orders/:id/status", () => {
   }
   const setStatus = (orderId: string, status: unknown, token = adminToken) =>
     client.api("PATCH", `/orders/${orderId}/status`, { body: { status }, token });
-  const statusOf = async (orderId: string) => (await server.database.db("orders").where({ id: orderId }).first("status")).status;
+  const statusOf = async (orderId: string) =>
+    (await server.database.db("orders").where({ id: orderId }).first("status")).status;
 
   it("is for admins only: a guest gets 401, a customer (even the owner) 403, nothing changes", async () => {
     const { orderId } = await placedOrder(5, 1);
@@ -647,7 +695,10 @@ describe("PATCH /orders/:id/status", () => {
 
     const response = await setStatus(orderId, "Shipped");
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ success: false, message: "Cannot restore this order: not enough stock for Status Watch" });
+    expect(response.body).toEqual({
+      success: false,
+      message: "Cannot restore this order: not enough stock for Status Watch",
+    });
     expect(await stockOf(productId)).toBe(0);
     expect(await statusOf(orderId)).toBe("Cancelled");
   });
@@ -673,7 +724,10 @@ describe("PATCH /orders/:id/status", () => {
     expect((await setStatus(orderId, "Cancelled")).status).toBe(200);
     const restore = await setStatus(orderId, "Pending");
     expect(restore.status).toBe(409);
-    expect(restore.body).toEqual({ success: false, message: "Cannot restore this order: Status Watch is no longer sold" });
+    expect(restore.body).toEqual({
+      success: false,
+      message: "Cannot restore this order: Status Watch is no longer sold",
+    });
     expect(await statusOf(orderId)).toBe("Cancelled");
   });
 });

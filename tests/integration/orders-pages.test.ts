@@ -37,7 +37,12 @@ async function html(client: TestClient, path: string) {
 const address = { street: "12 Canal Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" };
 
 async function addToCart(client: TestClient, productId: string, quantity: number) {
-  const response = await client.postForm("/cart", { intent: "add", productId, quantity: String(quantity), then: "cart" });
+  const response = await client.postForm("/cart", {
+    intent: "add",
+    productId,
+    quantity: String(quantity),
+    then: "cart",
+  });
   expect(response.headers.get("location")).toBe("/cart");
 }
 
@@ -191,7 +196,14 @@ describe("my orders, page by page", () => {
           createdAt: new Date(Date.UTC(2026, 0, 1, 0, number)),
         })
         .returning("id");
-      await server.database.db("order_items").insert({ orderId: order.id, productId: null, productName: `Paged Watch ${number}`, quantity: 1, unitPrice: number * 1000, position: 0 });
+      await server.database.db("order_items").insert({
+        orderId: order.id,
+        productId: null,
+        productName: `Paged Watch ${number}`,
+        quantity: 1,
+        unitPrice: number * 1000,
+        position: 0,
+      });
     }
     const first = await html(shopper, "/my-orders");
     expect(first.text.match(/class="card order-card"/g)).toHaveLength(10);
@@ -221,7 +233,10 @@ describe("admin order desk", () => {
   it("is for admins only", async () => {
     const customer = await newShopper();
     expect((await html(customer, "/admin/orders")).location).toBe("/");
-    const refused = await customer.postForm("/admin/orders", { orderId: "00000000-0000-4000-8000-000000000000", status: "Shipped" });
+    const refused = await customer.postForm("/admin/orders", {
+      orderId: "00000000-0000-4000-8000-000000000000",
+      status: "Shipped",
+    });
     expect(refused.headers.get("location")).toBe("/");
   });
 
@@ -230,7 +245,11 @@ describe("admin order desk", () => {
     expect(await stockOf(productId)).toBe(1);
     const admin = await signedIn("admin@orders.test", "adminpass1");
 
-    const cancelled = await admin.postForm("/admin/orders", { orderId, status: "Cancelled", returnTo: "/admin/orders" });
+    const cancelled = await admin.postForm("/admin/orders", {
+      orderId,
+      status: "Cancelled",
+      returnTo: "/admin/orders",
+    });
     expect(cancelled.headers.get("location")).toBe("/admin/orders");
     expect(await stockOf(productId)).toBe(3);
     expect((await html(admin, "/admin/orders")).text).toContain("Order status updated to Cancelled");
@@ -240,7 +259,11 @@ describe("admin order desk", () => {
 
     await admin.postForm("/admin/orders", { orderId, status: "Cancelled" });
     await server.database.db("products").where({ id: productId }).update({ stock: 1 });
-    const refused = await admin.postForm("/admin/orders", { orderId, status: "Shipped", returnTo: `/admin/orders/${orderId}` });
+    const refused = await admin.postForm("/admin/orders", {
+      orderId,
+      status: "Shipped",
+      returnTo: `/admin/orders/${orderId}`,
+    });
     expect(refused.headers.get("location")).toBe(`/admin/orders/${orderId}`);
     const details = await html(admin, `/admin/orders/${orderId}`);
     expect(details.text).toContain("Cannot restore this order: not enough stock for Desk Watch");
@@ -258,7 +281,8 @@ describe("admin order desk", () => {
     expect(page.text).toContain(figures.latestOrders[0]!._id.slice(-8).toUpperCase());
     const { totalAmount } = (await server.services.orders.listOrders({})).meta;
     expect(figures.totalRevenue).toBe(totalAmount);
-    const cancelledSum = (await server.database.db("orders").where({ status: "Cancelled" }).sum({ sum: "total_price" }).first())?.sum ?? 0;
+    const cancelledSum =
+      (await server.database.db("orders").where({ status: "Cancelled" }).sum({ sum: "total_price" }).first())?.sum ?? 0;
     const allSum = (await server.database.db("orders").sum({ sum: "total_price" }).first())?.sum ?? 0;
     expect(figures.totalRevenue).toBeCloseTo(allSum - cancelledSum, 2);
   });

@@ -71,7 +71,9 @@ describe("page cache", () => {
 
   it("never keeps or serves a signed-in shopper's page, nor an API client's", async () => {
     const shopper = new TestClient(serverA.baseUrl);
-    expect((await shopper.postForm("/login", { email: "zainab@cache.test", password: "custpass1", redirectTo: "" })).status).toBe(303);
+    expect(
+      (await shopper.postForm("/login", { email: "zainab@cache.test", password: "custpass1", redirectTo: "" })).status,
+    ).toBe(303);
     for (let visit = 0; visit < 2; visit++) {
       const page = await shopper.get("/products");
       expect(page.headers.get("x-page-cache")).toBeNull();
@@ -117,7 +119,15 @@ describe("page cache", () => {
     const token = await apiToken(admin, "admin@cache.test", "adminpass1");
     const updated = await admin.api("PUT", `/products/${productId}`, {
       token,
-      body: { name: "Cached Chronograph", description: "d", price: 45_500, category: "Men", imageUrl: "/images/x.svg", stock: 5, brand: "" },
+      body: {
+        name: "Cached Chronograph",
+        description: "d",
+        price: 45_500,
+        category: "Men",
+        imageUrl: "/images/x.svg",
+        stock: 5,
+        brand: "",
+      },
     });
     expect(updated.status).toBe(200);
 
@@ -134,7 +144,9 @@ describe("page cache", () => {
     expect((await shopper.api("POST", "/cart", { token, body: { productId, quantity: 2 } })).status).toBe(200);
     const order = await shopper.api("POST", "/orders", {
       token,
-      body: { address: { street: "1 Mall Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" } },
+      body: {
+        address: { street: "1 Mall Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
+      },
     });
     expect(order.status).toBe(201);
 
@@ -151,7 +163,9 @@ describe("page cache", () => {
     await shopper.api("POST", "/cart", { token, body: { productId, quantity: 1 } });
     const order = await shopper.api("POST", "/orders", {
       token,
-      body: { address: { street: "1 Mall Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" } },
+      body: {
+        address: { street: "1 Mall Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
+      },
     });
     expect(order.status).toBe(201);
 
@@ -164,7 +178,16 @@ describe("page cache", () => {
   it("brings a watch back into stock on the lists that did not show it", async () => {
     const [restocked] = await serverA.database
       .db("products")
-      .insert({ name: "Restocked Pilot", description: "d", price: 20_000, category: "Men", imageUrl: "/images/x.svg", stock: 0, brand: "", createdAt: new Date("2030-01-01") })
+      .insert({
+        name: "Restocked Pilot",
+        description: "d",
+        price: 20_000,
+        category: "Men",
+        imageUrl: "/images/x.svg",
+        stock: 0,
+        brand: "",
+        createdAt: new Date("2030-01-01"),
+      })
       .returning("id");
     await until(async () => !(await (await untilHit(serverB, "/")).text()).includes("Restocked Pilot"));
     await serverA.database.db("products").where({ id: restocked.id }).update({ stock: 2 });

@@ -32,7 +32,10 @@ describe("query counter", () => {
     const client = new TestClient(counted.baseUrl);
     await insertProducts(counted, [{ name: "Only One" }]);
     const one = queriesOf(await client.get("/api/v1/products?limit=12"));
-    await insertProducts(counted, Array.from({ length: 24 }, (_, index) => ({ name: `Watch ${index}` })));
+    await insertProducts(
+      counted,
+      Array.from({ length: 24 }, (_, index) => ({ name: `Watch ${index}` })),
+    );
     await client.get("/__bench/query-stats?reset");
     const many = await client.get("/api/v1/products?limit=100");
     expect(one).toBeGreaterThan(0);
@@ -49,15 +52,20 @@ describe("query counter", () => {
   it("counts queries inside transactions and the session store's own pool", async () => {
     const client = new TestClient(counted.baseUrl);
     const guest = queriesOf(await client.get("/faq"));
-    const login = await client.postForm("/login", { email: "shopper@counter.test", password: "shopperpass1", redirectTo: "" });
+    const login = await client.postForm("/login", {
+      email: "shopper@counter.test",
+      password: "shopperpass1",
+      redirectTo: "",
+    });
     expect(login.status).toBe(303);
     // Signed in: the session is read from its pool, the user and the cart badge from Knex.
     const signedIn = queriesOf(await client.get("/faq"));
     expect(signedIn).toBeGreaterThanOrEqual(guest + 3);
 
     const [productId] = await insertProducts(counted, [{ name: "For The Cart", stock: 3 }]);
-    const token = (await client.api("POST", "/auth/login", { body: { email: "shopper@counter.test", password: "shopperpass1" } })).body
-      .data.token;
+    const token = (
+      await client.api("POST", "/auth/login", { body: { email: "shopper@counter.test", password: "shopperpass1" } })
+    ).body.data.token;
     const added = await client.api("POST", "/cart", { token, body: { productId, quantity: 1 } });
     expect(added.status).toBe(200);
     // Token lookup, BEGIN, the cart lock, the product lock, the line, its upsert, the read, COMMIT…

@@ -20,7 +20,10 @@ beforeAll(async () => {
   server = await startTestServer();
   // One cheap bcrypt hash for everyone: many log-ins below (log-in accepts any cost).
   cheapHash = await hashPassword("racepass1", 4);
-  const [admin] = await server.database.db("users").insert({ name: "Race Admin", email: "admin@races.test", passwordHash: cheapHash, role: "admin" }).returning("id");
+  const [admin] = await server.database
+    .db("users")
+    .insert({ name: "Race Admin", email: "admin@races.test", passwordHash: cheapHash, role: "admin" })
+    .returning("id");
   adminId = admin.id;
 });
 afterAll(async () => {
@@ -45,7 +48,10 @@ let shopperCount = 0;
 async function shopper(): Promise<{ id: string; page: TestClient; token: string }> {
   shopperCount += 1;
   const email = `shopper${shopperCount}@races.test`;
-  const [row] = await server.database.db("users").insert({ name: `Shopper ${shopperCount}`, email, passwordHash: cheapHash }).returning("id");
+  const [row] = await server.database
+    .db("users")
+    .insert({ name: `Shopper ${shopperCount}`, email, passwordHash: cheapHash })
+    .returning("id");
   const page = new TestClient(server.baseUrl);
   expect((await page.postForm("/login", { email, password: "racepass1" })).status).toBe(303);
   return { id: row.id, page, token: (await server.services.accounts.issueToken(row.id)).token };
@@ -57,7 +63,13 @@ async function admin(): Promise<{ page: TestClient; token: string }> {
   return { page, token: (await server.services.accounts.issueToken(adminId)).token };
 }
 
-const address = { street: "9 Race Course Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" };
+const address = {
+  street: "9 Race Course Road",
+  city: "Lahore",
+  state: "Punjab",
+  zipCode: "54000",
+  country: "Pakistan",
+};
 const api = (method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) =>
   new TestClient(server.baseUrl).api(method, path, { token, body, headers });
 const addToCart = async (token: string, productId: string, quantity: number) =>
@@ -91,18 +103,25 @@ async function expectBooksBalance() {
 
 const statuses = (responses: { status: number }[]) => responses.map((response) => response.status);
 const never5xx = (responses: { status: number }[]) =>
-  expect(statuses(responses).filter((status) => status >= 500), `5xx among ${statuses(responses)}`).toEqual([]);
+  expect(
+    statuses(responses).filter((status) => status >= 500),
+    `5xx among ${statuses(responses)}`,
+  ).toEqual([]);
 
 describe("checkout stampede on the last units", () => {
   it("sells 4 units to exactly 4 of 12 shoppers checking out at once through the form and the API; the others keep their carts", async () => {
     const [watch] = await products(4);
     const shoppers = await Promise.all(Array.from({ length: 12 }, () => shopper()));
     for (const { token } of shoppers) await addToCart(token, watch!, 1);
-    const keys = await Promise.all(shoppers.map(({ page }, index) => (index % 2 === 0 ? checkoutKey(page) : Promise.resolve(""))));
+    const keys = await Promise.all(
+      shoppers.map(({ page }, index) => (index % 2 === 0 ? checkoutKey(page) : Promise.resolve(""))),
+    );
 
     const responses = await Promise.all(
       shoppers.map(({ page, token }, index) =>
-        index % 2 === 0 ? page.postForm("/checkout", { ...address, checkoutKey: keys[index]! }) : api("POST", "/orders", token, { address }),
+        index % 2 === 0
+          ? page.postForm("/checkout", { ...address, checkoutKey: keys[index]! })
+          : api("POST", "/orders", token, { address }),
       ),
     );
     never5xx(responses);
@@ -115,7 +134,18 @@ describe("checkout stampede on the last units", () => {
       const text = response instanceof Response ? await response.text() : response.text;
       expect(text, `shopper ${index}`).toContain("Not enough stock available for Race Watch");
     }
-    expect(Number((await server.database.db("orders").whereIn("userId", shoppers.map((s) => s.id)).count("* as count").first())!.count)).toBe(4);
+    expect(
+      Number(
+        (await server.database
+          .db("orders")
+          .whereIn(
+            "userId",
+            shoppers.map((s) => s.id),
+          )
+          .count("* as count")
+          .first())!.count,
+      ),
+    ).toBe(4);
     for (const [index, { token }] of shoppers.entries()) {
       const lines = (await api("GET", "/cart", token)).body.data.cart.items.length;
       expect(lines, `cart of shopper ${index}`).toBe(placed.includes(responses[index]!) ? 0 : 1);
@@ -151,7 +181,9 @@ describe("one cart, several tabs", () => {
     const tab = () => {
       const other = new TestClient(server.baseUrl);
       // The same browser: the same session cookie in another tab.
-      return { post: (fields: Record<string, string>) => other.postForm("/cart", fields, { cookie: page.cookieHeader() }) };
+      return {
+        post: (fields: Record<string, string>) => other.postForm("/cart", fields, { cookie: page.cookieHeader() }),
+      };
     };
     const sequence = async (fields: Record<string, string>[]) => {
       const results = [];
@@ -168,20 +200,32 @@ describe("one cart, several tabs", () => {
     ).flat();
     expect(statuses(results).every((status) => status === 303)).toBe(true);
     const lines = new Map<string, number>(
-      (await api("GET", "/cart", token)).body.data.cart.items.map((line: { product: { _id: string }; quantity: number }) => [line.product._id, line.quantity]),
+      (await api("GET", "/cart", token)).body.data.cart.items.map(
+        (line: { product: { _id: string }; quantity: number }) => [line.product._id, line.quantity],
+      ),
     );
     expect(Object.fromEntries(lines)).toEqual(
-      Object.fromEntries([[kept, 3], ...added.slice(0, 4).map((id) => [id, 1]), ...added.slice(4).map((id) => [id, 2])]),
+      Object.fromEntries([
+        [kept, 3],
+        ...added.slice(0, 4).map((id) => [id, 1]),
+        ...added.slice(4).map((id) => [id, 2]),
+      ]),
     );
   });
 
   it("adds every unit of eight simultaneous Add to Cart presses of one watch (no lost update), up to the stock", async () => {
     const [watch, scarce] = await products(50, 5);
     const { page, token } = await shopper();
-    const press = (productId: string) => new TestClient(server.baseUrl).postForm("/cart", { intent: "add", productId, quantity: "1", then: "cart" }, { cookie: page.cookieHeader() });
+    const press = (productId: string) =>
+      new TestClient(server.baseUrl).postForm(
+        "/cart",
+        { intent: "add", productId, quantity: "1", then: "cart" },
+        { cookie: page.cookieHeader() },
+      );
     never5xx(await Promise.all(Array.from({ length: 8 }, () => press(watch!))));
     never5xx(await Promise.all(Array.from({ length: 8 }, () => press(scarce!))));
-    const items: { product: { _id: string }; quantity: number }[] = (await api("GET", "/cart", token)).body.data.cart.items;
+    const items: { product: { _id: string }; quantity: number }[] = (await api("GET", "/cart", token)).body.data.cart
+      .items;
     expect(items.find((line) => line.product._id === watch)?.quantity).toBe(8);
     expect(items.find((line) => line.product._id === scarce)?.quantity).toBe(5);
   });
@@ -201,7 +245,16 @@ describe("an admin changing a status while the customer looks", () => {
     let changing = true;
     const changes = (async () => {
       const results = [];
-      for (const status of ["Shipped", "Cancelled", "Pending", "Delivered", "Cancelled", "Shipped", "Cancelled", "Pending"]) {
+      for (const status of [
+        "Shipped",
+        "Cancelled",
+        "Pending",
+        "Delivered",
+        "Cancelled",
+        "Shipped",
+        "Cancelled",
+        "Pending",
+      ]) {
         results.push(
           status === "Delivered"
             ? await adminPage.postForm("/admin/orders", { orderId, status, returnTo: "/admin/orders" })
@@ -272,7 +325,11 @@ describe("cancel and un-cancel at once", () => {
     for (const buyer of buyers) await addToCart(buyer.token, watch!, 2);
     const [one, two] = [await admin(), await admin()];
     const flips = (token: string, first: string, second: string) =>
-      Promise.all(Array.from({ length: 6 }, (_, index) => api("PATCH", `/orders/${orderId}/status`, token, { status: index % 2 === 0 ? first : second })));
+      Promise.all(
+        Array.from({ length: 6 }, (_, index) =>
+          api("PATCH", `/orders/${orderId}/status`, token, { status: index % 2 === 0 ? first : second }),
+        ),
+      );
     const results = (
       await Promise.all([
         flips(one.token, "Cancelled", "Pending"),
@@ -283,7 +340,9 @@ describe("cancel and un-cancel at once", () => {
     never5xx(results);
     // A refused change says why (an un-cancel when the units were sold meanwhile, a sold-out checkout).
     for (const refused of results.filter((response) => response.status === 409)) {
-      expect(refused.body.message).toMatch(/^(Cannot restore this order: not enough stock for|Not enough stock available for) Race Watch/);
+      expect(refused.body.message).toMatch(
+        /^(Cannot restore this order: not enough stock for|Not enough stock available for) Race Watch/,
+      );
     }
     await expectBooksBalance();
   });
@@ -294,12 +353,17 @@ describe("cancel and un-cancel at once", () => {
     for (let index = 0; index < 6; index += 1) {
       const customer = await shopper();
       // The same watches, added in different orders.
-      const mix = [[a!, b!, c!], [c!, b!, a!], [b!, a!, c!]][index % 3]!;
+      const mix = [
+        [a!, b!, c!],
+        [c!, b!, a!],
+        [b!, a!, c!],
+      ][index % 3]!;
       for (const productId of mix) await addToCart(customer.token, productId, 1);
       orders.push((await api("POST", "/orders", customer.token, { address })).body.data._id);
     }
     const buyers = await Promise.all(Array.from({ length: 4 }, () => shopper()));
-    for (const [index, buyer] of buyers.entries()) for (const productId of index % 2 ? [a!, c!] : [c!, b!]) await addToCart(buyer.token, productId, 2);
+    for (const [index, buyer] of buyers.entries())
+      for (const productId of index % 2 ? [a!, c!] : [c!, b!]) await addToCart(buyer.token, productId, 2);
     const { token } = await admin();
     for (const round of ["Cancelled", "Pending"]) {
       const results = await Promise.all([
@@ -330,13 +394,17 @@ describe("double submits", () => {
   it("deletes a product once when its Delete is confirmed twice; the second is told it is gone", async () => {
     const [watch] = await products(3);
     const { page } = await admin();
-    const responses = await Promise.all([page.postForm(`/admin/products/${watch}/delete`, {}), page.postForm(`/admin/products/${watch}/delete`, {})]);
+    const responses = await Promise.all([
+      page.postForm(`/admin/products/${watch}/delete`, {}),
+      page.postForm(`/admin/products/${watch}/delete`, {}),
+    ]);
     expect(statuses(responses).sort()).toEqual([303, 404]);
   });
 
   it("gives one shopper an email another takes at the same moment, and the other a 409", async () => {
     const [first, second] = [await shopper(), await shopper()];
-    const profile = (token: string) => api("PUT", "/auth/update-profile", token, { name: "Same Email", email: "wanted@races.test", address });
+    const profile = (token: string) =>
+      api("PUT", "/auth/update-profile", token, { name: "Same Email", email: "wanted@races.test", address });
     const responses = await Promise.all([profile(first.token), profile(second.token)]);
     expect(statuses(responses).sort()).toEqual([200, 409]);
   });

@@ -17,7 +17,10 @@ import { loadServerBuild, startTestServer, type TestServer } from "../support/te
 let server: TestServer;
 
 /** A user with a cheap bcrypt cost, for the many log-ins below (log-in accepts any cost). */
-async function insertCheapUser(target: TestServer, user: { name: string; email: string; password: string; role?: "admin" | "customer" }) {
+async function insertCheapUser(
+  target: TestServer,
+  user: { name: string; email: string; password: string; role?: "admin" | "customer" },
+) {
   await target.database.db("users").insert({
     name: user.name,
     email: user.email,
@@ -28,7 +31,12 @@ async function insertCheapUser(target: TestServer, user: { name: string; email: 
 
 beforeAll(async () => {
   server = await startTestServer();
-  await insertCheapUser(server, { name: "Security Admin", email: "admin@security.test", password: "adminpass1", role: "admin" });
+  await insertCheapUser(server, {
+    name: "Security Admin",
+    email: "admin@security.test",
+    password: "adminpass1",
+    role: "admin",
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -61,15 +69,23 @@ const PAYLOAD = `X</title></script>${SCRIPT}${IMG}'`;
 function expectInert(context: string, html: string, headers: Headers) {
   const nonce = headers.get("content-security-policy")?.match(/'nonce-([^']+)'/)?.[1];
   // Tags and their attribute names, quoted values skipped (the store's HTML quotes every value).
-  for (const [, name, attributes] of html.matchAll(/<([a-zA-Z][\w-]*)((?:\s+[^\s=>/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*\/?>/g)) {
-    const names = [...attributes!.matchAll(/([^\s=>/]+)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?/g)].map((match) => match[1]!.toLowerCase());
+  for (const [, name, attributes] of html.matchAll(
+    /<([a-zA-Z][\w-]*)((?:\s+[^\s=>/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*\/?>/g,
+  )) {
+    const names = [...attributes!.matchAll(/([^\s=>/]+)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?/g)].map((match) =>
+      match[1]!.toLowerCase(),
+    );
     const handlers = names.filter((attribute) => attribute.startsWith("on"));
     expect(handlers, `${context}: <${name} ${handlers.join(" ")}> has an event handler`).toEqual([]);
     if (name!.toLowerCase() === "script") {
-      const legitimate = (nonce && attributes!.includes(`nonce="${nonce}"`)) || attributes!.includes('type="application/ld+json"');
+      const legitimate =
+        (nonce && attributes!.includes(`nonce="${nonce}"`)) || attributes!.includes('type="application/ld+json"');
       expect(legitimate, `${context}: a script element the store did not write: <script${attributes}>`).toBeTruthy();
     }
-    expect(["iframe", "object", "embed", "base"].includes(name!.toLowerCase()), `${context}: an element the store never writes: <${name}>`).toBe(false);
+    expect(
+      ["iframe", "object", "embed", "base"].includes(name!.toLowerCase()),
+      `${context}: an element the store never writes: <${name}>`,
+    ).toBe(false);
   }
   expect(html.includes(SCRIPT), `${context}: ${SCRIPT} unescaped`).toBe(false);
   expect(html.includes("<img src=x"), `${context}: <img src=x unescaped`).toBe(false);
@@ -81,10 +97,21 @@ function expectInert(context: string, html: string, headers: Headers) {
 describe("hostile text in every text field", () => {
   it("(the check itself finds a live payload, so that its passing means something)", () => {
     const headers = new Headers({ "content-security-policy": "script-src 'nonce-abc'" });
-    for (const live of [`<p>${SCRIPT}</p>`, '<p><img src=x onerror=alert(1)></p>', '<input value=""><img src="x" onerror="alert(1)">', "<script>alert(1)</script>"]) {
+    for (const live of [
+      `<p>${SCRIPT}</p>`,
+      "<p><img src=x onerror=alert(1)></p>",
+      '<input value=""><img src="x" onerror="alert(1)">',
+      "<script>alert(1)</script>",
+    ]) {
       expect(() => expectInert("self-check", live, headers), live).toThrow();
     }
-    expect(() => expectInert("self-check", '<p title="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;">&lt;script&gt;</p><script nonce="abc">1</script>', headers)).not.toThrow();
+    expect(() =>
+      expectInert(
+        "self-check",
+        '<p title="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;">&lt;script&gt;</p><script nonce="abc">1</script>',
+        headers,
+      ),
+    ).not.toThrow();
   });
 
   let customer: TestClient;
@@ -117,12 +144,22 @@ describe("hostile text in every text field", () => {
     expect(profile.status).toBe(303);
 
     admin = await signedIn("admin@security.test", "adminpass1");
-    const product = { name: PAYLOAD, brand: PAYLOAD.slice(0, 100), description: `${PAYLOAD} ${PAYLOAD}`, price: "25000", stock: "10", category: "Men" };
+    const product = {
+      name: PAYLOAD,
+      brand: PAYLOAD.slice(0, 100),
+      description: `${PAYLOAD} ${PAYLOAD}`,
+      price: "25000",
+      stock: "10",
+      category: "Men",
+    };
     // A script address is not an image address.
     const scriptImage = await admin.postForm("/admin/products/new", { ...product, imageUrl: "javascript:alert(1)" });
     expect(scriptImage.status).toBe(400);
     expect(await scriptImage.text()).toContain("Image URL must be a web address");
-    const created = await admin.postForm("/admin/products/new", { ...product, imageUrl: 'https://img.example/a.png?"onerror="alert(1)' });
+    const created = await admin.postForm("/admin/products/new", {
+      ...product,
+      imageUrl: 'https://img.example/a.png?"onerror="alert(1)',
+    });
     expect(created.status).toBe(303);
     productId = (await server.database.db("products").where({ name: PAYLOAD }).first()).id;
     const [doomed] = await insertProducts(server, [{ name: `Doomed ${SCRIPT}`, stock: 5 }]);
@@ -146,7 +183,12 @@ describe("hostile text in every text field", () => {
     expect((await admin.postForm(`/admin/products/${doomed}/delete`, {})).status).toBe(303);
 
     // A contact message, every field hostile, for the admins' list.
-    const sent = await new TestClient(server.baseUrl).postForm("/contact", { name: PAYLOAD, email: "hostile@security.test", subject: PAYLOAD, message: `${PAYLOAD}\n${PAYLOAD}` });
+    const sent = await new TestClient(server.baseUrl).postForm("/contact", {
+      name: PAYLOAD,
+      email: "hostile@security.test",
+      subject: PAYLOAD,
+      message: `${PAYLOAD}\n${PAYLOAD}`,
+    });
     expect(sent.status).toBe(303);
   });
 
@@ -179,7 +221,13 @@ describe("hostile text in every text field", () => {
   });
 
   it("is inert in the messages that name a product (added to cart, no longer available)", async () => {
-    const added = await customer.postForm("/cart", { intent: "add", productId, quantity: "1", then: "stay", returnTo: "/products" });
+    const added = await customer.postForm("/cart", {
+      intent: "add",
+      productId,
+      quantity: "1",
+      then: "stay",
+      returnTo: "/products",
+    });
     expect(added.headers.get("location")).toBe("/products");
     const { html, headers } = await page(customer, "/products");
     expect(html).toContain("added to your cart");
@@ -187,7 +235,12 @@ describe("hostile text in every text field", () => {
     // The deleted product's notice was shown on the first look at the cart, in the test above;
     // a fresh shopper sees it here.
     const shopper = new TestClient(server.baseUrl);
-    await shopper.postForm("/signup", { name: "Notice", email: "notice@security.test", password: "noticepass1", confirmPassword: "noticepass1" });
+    await shopper.postForm("/signup", {
+      name: "Notice",
+      email: "notice@security.test",
+      password: "noticepass1",
+      confirmPassword: "noticepass1",
+    });
     const [gone] = await insertProducts(server, [{ name: `Gone ${SCRIPT}${IMG}`, stock: 5 }]);
     await shopper.postForm("/cart", { intent: "add", productId: gone!, quantity: "1", then: "cart" });
     await server.services.catalog.deleteProduct(gone!);
@@ -232,20 +285,49 @@ describe("hostile text in every text field", () => {
       const { headers, html } = await page(guest, path);
       expectInert(`guest ${path}`, html, headers);
     }
-    for (const path of [`/admin/users?search=${encodeURIComponent(PAYLOAD)}`, `/admin/products?search=${encodeURIComponent(PAYLOAD)}`]) {
+    for (const path of [
+      `/admin/users?search=${encodeURIComponent(PAYLOAD)}`,
+      `/admin/products?search=${encodeURIComponent(PAYLOAD)}`,
+    ]) {
       const { headers, html } = await page(admin, path);
       expectInert(`admin ${path}`, html, headers);
     }
-    const refusedSignup = await guest.postForm("/signup", { name: PAYLOAD, email: IMG, password: "x", confirmPassword: PAYLOAD, redirectTo: PAYLOAD });
+    const refusedSignup = await guest.postForm("/signup", {
+      name: PAYLOAD,
+      email: IMG,
+      password: "x",
+      confirmPassword: PAYLOAD,
+      redirectTo: PAYLOAD,
+    });
     expect(refusedSignup.status).toBe(400);
     expectInert("refused sign-up", await refusedSignup.text(), refusedSignup.headers);
-    const refusedCheckout = await customer.postForm("/checkout", { street: PAYLOAD, city: PAYLOAD, state: "", zipCode: IMG, country: PAYLOAD, checkoutKey: IMG });
+    const refusedCheckout = await customer.postForm("/checkout", {
+      street: PAYLOAD,
+      city: PAYLOAD,
+      state: "",
+      zipCode: IMG,
+      country: PAYLOAD,
+      checkoutKey: IMG,
+    });
     expect(refusedCheckout.status).toBe(400);
     expectInert("refused checkout", await refusedCheckout.text(), refusedCheckout.headers);
-    const refusedContact = await guest.postForm("/contact", { name: PAYLOAD, email: PAYLOAD, subject: PAYLOAD, message: "" });
+    const refusedContact = await guest.postForm("/contact", {
+      name: PAYLOAD,
+      email: PAYLOAD,
+      subject: PAYLOAD,
+      message: "",
+    });
     expect(refusedContact.status).toBe(400);
     expectInert("refused contact message", await refusedContact.text(), refusedContact.headers);
-    const refusedProduct = await admin.postForm("/admin/products/new", { name: PAYLOAD, description: PAYLOAD, price: IMG, stock: SCRIPT, category: PAYLOAD, imageUrl: IMG, brand: PAYLOAD });
+    const refusedProduct = await admin.postForm("/admin/products/new", {
+      name: PAYLOAD,
+      description: PAYLOAD,
+      price: IMG,
+      stock: SCRIPT,
+      category: PAYLOAD,
+      imageUrl: IMG,
+      brand: PAYLOAD,
+    });
     expect(refusedProduct.status).toBe(400);
     expectInert("refused product", await refusedProduct.text(), refusedProduct.headers);
   });
@@ -281,14 +363,21 @@ describe("no open redirect", () => {
   /** A Location stays on this site: a path, not an address a browser would read as another host. */
   const expectSameSite = (context: string, location: string | null) => {
     expect(location, context).toBeTruthy();
-    expect(location!.startsWith("/") && !location!.startsWith("//") && !location!.startsWith("/\\"), `${context}: ${location}`).toBe(true);
+    expect(
+      location!.startsWith("/") && !location!.startsWith("//") && !location!.startsWith("/\\"),
+      `${context}: ${location}`,
+    ).toBe(true);
     expect(new URL(location!, "https://shop.example").origin, `${context}: ${location}`).toBe("https://shop.example");
   };
 
   it("after log-in and sign-up", async () => {
     await insertCheapUser(server, { name: "Redirect", email: "redirect@security.test", password: "redirectpass1" });
     for (const redirectTo of HOSTILE_TARGETS) {
-      const login = await new TestClient(server.baseUrl).postForm("/login", { email: "redirect@security.test", password: "redirectpass1", redirectTo });
+      const login = await new TestClient(server.baseUrl).postForm("/login", {
+        email: "redirect@security.test",
+        password: "redirectpass1",
+        redirectTo,
+      });
       expect(login.status).toBe(303);
       expectSameSite(`log-in ${JSON.stringify(redirectTo)}`, login.headers.get("location"));
     }
@@ -312,13 +401,31 @@ describe("no open redirect", () => {
     const shopper = await signedIn("redirect@security.test", "redirectpass1");
     const admin = await signedIn("admin@security.test", "adminpass1");
     for (const returnTo of HOSTILE_TARGETS) {
-      const guest = await new TestClient(server.baseUrl).postForm("/cart", { intent: "add", productId: productId!, quantity: "1", returnTo });
+      const guest = await new TestClient(server.baseUrl).postForm("/cart", {
+        intent: "add",
+        productId: productId!,
+        quantity: "1",
+        returnTo,
+      });
       const guestLocation = guest.headers.get("location")!;
       expect(guestLocation.startsWith("/login?redirectTo=")).toBe(true);
-      expectSameSite(`guest add ${JSON.stringify(returnTo)}`, decodeURIComponent(guestLocation.slice("/login?redirectTo=".length)));
-      const added = await shopper.postForm("/cart", { intent: "add", productId: productId!, quantity: "1", then: "stay", returnTo });
+      expectSameSite(
+        `guest add ${JSON.stringify(returnTo)}`,
+        decodeURIComponent(guestLocation.slice("/login?redirectTo=".length)),
+      );
+      const added = await shopper.postForm("/cart", {
+        intent: "add",
+        productId: productId!,
+        quantity: "1",
+        then: "stay",
+        returnTo,
+      });
       expectSameSite(`add ${JSON.stringify(returnTo)}`, added.headers.get("location"));
-      const status = await admin.postForm("/admin/orders", { orderId: "00000000-0000-4000-8000-000000000000", status: "Shipped", returnTo });
+      const status = await admin.postForm("/admin/orders", {
+        orderId: "00000000-0000-4000-8000-000000000000",
+        status: "Shipped",
+        returnTo,
+      });
       expectSameSite(`status ${JSON.stringify(returnTo)}`, status.headers.get("location"));
     }
   });
@@ -330,7 +437,10 @@ type ConfigRoute = { path?: string; index?: boolean; file: string; children?: Co
 function configRoutes(routes: ConfigRoute[], parent = ""): { path: string; file: string }[] {
   return routes.flatMap((route) => {
     const path = route.index || !route.path ? parent : `${parent}/${route.path}`.replace(/\/+/g, "/");
-    return [...(route.path !== undefined || route.index ? [{ path: path || "/", file: route.file }] : []), ...configRoutes(route.children ?? [], path)];
+    return [
+      ...(route.path !== undefined || route.index ? [{ path: path || "/", file: route.file }] : []),
+      ...configRoutes(route.children ?? [], path),
+    ];
   });
 }
 
@@ -338,7 +448,8 @@ describe("cross-site form posts", () => {
   it("are refused with 403 on every page with a form action, changing nothing, signed in or not", async () => {
     const build = await (await loadServerBuild()).loadPageBuild();
     const actions = configRoutes(routeConfig as ConfigRoute[]).filter(
-      ({ file }) => typeof (build.routes[file.replace(/\.[jt]sx?$/, "")]?.module as { action?: unknown })?.action === "function",
+      ({ file }) =>
+        typeof (build.routes[file.replace(/\.[jt]sx?$/, "")]?.module as { action?: unknown })?.action === "function",
     );
     expect(actions.length).toBeGreaterThanOrEqual(12);
     const [productId] = await insertProducts(server, [{ name: "Cross Site Watch", stock: 5 }]);
@@ -353,14 +464,22 @@ describe("cross-site form posts", () => {
       { "sec-fetch-site": "same-site" },
     ];
     for (const { path } of actions) {
-      const concrete = path.replace(/:(\w+)/g, (_match, name: string) => (name === "productId" ? productId! : "00000000-0000-4000-8000-000000000000"));
+      const concrete = path.replace(/:(\w+)/g, (_match, name: string) =>
+        name === "productId" ? productId! : "00000000-0000-4000-8000-000000000000",
+      );
       for (const headers of attacks) {
         const before = await databaseFingerprint(server);
         // Without the TestClient's own Origin header: what a page on another site would send.
         const response = await fetch(server.baseUrl + concrete, {
           method: "POST",
           headers: { "content-type": "application/x-www-form-urlencoded", cookie: admin.cookieHeader(), ...headers },
-          body: new URLSearchParams({ intent: "clear", name: "Evil", email: "evil@example.com", status: "Cancelled", role: "admin" }).toString(),
+          body: new URLSearchParams({
+            intent: "clear",
+            name: "Evil",
+            email: "evil@example.com",
+            status: "Cancelled",
+            role: "admin",
+          }).toString(),
           redirect: "manual",
         });
         expect(response.status, `${concrete} ${JSON.stringify(headers)}`).toBe(403);
@@ -386,12 +505,24 @@ describe("no user enumeration beyond the store's messages", () => {
   it("answers a wrong password and an unknown email on the log-in page alike", async () => {
     await insertUser(server, { name: "Known Person", email: "known@security.test", password: "knownpass1" });
     const normalize = (html: string, email: string) =>
-      html.replaceAll(email, "EMAIL").replace(/nonce="[^"]*"/g, "").replace(/"requestId":"[^"]*"/g, "");
-    const wrong = await new TestClient(server.baseUrl).postForm("/login", { email: "known@security.test", password: "wrong-password" });
-    const unknown = await new TestClient(server.baseUrl).postForm("/login", { email: "unknown@security.test", password: "wrong-password" });
+      html
+        .replaceAll(email, "EMAIL")
+        .replace(/nonce="[^"]*"/g, "")
+        .replace(/"requestId":"[^"]*"/g, "");
+    const wrong = await new TestClient(server.baseUrl).postForm("/login", {
+      email: "known@security.test",
+      password: "wrong-password",
+    });
+    const unknown = await new TestClient(server.baseUrl).postForm("/login", {
+      email: "unknown@security.test",
+      password: "wrong-password",
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
-    const [wrongHtml, unknownHtml] = [normalize(await wrong.text(), "known@security.test"), normalize(await unknown.text(), "unknown@security.test")];
+    const [wrongHtml, unknownHtml] = [
+      normalize(await wrong.text(), "known@security.test"),
+      normalize(await unknown.text(), "unknown@security.test"),
+    ];
     expect(wrongHtml).toContain("Incorrect email or password");
     expect(unknownHtml).toBe(wrongHtml);
   });
@@ -442,7 +573,9 @@ describe("rate limits", () => {
       await insertCheapUser(limited, { name: "Target", email: "target@security.test", password: "targetpass1" });
       const client = new TestClient(limited.baseUrl);
       for (let attempt = 0; attempt < 10; attempt += 1) {
-        expect((await client.postForm("/login", { email: "target@security.test", password: `guess-${attempt}` })).status).toBe(401);
+        expect(
+          (await client.postForm("/login", { email: "target@security.test", password: `guess-${attempt}` })).status,
+        ).toBe(401);
       }
       const refused = await client.postForm("/login", { email: "TARGET@security.test", password: "targetpass1" });
       expect(refused.status).toBe(429);
@@ -459,7 +592,12 @@ describe("rate limits", () => {
     try {
       const client = new TestClient(limited.baseUrl);
       // Three accounts with cheap hashes, ten wrong guesses each (the per-email limit): 30 from one address.
-      for (const account of [0, 1, 2]) await insertCheapUser(limited, { name: "Sprayed", email: `spray${account}@security.test`, password: "sprayedpass1" });
+      for (const account of [0, 1, 2])
+        await insertCheapUser(limited, {
+          name: "Sprayed",
+          email: `spray${account}@security.test`,
+          password: "sprayedpass1",
+        });
       for (let attempt = 0; attempt < 30; attempt += 1) {
         const email = `spray${attempt % 3}@security.test`;
         expect((await client.api("POST", "/auth/login", { body: { email, password: "password1" } })).status).toBe(401);
@@ -478,20 +616,45 @@ describe("rate limits", () => {
       for (let index = 0; index < 10; index += 1) {
         const response =
           index % 2 === 0
-            ? (await client.api("POST", "/auth/register", { body: { name: "Mass", email: `mass${index}@security.test`, password: "password123" } })).status
-            : (await new TestClient(limited.baseUrl).postForm("/signup", { name: "Mass", email: `mass${index}@security.test`, password: "password123", confirmPassword: "password123" })).status;
+            ? (
+                await client.api("POST", "/auth/register", {
+                  body: { name: "Mass", email: `mass${index}@security.test`, password: "password123" },
+                })
+              ).status
+            : (
+                await new TestClient(limited.baseUrl).postForm("/signup", {
+                  name: "Mass",
+                  email: `mass${index}@security.test`,
+                  password: "password123",
+                  confirmPassword: "password123",
+                })
+              ).status;
         expect(response).toBeLessThan(400);
       }
-      const page = await client.postForm("/signup", { name: "Mass", email: "mass10@security.test", password: "password123", confirmPassword: "password123" });
+      const page = await client.postForm("/signup", {
+        name: "Mass",
+        email: "mass10@security.test",
+        password: "password123",
+        confirmPassword: "password123",
+      });
       expect(page.status).toBe(429);
       expect(await page.text()).toContain("Too many sign-ups from this network. Please try again later.");
-      const api = await client.api("POST", "/auth/register", { body: { name: "Mass", email: "mass11@security.test", password: "password123" } });
+      const api = await client.api("POST", "/auth/register", {
+        body: { name: "Mass", email: "mass11@security.test", password: "password123" },
+      });
       expect(api.status).toBe(429);
-      expect(api.body).toEqual({ success: false, message: "Too many sign-ups from this network. Please try again later." });
+      expect(api.body).toEqual({
+        success: false,
+        message: "Too many sign-ups from this network. Please try again later.",
+      });
       // Enumerating taken emails through sign-up counts against the same limit.
-      const taken = await client.api("POST", "/auth/register", { body: { name: "Mass", email: "mass0@security.test", password: "password123" } });
+      const taken = await client.api("POST", "/auth/register", {
+        body: { name: "Mass", email: "mass0@security.test", password: "password123" },
+      });
       expect(taken.status).toBe(429);
-      expect(await limited.database.db("users").whereIn("email", ["mass10@security.test", "mass11@security.test"])).toEqual([]);
+      expect(
+        await limited.database.db("users").whereIn("email", ["mass10@security.test", "mass11@security.test"]),
+      ).toEqual([]);
     } finally {
       await limited.close();
     }
@@ -530,7 +693,10 @@ describe("security headers", () => {
     for (const path of ["/", "/products", "/login", "/profile", "/no-such-page", "/robots.txt", "/favicon.svg"]) {
       expectPageHeaders(path, (await guest.get(path)).headers);
     }
-    expectPageHeaders("cross-site post", (await guest.postForm("/login", {}, { origin: "https://evil.example" })).headers);
+    expectPageHeaders(
+      "cross-site post",
+      (await guest.postForm("/login", {}, { origin: "https://evil.example" })).headers,
+    );
     expectPageHeaders("refused form", (await guest.postForm("/login", { email: "", password: "" })).headers);
     const api = await fetch(`${server.baseUrl}/api/v1/products`);
     expectPageHeaders("API", api.headers);
@@ -543,13 +709,26 @@ describe("security headers", () => {
     });
     expect(signIn.headers.get("cache-control")).toBe("no-store");
     const { token } = (await signIn.json()).data;
-    const withToken = await fetch(`${server.baseUrl}/api/v1/products`, { headers: { authorization: `Bearer ${token}` } });
+    const withToken = await fetch(`${server.baseUrl}/api/v1/products`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(withToken.headers.get("cache-control")).toBe("no-store");
   });
 
   it("keep pages for a signed-in user out of every cache; public pages may be cached", async () => {
     const admin = await signedIn("admin@security.test", "adminpass1");
-    for (const path of ["/profile", "/my-orders", "/cart", "/checkout", "/admin", "/admin/users", "/", "/products", "/profile.data", "/admin/users.data"]) {
+    for (const path of [
+      "/profile",
+      "/my-orders",
+      "/cart",
+      "/checkout",
+      "/admin",
+      "/admin/users",
+      "/",
+      "/products",
+      "/profile.data",
+      "/admin/users.data",
+    ]) {
       const response = await admin.get(path);
       expect(response.status, path).toBe(200);
       expect(response.headers.get("cache-control"), path).toMatch(/no-store/);
@@ -568,14 +747,20 @@ describe("security headers", () => {
       await insertCheapUser(proxied, { name: "Proxied", email: "proxied@security.test", password: "proxiedpass1" });
       const response = await fetch(`${proxied.baseUrl}/login`, {
         method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://shop.example.pk", "x-forwarded-proto": "https", "x-forwarded-host": "shop.example.pk" },
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          origin: "https://shop.example.pk",
+          "x-forwarded-proto": "https",
+          "x-forwarded-host": "shop.example.pk",
+        },
         body: "email=proxied%40security.test&password=proxiedpass1",
         redirect: "manual",
       });
       expect(response.status).toBe(303);
       const cookie = response.headers.get("set-cookie") ?? "";
       expect(cookie).toMatch(new RegExp(`^${SESSION_COOKIE.replace(".", "\\.")}=`));
-      for (const flag of [/;\s*Secure/i, /;\s*HttpOnly/i, /;\s*SameSite=Lax/i, /;\s*Path=\//i]) expect(cookie).toMatch(flag);
+      for (const flag of [/;\s*Secure/i, /;\s*HttpOnly/i, /;\s*SameSite=Lax/i, /;\s*Path=\//i])
+        expect(cookie).toMatch(flag);
       // The cookie holds a signed id, nothing about the user.
       expect(decodeURIComponent(cookie.split(";")[0]!)).not.toMatch(/proxied|customer|admin/i);
     } finally {
@@ -593,15 +778,23 @@ describe("security headers", () => {
     const planted = attacker.cookie(SESSION_COOKIE)!;
     const victim = new TestClient(server.baseUrl);
     await insertCheapUser(server, { name: "Victim Person", email: "victim@security.test", password: "victimpass1" });
-    const login = await victim.postForm("/login", { email: "victim@security.test", password: "victimpass1" }, { cookie: `${SESSION_COOKIE}=${planted}` });
+    const login = await victim.postForm(
+      "/login",
+      { email: "victim@security.test", password: "victimpass1" },
+      { cookie: `${SESSION_COOKIE}=${planted}` },
+    );
     // Signed in already with the planted session: log-in is refused (sent home), never merged into it.
     expect(login.headers.get("location")).toBe("/");
     const fresh = new TestClient(server.baseUrl);
-    expect((await fresh.postForm("/login", { email: "victim@security.test", password: "victimpass1" })).status).toBe(303);
+    expect((await fresh.postForm("/login", { email: "victim@security.test", password: "victimpass1" })).status).toBe(
+      303,
+    );
     expect(fresh.cookie(SESSION_COOKIE)).not.toBe(planted);
     expect(await (await attacker.get("/profile")).text()).not.toContain("Victim Person");
     // A forged cookie is ignored.
-    const forged = await new TestClient(server.baseUrl).get("/profile", { cookie: `${SESSION_COOKIE}=s%3Aforged.c2lnbmF0dXJl` });
+    const forged = await new TestClient(server.baseUrl).get("/profile", {
+      cookie: `${SESSION_COOKIE}=s%3Aforged.c2lnbmF0dXJl`,
+    });
     expect(forged.status).toBe(302);
   });
 

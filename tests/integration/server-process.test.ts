@@ -83,8 +83,13 @@ describe("the server process", () => {
     const body = JSON.stringify({ name: "x".repeat(200) });
     const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const request = http.request(
-        { host: url.hostname, port: url.port, path: "/api/v1/slow-upload", method: "POST",
-          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: "/api/v1/slow-upload",
+          method: "POST",
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        },
         (response) => {
           let text = "";
           response.on("data", (chunk) => (text += chunk));
@@ -116,13 +121,18 @@ describe("the server process", () => {
     const get = () =>
       new Promise<Outcome>((resolve) => {
         let answerBegan = false;
-        const request = http.get({ agent, host: url.hostname, port: url.port, path: "/api/v1/products?limit=1" }, (response) => {
-          answerBegan = true;
-          response.resume();
-          response.on("end", () => resolve({ status: response.statusCode, answerBegan }));
-          response.on("error", (error) => resolve({ error: String(error), answerBegan }));
-        });
-        request.on("error", (error) => resolve({ error: (error as { code?: string }).code ?? String(error), answerBegan }));
+        const request = http.get(
+          { agent, host: url.hostname, port: url.port, path: "/api/v1/products?limit=1" },
+          (response) => {
+            answerBegan = true;
+            response.resume();
+            response.on("end", () => resolve({ status: response.statusCode, answerBegan }));
+            response.on("error", (error) => resolve({ error: String(error), answerBegan }));
+          },
+        );
+        request.on("error", (error) =>
+          resolve({ error: (error as { code?: string }).code ?? String(error), answerBegan }),
+        );
       });
     const outcomes: Outcome[] = [];
     const clients = Array.from({ length: 4 }, async () => {
@@ -149,9 +159,13 @@ describe("the server process", () => {
   it("keeps the exit code a process sets after using the embedded database (so a failing npm test fails)", async () => {
     const clusterDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-exit-code-"));
     try {
-      const probe = spawn(process.execPath, ["--import", "tsx", "tests/support/exit-code-probe.ts", path.join(clusterDir, "postgres")], {
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const probe = spawn(
+        process.execPath,
+        ["--import", "tsx", "tests/support/exit-code-probe.ts", path.join(clusterDir, "postgres")],
+        {
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
       let output = "";
       probe.stdout!.on("data", (chunk) => (output += chunk));
       probe.stderr!.on("data", (chunk) => (output += chunk));
@@ -170,7 +184,9 @@ describe("the server process", () => {
     exposed.stderr!.on("data", (chunk) => (stderr += chunk));
     expect(await exitOf(exposed)).toBe(1);
     expect(stderr.trim().split("\n")).toHaveLength(1);
-    expect(stderr).toMatch(/^Refusing to listen on HOST=0\.0\.0\.0: the demo account admin@waqt\.pk still has its published password/);
+    expect(stderr).toMatch(
+      /^Refusing to listen on HOST=0\.0\.0\.0: the demo account admin@waqt\.pk still has its published password/,
+    );
     expect(postmasterRunning()).toBe(false);
   }, 60_000);
 

@@ -57,7 +57,10 @@ function rawExchange(baseUrl: string, request: string | Buffer): Promise<string>
 /** A GET with the header lines exactly as given (spaces, tabs and repeated headers kept). */
 function rawGet(baseUrl: string, path: string, headerLines: string[]): Promise<string> {
   const host = new URL(baseUrl).host;
-  return rawExchange(baseUrl, [`GET ${path} HTTP/1.1`, `Host: ${host}`, "Connection: close", ...headerLines, "", ""].join("\r\n"));
+  return rawExchange(
+    baseUrl,
+    [`GET ${path} HTTP/1.1`, `Host: ${host}`, "Connection: close", ...headerLines, "", ""].join("\r\n"),
+  );
 }
 
 describe("the guest page cache and the session agree on who is signed in", () => {
@@ -109,7 +112,9 @@ describe("the guest page cache and the session agree on who is signed in", () =>
     // An API read with a token is the token holder's: not kept either.
     const token = await apiToken(admin, "admin@trust.test", "adminpass1");
     for (let visit = 0; visit < 3; visit++) {
-      const response = await fetch(`${server.baseUrl}/api/v1/products?limit=3&trust=token`, { headers: { authorization: `Bearer ${token}` } });
+      const response = await fetch(`${server.baseUrl}/api/v1/products?limit=3&trust=token`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(response.headers.get("cache-control")).toBe("no-store");
       expect(response.headers.get("x-page-cache")).toBeNull();
     }
@@ -121,9 +126,15 @@ describe("the guest page cache and the session agree on who is signed in", () =>
     const first = await fetch(`${server.baseUrl}/sitemap.xml`);
     expect(first.status).toBe(200);
     expect(await first.text()).toContain(`/products/${productId}`);
-    await until(async () => (await fetch(`${server.baseUrl}/sitemap.xml`)).headers.get("x-page-cache") === "hit", "a sitemap hit");
+    await until(
+      async () => (await fetch(`${server.baseUrl}/sitemap.xml`)).headers.get("x-page-cache") === "hit",
+      "a sitemap hit",
+    );
     const [added] = await insertProducts(server, [{ name: "Sitemap Newcomer" }]);
-    await until(async () => (await (await fetch(`${server.baseUrl}/sitemap.xml`)).text()).includes(`/products/${added}`), "the new product in the sitemap");
+    await until(
+      async () => (await (await fetch(`${server.baseUrl}/sitemap.xml`)).text()).includes(`/products/${added}`),
+      "the new product in the sitemap",
+    );
   });
 });
 
@@ -182,7 +193,11 @@ describe("a password change ends every other sign-in", () => {
     const thiefSid = decodeURIComponent(thief.cookie(SESSION_COOKIE)!).slice(2).split(".")[0]!;
     const row = await server.database.db("sessions").where("sid", thiefSid).first();
     expect(row).toBeDefined();
-    await owner.postForm("/profile/password", { currentPassword: "rowpass11", newPassword: "rowpass22", confirmPassword: "rowpass22" });
+    await owner.postForm("/profile/password", {
+      currentPassword: "rowpass11",
+      newPassword: "rowpass22",
+      confirmPassword: "rowpass22",
+    });
     expect(await server.database.db("sessions").where("sid", thiefSid).first()).toBeUndefined();
     // The session store saves with an upsert: a late save puts the old row back as it was.
     await server.database.db("sessions").insert({ sid: row.sid, sess: row.sess, expire: row.expire });
@@ -192,12 +207,19 @@ describe("a password change ends every other sign-in", () => {
   });
 
   it("refuses an API token issued by a log-in that checked the old password, and keeps the one that changed it", async () => {
-    const userId = await insertUser(server, { name: "Token Victim", email: "tokens@trust.test", password: "tokenpass1" });
+    const userId = await insertUser(server, {
+      name: "Token Victim",
+      email: "tokens@trust.test",
+      password: "tokenpass1",
+    });
     const client = new TestClient(server.baseUrl);
     const stolen = await apiToken(client, "tokens@trust.test", "tokenpass1");
     const mine = await apiToken(client, "tokens@trust.test", "tokenpass1");
     // A log-in that checked the old password, whose token is written after the change.
-    const lateLogIn = await server.services.accounts.logIn({ email: "tokens@trust.test", password: "tokenpass1" }, { ip: "127.0.0.9" });
+    const lateLogIn = await server.services.accounts.logIn(
+      { email: "tokens@trust.test", password: "tokenpass1" },
+      { ip: "127.0.0.9" },
+    );
     const changed = await client.api("PUT", "/auth/change-password", {
       token: mine,
       body: { currentPassword: "tokenpass1", newPassword: "tokenpass2" },
@@ -211,7 +233,12 @@ describe("a password change ends every other sign-in", () => {
   });
 
   it("applies a role change and a deletion to the next request, even to a session written back after them", async () => {
-    const adminId = await insertUser(server, { name: "Demoted Admin", email: "demoted@trust.test", password: "demotedpass1", role: "admin" });
+    const adminId = await insertUser(server, {
+      name: "Demoted Admin",
+      email: "demoted@trust.test",
+      password: "demotedpass1",
+      role: "admin",
+    });
     const demoted = await signedIn("demoted@trust.test", "demotedpass1");
     expect((await demoted.get("/admin")).status).toBe(200);
     const boss = await signedIn("admin@trust.test", "adminpass1");
@@ -226,7 +253,11 @@ describe("a password change ends every other sign-in", () => {
 
     const removal = await boss.postForm(`/admin/users/${adminId}/delete`, {});
     expect(removal.status).toBe(303);
-    await server.database.db("sessions").insert({ sid: row.sid, sess: row.sess, expire: row.expire }).onConflict("sid").ignore();
+    await server.database
+      .db("sessions")
+      .insert({ sid: row.sid, sess: row.sess, expire: row.expire })
+      .onConflict("sid")
+      .ignore();
     const gone = await demoted.get("/profile");
     expect(gone.status).toBe(302);
     expect(gone.headers.get("location")).toBe("/login?redirectTo=%2Fprofile");
@@ -247,16 +278,41 @@ describe("password changes are rate limited before the hash is checked", () => {
     const page = await signedIn("guessed@trust.test", "rightpass1", limited);
     const token = await apiToken(page, "guessed@trust.test", "rightpass1");
     for (let attempt = 0; attempt < 5; attempt++) {
-      expect((await page.postForm("/profile/password", { currentPassword: "wrongpass1", newPassword: "newpass123", confirmPassword: "newpass123" })).status).toBe(401);
-      expect((await page.api("PUT", "/auth/change-password", { token, body: { currentPassword: "wrongpass1", newPassword: "newpass123" } })).status).toBe(401);
+      expect(
+        (
+          await page.postForm("/profile/password", {
+            currentPassword: "wrongpass1",
+            newPassword: "newpass123",
+            confirmPassword: "newpass123",
+          })
+        ).status,
+      ).toBe(401);
+      expect(
+        (
+          await page.api("PUT", "/auth/change-password", {
+            token,
+            body: { currentPassword: "wrongpass1", newPassword: "newpass123" },
+          })
+        ).status,
+      ).toBe(401);
     }
-    const pageRefusal = await page.postForm("/profile/password", { currentPassword: "rightpass1", newPassword: "newpass123", confirmPassword: "newpass123" });
+    const pageRefusal = await page.postForm("/profile/password", {
+      currentPassword: "rightpass1",
+      newPassword: "newpass123",
+      confirmPassword: "newpass123",
+    });
     expect(pageRefusal.status).toBe(429);
     expect(Number(pageRefusal.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await pageRefusal.text()).toContain("Too many password attempts");
-    const apiRefusal = await page.api("PUT", "/auth/change-password", { token, body: { currentPassword: "rightpass1", newPassword: "newpass123" } });
+    const apiRefusal = await page.api("PUT", "/auth/change-password", {
+      token,
+      body: { currentPassword: "rightpass1", newPassword: "newpass123" },
+    });
     expect(apiRefusal.status).toBe(429);
-    expect(apiRefusal.body).toMatchObject({ success: false, message: expect.stringContaining("Too many password attempts") });
+    expect(apiRefusal.body).toMatchObject({
+      success: false,
+      message: expect.stringContaining("Too many password attempts"),
+    });
     expect(Number(apiRefusal.headers.get("retry-after"))).toBeGreaterThan(0);
     // The password did not change.
     await signedIn("guessed@trust.test", "rightpass1", limited);
@@ -267,13 +323,25 @@ describe("password changes are rate limited before the hash is checked", () => {
     await limited.database.db("rateLimits").delete();
     const clients: TestClient[] = [];
     for (let index = 0; index < 4; index++) {
-      await insertUser(limited, { name: `Address User ${index}`, email: `address${index}@trust.test`, password: "rightpass1" });
+      await insertUser(limited, {
+        name: `Address User ${index}`,
+        email: `address${index}@trust.test`,
+        password: "rightpass1",
+      });
       clients.push(await signedIn(`address${index}@trust.test`, "rightpass1", limited));
     }
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 31; attempt++) {
       const client = clients[Math.floor(attempt / 8)]!;
-      statuses.push((await client.postForm("/profile/password", { currentPassword: "wrongpass1", newPassword: "newpass123", confirmPassword: "newpass123" })).status);
+      statuses.push(
+        (
+          await client.postForm("/profile/password", {
+            currentPassword: "wrongpass1",
+            newPassword: "newpass123",
+            confirmPassword: "newpass123",
+          })
+        ).status,
+      );
     }
     expect(statuses.slice(0, 30).every((status) => status === 401)).toBe(true);
     expect(statuses[30]).toBe(429);
@@ -287,7 +355,10 @@ describe("requests that Node refuses before Express", () => {
     const answer = await rawGet(server.baseUrl, `/api/v1/products?${bigQuery}`, []);
     expect(answer).toMatch(/^HTTP\/1\.1 431 /);
     expect(answer).toMatch(/content-type: application\/json/i);
-    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({ success: false, message: "Request header fields too large" });
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({
+      success: false,
+      message: "Request header fields too large",
+    });
     const viaFetch = await fetch(`${server.baseUrl}/api/v1/cart?${bigQuery}`);
     expect(viaFetch.status).toBe(431);
     expect(await viaFetch.json()).toMatchObject({ success: false });
@@ -298,9 +369,15 @@ describe("requests that Node refuses before Express", () => {
     expect(page).toMatch(/^HTTP\/1\.1 431 /);
     expect(page).toMatch(/content-type: text\/plain/i);
     expect(page).toContain("Request header fields too large");
-    const badApi = await rawExchange(server.baseUrl, "GET /api/v1/products HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n");
+    const badApi = await rawExchange(
+      server.baseUrl,
+      "GET /api/v1/products HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n",
+    );
     expect(badApi).toMatch(/^HTTP\/1\.1 400 /);
-    expect(JSON.parse(badApi.slice(badApi.indexOf("\r\n\r\n") + 4))).toEqual({ success: false, message: "Bad request" });
+    expect(JSON.parse(badApi.slice(badApi.indexOf("\r\n\r\n") + 4))).toEqual({
+      success: false,
+      message: "Bad request",
+    });
     const badPage = await rawExchange(server.baseUrl, "GET /products HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n");
     expect(badPage).toMatch(/^HTTP\/1\.1 400 /);
     expect(badPage).toContain("Bad request");

@@ -78,7 +78,9 @@ export async function prepareStore(postgres: ControlledPostgres, customerCount: 
   // of what is measured, and cost 12 would spend a minute of both cores on them.
   const passwordHash = await hashPassword(CUSTOMER_PASSWORD, 4);
   const existing = new Set(
-    (await db("users").select("email").where("email", "like", "load-%@example.com")).map((row: { email: string }) => row.email),
+    (await db("users").select("email").where("email", "like", "load-%@example.com")).map(
+      (row: { email: string }) => row.email,
+    ),
   );
   const rows = [];
   for (let index = 0; index < customerCount; index++) {
@@ -92,14 +94,26 @@ export async function prepareStore(postgres: ControlledPostgres, customerCount: 
     .orderBy("email")
     .limit(customerCount);
 
-  const withStock: { id: string; name: string; stock: number }[] = await db("products").select("id", "name", "stock").orderBy("name");
-  const brands: string[] = (await db("products").distinct("brand")).map((row: { brand: string }) => row.brand).filter(Boolean);
+  const withStock: { id: string; name: string; stock: number }[] = await db("products")
+    .select("id", "name", "stock")
+    .orderBy("name");
+  const brands: string[] = (await db("products").distinct("brand"))
+    .map((row: { brand: string }) => row.brand)
+    .filter(Boolean);
   return {
     db,
     products: withStock,
     scarceProductIds,
     customers,
-    searchTerms: [...brands.slice(0, 6), "steel", "gold", "chronograph", "leather", "automatic", "nothing-matches-this"],
+    searchTerms: [
+      ...brands.slice(0, 6),
+      "steel",
+      "gold",
+      "chronograph",
+      "leather",
+      "automatic",
+      "nothing-matches-this",
+    ],
   };
 }
 
@@ -171,7 +185,10 @@ export type AppProcess = {
 /** The real production server (`node build/node/main.js`) on a free loopback port. */
 export async function startApp(
   databaseUrl: string,
-  options: { env?: Record<string, string>; /** Every line the server writes is also appended here. */ logFile?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    /** Every line the server writes is also appended here. */ logFile?: string;
+  } = {},
 ): Promise<AppProcess> {
   const port = await freePort();
   const host = "127.0.0.1";

@@ -49,7 +49,14 @@ export class Recorder {
   problem(sent: Pick<Sent, "endedAt" | "kind" | "path" | "status" | "error">, why: string) {
     this.problemCount++;
     if (this.problems.length < 25) {
-      this.problems.push({ atMs: round(sent.endedAt - this.origin), kind: sent.kind, path: sent.path, status: sent.status, error: sent.error, why });
+      this.problems.push({
+        atMs: round(sent.endedAt - this.origin),
+        kind: sent.kind,
+        path: sent.path,
+        status: sent.status,
+        error: sent.error,
+        why,
+      });
     }
   }
 

@@ -28,7 +28,8 @@ export function renderMarkdown(report: LoadReport): string {
     const { summary } = scenario;
     lines.push(`## ${scenario.name} — ${scenario.passed ? "passed" : "FAILED"}`, "");
     lines.push("| check | result | detail |", "|---|---|---|");
-    for (const check of scenario.checks) lines.push(`| ${check.check} | ${check.passed ? "ok" : "**FAILED**"} | ${check.detail ?? ""} |`);
+    for (const check of scenario.checks)
+      lines.push(`| ${check.check} | ${check.passed ? "ok" : "**FAILED**"} | ${check.detail ?? ""} |`);
     lines.push("");
     lines.push(
       `${summary.requests} requests in ${summary.seconds} s: **${summary.requestsPerSecond} requests/s**; latency ms ` +
@@ -36,7 +37,9 @@ export function renderMarkdown(report: LoadReport): string {
         `By status: ${Object.entries(summary.byStatus)
           .map(([status, count]) => `${status}: ${count}`)
           .join(", ")}.` +
-        (summary.pageCache ? ` Guest page cache: ${summary.pageCache.hits} hits, ${summary.pageCache.misses} misses.` : ""),
+        (summary.pageCache
+          ? ` Guest page cache: ${summary.pageCache.hits} hits, ${summary.pageCache.misses} misses.`
+          : ""),
       "",
     );
     lines.push(
@@ -45,21 +48,33 @@ export function renderMarkdown(report: LoadReport): string {
         .join(" · "),
       "",
     );
-    lines.push("| request | count | p50 ms | p90 ms | p99 ms | max ms | statuses |", "|---|---:|---:|---:|---:|---:|---|");
+    lines.push(
+      "| request | count | p50 ms | p90 ms | p99 ms | max ms | statuses |",
+      "|---|---:|---:|---:|---:|---:|---|",
+    );
     for (const [kind, stats] of Object.entries(summary.byKind)) {
       const statuses = Object.entries(stats.statuses)
         .map(([status, count]) => `${status}×${count}`)
         .join(" ");
-      lines.push(`| ${kind} | ${stats.count} | ${stats.p50} | ${stats.p90} | ${stats.p99} | ${stats.max} | ${statuses} |`);
+      lines.push(
+        `| ${kind} | ${stats.count} | ${stats.p50} | ${stats.p90} | ${stats.p99} | ${stats.max} | ${statuses} |`,
+      );
     }
     lines.push("");
     if (Object.keys(summary.errors).length > 0) {
-      lines.push(`Connection-level outcomes: ${Object.entries(summary.errors).map(([error, count]) => `${error} ×${count}`).join("; ")}`, "");
+      lines.push(
+        `Connection-level outcomes: ${Object.entries(summary.errors)
+          .map(([error, count]) => `${error} ×${count}`)
+          .join("; ")}`,
+        "",
+      );
     }
     if (scenario.problemCount > 0) {
       lines.push(`Problems (${scenario.problemCount}; the first ${scenario.problems.length}):`, "");
       for (const problem of scenario.problems) {
-        lines.push(`- at ${problem.atMs} ms ${problem.kind} ${problem.path}: ${problem.status} ${problem.error ?? ""} — ${problem.why}`);
+        lines.push(
+          `- at ${problem.atMs} ms ${problem.kind} ${problem.path}: ${problem.status} ${problem.error ?? ""} — ${problem.why}`,
+        );
       }
       lines.push("");
     }

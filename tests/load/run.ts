@@ -83,7 +83,9 @@ async function main(): Promise<boolean> {
   log("starting PostgreSQL and preparing the store…");
   await postgres.start();
   const store = await prepareStore(postgres, customerCount);
-  log(`store: ${store.products.length} products (${store.scarceProductIds.length} scarce), ${store.customers.length} customers`);
+  log(
+    `store: ${store.products.length} products (${store.scarceProductIds.length} scarce), ${store.customers.length} customers`,
+  );
   app = await startApp(postgres.urlFor(LOAD_DATABASE), { logFile: values["server-log"] });
   log(`server pid ${app.pid} at ${app.baseUrl}`);
   const agent = keepAliveAgent(Math.max(connections, faultConnections));
@@ -101,7 +103,13 @@ async function main(): Promise<boolean> {
   };
   await run("A", () => mixedWorkload(setup, { connections, seconds: duration }));
   await run("B", () =>
-    databaseRestart(setup, { connections: faultConnections, warmSeconds: 5, downSeconds: 5, recoveryBoundSeconds: 30, hangBoundMs: 15_000 }),
+    databaseRestart(setup, {
+      connections: faultConnections,
+      warmSeconds: 5,
+      downSeconds: 5,
+      recoveryBoundSeconds: 30,
+      hangBoundMs: 15_000,
+    }),
   );
   await run("C", () => sigtermUnderLoad(setup, { connections: faultConnections, warmSeconds: 5, graceSeconds: 10 }));
   agent.destroy();

@@ -41,7 +41,10 @@ function workloadOf(setup: Setup, recorder: Recorder, timeoutMs: number): Worklo
 }
 
 async function ordersSince(store: Store, since: Date): Promise<number> {
-  const [{ count }] = await store.db("orders").where("created_at", ">=", since).count<{ count: number }[]>("* as count");
+  const [{ count }] = await store
+    .db("orders")
+    .where("created_at", ">=", since)
+    .count<{ count: number }[]>("* as count");
   return Number(count);
 }
 
@@ -50,8 +53,16 @@ async function databaseNow(store: Store): Promise<Date> {
   return rows[0]!.now;
 }
 
-async function orderAndStockChecks(store: Store, load: Workload, books: Awaited<ReturnType<typeof stockBooks>>, since: Date) {
-  const missing = await missingOrders(store.db, load.acknowledged.map((order) => order.id));
+async function orderAndStockChecks(
+  store: Store,
+  load: Workload,
+  books: Awaited<ReturnType<typeof stockBooks>>,
+  since: Date,
+) {
+  const missing = await missingOrders(
+    store.db,
+    load.acknowledged.map((order) => order.id),
+  );
   const stock = await checkStockBooks(store.db, books);
   const inDatabase = await ordersSince(store, since);
   return {
@@ -64,7 +75,9 @@ async function orderAndStockChecks(store: Store, load: Workload, books: Awaited<
       {
         check: "no oversell: stock never negative, stock + units in non-Cancelled orders unchanged per product",
         passed: stock.ok,
-        detail: stock.ok ? `${stock.unitsOrdered} units ordered, ${stock.soldOut} products sold out` : stock.problems.slice(0, 5).join("; "),
+        detail: stock.ok
+          ? `${stock.unitsOrdered} units ordered, ${stock.soldOut} products sold out`
+          : stock.problems.slice(0, 5).join("; "),
       },
     ],
     figures: {
@@ -77,7 +90,10 @@ async function orderAndStockChecks(store: Store, load: Workload, books: Awaited<
 }
 
 /** A: the mixed workload at full concurrency. No 5xx, no connection error, no oversell. */
-export async function mixedWorkload(setup: Setup, options: { connections: number; seconds: number }): Promise<ScenarioResult> {
+export async function mixedWorkload(
+  setup: Setup,
+  options: { connections: number; seconds: number },
+): Promise<ScenarioResult> {
   const books = await stockBooks(setup.store.db);
   const since = await databaseNow(setup.store);
   const started = performance.now();
@@ -94,12 +110,18 @@ export async function mixedWorkload(setup: Setup, options: { connections: number
   const summary = summarizeEntries(recorder.entries, seconds);
   const fivexx = recorder.entries.filter((entry) => entry.status >= 500).length;
   const errors = recorder.entries.filter((entry) => entry.error).length;
-  const unexpected = recorder.entries.filter((entry) => entry.status > 0 && entry.status < 500 && !isExpected(entry as Sent)).length;
+  const unexpected = recorder.entries.filter(
+    (entry) => entry.status > 0 && entry.status < 500 && !isExpected(entry as Sent),
+  ).length;
   const ordersAndStock = await orderAndStockChecks(setup.store, load, books, since);
   const checks = [
     { check: "no 5xx answer", passed: fivexx === 0, detail: `${fivexx} of ${recorder.entries.length}` },
     { check: "no connection error or timeout (30 s)", passed: errors === 0, detail: `${errors}` },
-    { check: "only expected statuses (200; 409 for sold out; 201 for orders)", passed: unexpected === 0, detail: `${unexpected} unexpected` },
+    {
+      check: "only expected statuses (200; 409 for sold out; 201 for orders)",
+      passed: unexpected === 0,
+      detail: `${unexpected} unexpected`,
+    },
     ...ordersAndStock.checks,
     { check: "the server process is still running", passed: setup.app.alive() },
   ];
@@ -122,7 +144,13 @@ export async function mixedWorkload(setup: Setup, options: { connections: number
  */
 export async function databaseRestart(
   setup: Setup,
-  options: { connections: number; warmSeconds: number; downSeconds: number; recoveryBoundSeconds: number; hangBoundMs: number },
+  options: {
+    connections: number;
+    warmSeconds: number;
+    downSeconds: number;
+    recoveryBoundSeconds: number;
+    hangBoundMs: number;
+  },
 ): Promise<ScenarioResult> {
   const books = await stockBooks(setup.store.db);
   const since = await databaseNow(setup.store);
@@ -147,7 +175,8 @@ export async function databaseRestart(
     }
     if (sent.status >= 500) return "5xx other than a clean 503";
     if (!isExpected(sent)) return "unexpected status";
-    if (sent.startedAt >= marks.stopped && sent.endedAt <= marks.started && sent.kind.startsWith("page")) pagesServedWhileDown++;
+    if (sent.startedAt >= marks.stopped && sent.endedAt <= marks.started && sent.kind.startsWith("page"))
+      pagesServedWhileDown++;
     return null;
   });
   const load = workloadOf(setup, recorder, options.hangBoundMs + 5_000);
@@ -173,7 +202,10 @@ export async function databaseRestart(
   let recoveredAt = Infinity;
   while (performance.now() < recoveryDeadline) {
     await sleep(250);
-    const lastBad = recorder.entries.reduce((latest, entry) => (isExpected(entry as Sent) ? latest : Math.max(latest, entry.endedAt)), marks.started);
+    const lastBad = recorder.entries.reduce(
+      (latest, entry) => (isExpected(entry as Sent) ? latest : Math.max(latest, entry.endedAt)),
+      marks.started,
+    );
     if (performance.now() - lastBad >= 3_000) {
       recoveredAt = lastBad;
       break;
@@ -188,7 +220,12 @@ export async function databaseRestart(
   // must be back (the listener reconnects with backoff, at most 5 s apart).
   let pageCacheBackAfter: number | "never" = "never";
   for (const deadline = performance.now() + 15_000; performance.now() < deadline; await sleep(250)) {
-    const probe = await send(setup.agent, { host: setup.app.host, port: setup.app.port }, { kind: "probe", path: "/about" }, 5_000);
+    const probe = await send(
+      setup.agent,
+      { host: setup.app.host, port: setup.app.port },
+      { kind: "probe", path: "/about" },
+      5_000,
+    );
     if (probe.status === 200 && probe.headers["x-page-cache"] === "hit") {
       pageCacheBackAfter = round((performance.now() - marks.started) / 1000, 2);
       break;
@@ -198,7 +235,9 @@ export async function databaseRestart(
   setup.store.db = connectDatabase(setup.postgres.urlFor(LOAD_DATABASE), { poolMax: 4 });
   const ordersAndStock = await orderAndStockChecks(setup.store, load, books, since);
   const afterRestart = recorder.entries.filter((entry) => entry.startedAt >= marks.started);
-  const firstGood = afterRestart.filter((entry) => isExpected(entry as Sent) && entry.kind.startsWith("api GET /cart")).sort((a, b) => a.endedAt - b.endedAt)[0];
+  const firstGood = afterRestart
+    .filter((entry) => isExpected(entry as Sent) && entry.kind.startsWith("api GET /cart"))
+    .sort((a, b) => a.endedAt - b.endedAt)[0];
   const duringFault = recorder.between(marks.stopAsked, Number.isFinite(recoveredAt) ? recoveredAt : ended);
   const stillAlive = setup.app.alive() && !pidChanged;
   const recovered = Number.isFinite(recoveredAt);
@@ -220,7 +259,11 @@ export async function databaseRestart(
       passed: recorder.entries.every((entry) => !entry.error),
       detail: `${recorder.entries.filter((entry) => entry.error).length}`,
     },
-    { check: "the same server process throughout (pid unchanged, never exited)", passed: stillAlive, detail: `pid ${pid}` },
+    {
+      check: "the same server process throughout (pid unchanged, never exited)",
+      passed: stillAlive,
+      detail: `pid ${pid}`,
+    },
     {
       check: `recovers by itself within ${options.recoveryBoundSeconds} s of the restart`,
       passed: recovered,
@@ -229,7 +272,10 @@ export async function databaseRestart(
     {
       check: "the guest page cache is serving again (its NOTIFY listener reconnected)",
       passed: pageCacheBackAfter !== "never",
-      detail: pageCacheBackAfter === "never" ? "no cache hit within 15 s after the load" : `a hit ${pageCacheBackAfter} s after the restart`,
+      detail:
+        pageCacheBackAfter === "never"
+          ? "no cache hit within 15 s after the load"
+          : `a hit ${pageCacheBackAfter} s after the restart`,
     },
     ...ordersAndStock.checks,
   ];
@@ -247,7 +293,9 @@ export async function databaseRestart(
       cleanPage503: cleanPage503,
       cachedPagesServedWhileDown: pagesServedWhileDown,
       slowestAnswerDuringFaultMs: round(Math.max(0, ...duringFault.map((entry) => entry.ms))),
-      firstSignedInApiAnswerAfterRestartSeconds: firstGood ? round((firstGood.endedAt - marks.started) / 1000, 2) : "none",
+      firstSignedInApiAnswerAfterRestartSeconds: firstGood
+        ? round((firstGood.endedAt - marks.started) / 1000, 2)
+        : "none",
       recoverySeconds: recovered ? round((recoveredAt - marks.started) / 1000, 2) : "not recovered",
       ...ordersAndStock.figures,
     },
@@ -277,7 +325,12 @@ export async function sigtermUnderLoad(
       }
       // Written on a kept-alive socket just as the server closed it for being idle: the server
       // never read it (no byte of an answer came). Any client of keep-alive meets this race.
-      if (sent.reusedSocket && !sent.gotHeaders && sent.endedAt - signalAt < 1_000 && /ECONNRESET|socket hang up|EPIPE/.test(sent.error)) {
+      if (
+        sent.reusedSocket &&
+        !sent.gotHeaders &&
+        sent.endedAt - signalAt < 1_000 &&
+        /ECONNRESET|socket hang up|EPIPE/.test(sent.error)
+      ) {
         outcomes.racedIdleClose++;
         return null;
       }
@@ -299,7 +352,9 @@ export async function sigtermUnderLoad(
   let exitedAt = Infinity;
   void setup.app.exited.then((exit) => (exitedAt = exit.at));
   // After the signal the shoppers keep going until the server is gone, then stop.
-  const running = runWorkload(load, options.connections, () => performance.now() < exitedAt + 250, { stopWhenRefused: true });
+  const running = runWorkload(load, options.connections, () => performance.now() < exitedAt + 250, {
+    stopWhenRefused: true,
+  });
 
   await sleep(options.warmSeconds * 1000);
   signalAt = performance.now();
@@ -330,7 +385,8 @@ export async function sigtermUnderLoad(
       detail: `${inFlight.length} in flight at the signal (${outcomes.inFlightAnswered} answered, the last ${round(Math.max(0, ...inFlight.map((entry) => entry.endedAt - signalAt)))} ms after it); ${outcomes.racedIdleClose} sent on an idle kept-alive socket as it was closed`,
     },
     {
-      check: "after the signal: answered whole, or not accepted (refused, reset before any answer); never cut, never a 5xx",
+      check:
+        "after the signal: answered whole, or not accepted (refused, reset before any answer); never cut, never a 5xx",
       passed: recorder.problemCount === 0,
       detail: `${outcomes.answeredAfter} answered, ${outcomes.notAcceptedAfter} not accepted, ${recorder.problemCount} problems`,
     },
@@ -342,7 +398,9 @@ export async function sigtermUnderLoad(
     {
       check: `exits with code 0 within the grace period (${options.graceSeconds} s)`,
       passed: !!exit && exit.code === 0 && exitSeconds <= options.graceSeconds,
-      detail: exit ? `code ${exit.code}${exit.signal ? ` signal ${exit.signal}` : ""} after ${exitSeconds} s` : "did not exit (killed)",
+      detail: exit
+        ? `code ${exit.code}${exit.signal ? ` signal ${exit.signal}` : ""} after ${exitSeconds} s`
+        : "did not exit (killed)",
     },
     ...ordersAndStock.checks,
   ];

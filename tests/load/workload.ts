@@ -38,7 +38,15 @@ async function get(load: Workload, kind: string, path: string, headers: Record<s
   return sent;
 }
 
-async function api(load: Workload, kind: string, method: string, path: string, token: string, body?: unknown, extra: Record<string, string> = {}) {
+async function api(
+  load: Workload,
+  kind: string,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  extra: Record<string, string> = {},
+) {
   const sent = await send(
     load.agent,
     load.target,
@@ -67,7 +75,12 @@ export const ACTIONS: Action[] = [
     name: "page /products?search",
     weight: 6,
     run: (load) =>
-      get(load, "page /products?search", `/products?search=${encodeURIComponent(pick(load.store.searchTerms))}`, HTML).then(() => {}),
+      get(
+        load,
+        "page /products?search",
+        `/products?search=${encodeURIComponent(pick(load.store.searchTerms))}`,
+        HTML,
+      ).then(() => {}),
   },
   {
     name: "page /products/:id",
@@ -78,27 +91,42 @@ export const ACTIONS: Action[] = [
   {
     name: "page /cart (signed in)",
     weight: 4,
-    run: (load, shopper) => get(load, "page /cart (signed in)", "/cart", { ...HTML, cookie: shopper.cookie }).then(() => {}),
+    run: (load, shopper) =>
+      get(load, "page /cart (signed in)", "/cart", { ...HTML, cookie: shopper.cookie }).then(() => {}),
   },
   {
     name: "page /my-orders (signed in)",
     weight: 3,
-    run: (load, shopper) => get(load, "page /my-orders (signed in)", "/my-orders", { ...HTML, cookie: shopper.cookie }).then(() => {}),
+    run: (load, shopper) =>
+      get(load, "page /my-orders (signed in)", "/my-orders", { ...HTML, cookie: shopper.cookie }).then(() => {}),
   },
   {
     name: "api GET /products",
     weight: 12,
     run: (load) => {
-      const variant = pick(["", "&page=2", "&category=Men", "&category=Women&sort=price", `&search=${encodeURIComponent(pick(load.store.searchTerms))}`]);
+      const variant = pick([
+        "",
+        "&page=2",
+        "&category=Men",
+        "&category=Women&sort=price",
+        `&search=${encodeURIComponent(pick(load.store.searchTerms))}`,
+      ]);
       return get(load, "api GET /products", `/api/v1/products?limit=12${variant}`, JSON_ACCEPT).then(() => {});
     },
   },
   {
     name: "api GET /products/:id",
     weight: 10,
-    run: (load) => get(load, "api GET /products/:id", `/api/v1/products/${pick(load.store.products).id}`, JSON_ACCEPT).then(() => {}),
+    run: (load) =>
+      get(load, "api GET /products/:id", `/api/v1/products/${pick(load.store.products).id}`, JSON_ACCEPT).then(
+        () => {},
+      ),
   },
-  { name: "api GET /cart", weight: 9, run: (load, shopper) => api(load, "api GET /cart", "GET", "/cart", shopper.token).then(() => {}) },
+  {
+    name: "api GET /cart",
+    weight: 9,
+    run: (load, shopper) => api(load, "api GET /cart", "GET", "/cart", shopper.token).then(() => {}),
+  },
   {
     name: "api GET /orders/me",
     weight: 8,
@@ -111,11 +139,22 @@ export const ACTIONS: Action[] = [
       // One in five purchases goes for a scarce watch, which many shoppers want at once.
       const scarce = Math.random() < 0.2 && load.store.scarceProductIds.length > 0;
       const productId = scarce ? pick(load.store.scarceProductIds) : pick(load.store.products).id;
-      const added = await api(load, "api POST /cart", "POST", "/cart", shopper.token, { productId, quantity: 1 + Math.floor(Math.random() * 2) });
-      if (added.status !== 200) return;
-      const placed = await api(load, "api POST /orders", "POST", "/orders", shopper.token, { address: ADDRESS }, {
-        "idempotency-key": crypto.randomUUID(),
+      const added = await api(load, "api POST /cart", "POST", "/cart", shopper.token, {
+        productId,
+        quantity: 1 + Math.floor(Math.random() * 2),
       });
+      if (added.status !== 200) return;
+      const placed = await api(
+        load,
+        "api POST /orders",
+        "POST",
+        "/orders",
+        shopper.token,
+        { address: ADDRESS },
+        {
+          "idempotency-key": crypto.randomUUID(),
+        },
+      );
       if (placed.status === 201) {
         const id = jsonOf(placed)?.data?._id;
         if (typeof id === "string") load.acknowledged.push({ id, at: placed.endedAt });
@@ -183,7 +222,8 @@ export function cleanUnavailable(sent: Sent): { clean: boolean; why?: string } {
   if (sent.status !== 503) return { clean: false, why: `status ${sent.status}` };
   if (sent.path.startsWith("/api/v1")) {
     const body = jsonOf(sent);
-    const clean = body && body.success === false && body.message === UNAVAILABLE_MESSAGE && Object.keys(body).length === 2;
+    const clean =
+      body && body.success === false && body.message === UNAVAILABLE_MESSAGE && Object.keys(body).length === 2;
     return clean ? { clean: true } : { clean: false, why: `API 503 body ${textOf(sent).slice(0, 120)}` };
   }
   const html = textOf(sent);
@@ -221,7 +261,9 @@ export async function signIn(
         );
         const token = jsonOf(login)?.data?.token;
         if (login.status !== 200 || typeof token !== "string") {
-          throw new Error(`API log-in of ${email} failed: ${login.status} ${login.error ?? textOf(login).slice(0, 200)}`);
+          throw new Error(
+            `API log-in of ${email} failed: ${login.status} ${login.error ?? textOf(login).slice(0, 200)}`,
+          );
         }
         const form = await send(
           agent,

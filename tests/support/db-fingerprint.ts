@@ -4,7 +4,13 @@ import type { TestServer } from "./test-server";
  * Tables whose rows change without any business data changing: sign-ins, API tokens, rate-limit
  * counters, migration bookkeeping. Every other table counts, including tables added later.
  */
-const BOOKKEEPING_TABLES = new Set(["sessions", "api_tokens", "rate_limits", "knex_migrations", "knex_migrations_lock"]);
+const BOOKKEEPING_TABLES = new Set([
+  "sessions",
+  "api_tokens",
+  "rate_limits",
+  "knex_migrations",
+  "knex_migrations_lock",
+]);
 
 /**
  * A digest of every business table (row count and a hash of every row, every column), so that

@@ -10,7 +10,12 @@ export async function insertUser(
 ): Promise<string> {
   const [row] = await server.database
     .db("users")
-    .insert({ name: user.name, email: user.email, passwordHash: await hashPassword(user.password), role: user.role ?? "customer" })
+    .insert({
+      name: user.name,
+      email: user.email,
+      passwordHash: await hashPassword(user.password),
+      role: user.role ?? "customer",
+    })
     .returning("id");
   return row.id;
 }

@@ -24,14 +24,23 @@ export class TestClient {
   }
 
   /** A JSON API call, with a bearer token when given. */
-  async api(method: string, path: string, options: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) {
+  async api(
+    method: string,
+    path: string,
+    options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { accept: "application/json", ...options.headers };
     if (options.body !== undefined) headers["content-type"] = "application/json";
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     const response = await fetch(this.baseUrl + "/api/v1" + path, {
       method,
       headers,
-      body: options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body),
+      body:
+        options.body === undefined
+          ? undefined
+          : typeof options.body === "string"
+            ? options.body
+            : JSON.stringify(options.body),
     });
     const text = await response.text();
     let json: any = null;

@@ -42,7 +42,8 @@ export async function startTestServer(
     databasePort?: number;
   } = {},
 ): Promise<TestServer> {
-  const { connectDatabase, loadConfig, createServices, startPageCache, createApp, createHttpServer } = await loadServerBuild();
+  const { connectDatabase, loadConfig, createServices, startPageCache, createApp, createHttpServer } =
+    await loadServerBuild();
   const database = options.shareDatabaseOf?.database ?? (await createTestDatabase());
   let appUrl = database.url;
   if (options.databasePort) {

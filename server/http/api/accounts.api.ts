@@ -119,7 +119,10 @@ export const accountsApiRoutes: ApiRoute[] = [
       // An empty list still has one (empty) page here, as it always had.
       return {
         message: "OK",
-        data: { users, pagination: { total: pagination.total, page: pagination.page, pages: Math.max(1, pagination.totalPages) } },
+        data: {
+          users,
+          pagination: { total: pagination.total, page: pagination.page, pages: Math.max(1, pagination.totalPages) },
+        },
       };
     },
   }),

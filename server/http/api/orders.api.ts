@@ -1,7 +1,12 @@
 import { defineApiRoute, type ApiRoute } from "../api-route";
 import { orderShape } from "../../modules/orders/order.shape";
 import { arrayOf } from "../../modules/shared/shapes";
-import { orderListQuerySchema, orderStatusSchema, placeOrderSchema, shippingAddressSchema } from "../../modules/orders/orders.schemas";
+import {
+  orderListQuerySchema,
+  orderStatusSchema,
+  placeOrderSchema,
+  shippingAddressSchema,
+} from "../../modules/orders/orders.schemas";
 
 /** /api/v1/orders (docs/api.md). */
 export const ordersApiRoutes: ApiRoute[] = [
@@ -28,7 +33,8 @@ export const ordersApiRoutes: ApiRoute[] = [
     method: "get",
     path: "/orders/me",
     tag: "Orders",
-    summary: "The caller's orders, newest first (page, limit up to 1000, status), with pagination and meta as GET /orders",
+    summary:
+      "The caller's orders, newest first (page, limit up to 1000, status), with pagination and meta as GET /orders",
     access: "signed-in",
     query: orderListQuerySchema,
     responseData: arrayOf(orderShape),
@@ -67,7 +73,8 @@ export const ordersApiRoutes: ApiRoute[] = [
     method: "patch",
     path: "/orders/:id/status",
     tag: "Orders",
-    summary: "Set the status (any of the four from any state); Cancelled returns the stock, leaving Cancelled claims it again",
+    summary:
+      "Set the status (any of the four from any state); Cancelled returns the stock, leaving Cancelled claims it again",
     access: "admin",
     body: orderStatusSchema,
     responseData: orderShape,

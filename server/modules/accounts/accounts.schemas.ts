@@ -28,11 +28,7 @@ const newPassword = (minMessage: string) =>
       (value) => !value || Buffer.byteLength(value, "utf8") <= PASSWORD_MAX_BYTES,
     );
 
-const name = yup
-  .string()
-  .trim()
-  .required("Name is required")
-  .max(100, "Name must be at most 100 characters");
+const name = yup.string().trim().required("Name is required").max(100, "Name must be at most 100 characters");
 
 export const registerSchema = yup.object({
   name,
@@ -107,13 +103,18 @@ export const createAdminSchema = yup.object({
 });
 
 export const roleSchema = yup.object({
-  role: yup.string().required("Role is required").oneOf([...ROLES], "Role must be customer or admin"),
+  role: yup
+    .string()
+    .required("Role is required")
+    .oneOf([...ROLES], "Role must be customer or admin"),
 });
-
 
 export const userListQuerySchema = yup.object({
   page: pageParam(),
   limit: limitParam(50),
   search: yup.string().trim().max(100, "Search must be at most 100 characters").default(""),
-  role: yup.string().transform(emptyToUndefined).oneOf([...ROLES, undefined], "Role must be customer or admin"),
+  role: yup
+    .string()
+    .transform(emptyToUndefined)
+    .oneOf([...ROLES, undefined], "Role must be customer or admin"),
 });

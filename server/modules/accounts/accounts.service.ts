@@ -1,12 +1,7 @@
 import crypto from "node:crypto";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
-import {
-  ConflictError,
-  NotFoundError,
-  RuleViolationError,
-  UnauthorizedError,
-} from "../shared/errors.shared";
+import { ConflictError, NotFoundError, RuleViolationError, UnauthorizedError } from "../shared/errors.shared";
 import { validateInput } from "../shared/validation";
 import type { RateLimiter, RateLimitRule } from "../shared/rate-limiter";
 import {
@@ -42,7 +37,11 @@ export const LOGIN_PER_IP: RateLimitRule = { name: "login-ip", limit: 30, window
 export const LOGIN_PER_EMAIL: RateLimitRule = { name: "login-email", limit: 10, windowSeconds: 15 * 60 };
 export const SIGNUP_PER_IP: RateLimitRule = { name: "signup-ip", limit: 10, windowSeconds: 60 * 60 };
 /** Password changes: the current password is checked with bcrypt, so guesses are counted first. */
-export const CHANGE_PASSWORD_PER_USER: RateLimitRule = { name: "change-password-user", limit: 10, windowSeconds: 15 * 60 };
+export const CHANGE_PASSWORD_PER_USER: RateLimitRule = {
+  name: "change-password-user",
+  limit: 10,
+  windowSeconds: 15 * 60,
+};
 export const CHANGE_PASSWORD_PER_IP: RateLimitRule = { name: "change-password-ip", limit: 30, windowSeconds: 15 * 60 };
 const TOO_MANY_LOGINS = "Too many log-in attempts. Please wait a few minutes and try again.";
 const TOO_MANY_PASSWORD_CHANGES = "Too many password attempts. Please wait a few minutes and try again.";
@@ -317,7 +316,9 @@ export class AccountsService {
 }
 
 function uniqueEmailError(error: unknown): ConflictError | null {
-  const code = (error as { nativeError?: { code?: string }; code?: string }).nativeError?.code ?? (error as { code?: string }).code;
+  const code =
+    (error as { nativeError?: { code?: string }; code?: string }).nativeError?.code ??
+    (error as { code?: string }).code;
   const constraint = (error as { constraint?: string; nativeError?: { constraint?: string } }).nativeError?.constraint;
   if (code === "23505" && (!constraint || constraint.includes("email"))) return new ConflictError(EMAIL_TAKEN);
   return null;

@@ -151,7 +151,9 @@ export class CartService {
 
 /** The product, share-locked so that it is not deleted while the cart refers to it. */
 async function lockProduct(trx: Knex.Transaction, productId: string): Promise<{ id: string; stock: number }> {
-  const product = isUuid(productId) ? await Product.query(trx).findById(productId).forShare().select("id", "stock") : undefined;
+  const product = isUuid(productId)
+    ? await Product.query(trx).findById(productId).forShare().select("id", "stock")
+    : undefined;
   if (!product) throw new NotFoundError("Product not found");
   return product;
 }

@@ -1,8 +1,25 @@
-import { arrayOf, dateTime, described, integer, nullable, number, object, text, uuid, type ShapeOf } from "../shared/shapes";
+import {
+  arrayOf,
+  dateTime,
+  described,
+  integer,
+  nullable,
+  number,
+  object,
+  text,
+  uuid,
+  type ShapeOf,
+} from "../shared/shapes";
 
 /** A line of a cart, with the product as it is now (its current price and stock). */
 export const cartLineShape = object({
-  product: object({ _id: uuid(), name: text(), price: number({ minimum: 0 }), imageUrl: text(), stock: integer({ minimum: 0 }) }),
+  product: object({
+    _id: uuid(),
+    name: text(),
+    price: number({ minimum: 0 }),
+    imageUrl: text(),
+    stock: integer({ minimum: 0 }),
+  }),
   quantity: integer({ minimum: 1 }),
 });
 export type CartLine = ShapeOf<typeof cartLineShape>;

@@ -3,11 +3,7 @@ import { pageParam } from "../shared/list-query";
 import { CONTACT_LIMITS } from "./contact-values.shared";
 
 const requiredText = (label: string, max: number) =>
-  yup
-    .string()
-    .trim()
-    .required(`${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
+  yup.string().trim().required(`${label} is required`).max(max, `${label} must be at most ${max} characters`);
 
 /** The contact form (name, email, subject, message, all required: docs/product.md, "Contact and content"). */
 export const contactMessageSchema = yup.object({

@@ -1,5 +1,18 @@
 import { addressShape } from "../shared/address";
-import { arrayOf, dateTime, described, email, integer, nullable, number, object, oneOf, text, uuid, type ShapeOf } from "../shared/shapes";
+import {
+  arrayOf,
+  dateTime,
+  described,
+  email,
+  integer,
+  nullable,
+  number,
+  object,
+  oneOf,
+  text,
+  uuid,
+  type ShapeOf,
+} from "../shared/shapes";
 import { ORDER_STATUSES, PAYMENT_METHOD } from "./order-values.shared";
 
 /** An order as its customer and the admins read it (docs/product.md, "Orders"). */

@@ -47,5 +47,9 @@ export const orderStatusSchema = yup.object({
 export const orderListQuerySchema = yup.object({
   page: pageParam(),
   limit: limitParam(1000),
-  status: yup.string().transform(emptyToUndefined).transform(statusAsText).oneOf([...ORDER_STATUSES, undefined], STATUS_MESSAGE),
+  status: yup
+    .string()
+    .transform(emptyToUndefined)
+    .transform(statusAsText)
+    .oneOf([...ORDER_STATUSES, undefined], STATUS_MESSAGE),
 });

@@ -135,7 +135,11 @@ export class OrdersService {
       return query;
     };
     const [orders, totals] = await Promise.all([
-      this.loadOrders((query) => filter(query).limit(limit).offset((page - 1) * limit)),
+      this.loadOrders((query) =>
+        filter(query)
+          .limit(limit)
+          .offset((page - 1) * limit),
+      ),
       filter(Order.query(this.db))
         .first()
         .select(Order.raw("COUNT(*)::int AS count"), Order.raw(`${REVENUE_SQL} AS total_amount`))
@@ -209,7 +213,9 @@ async function claimStockAgain(trx: Knex.Transaction, orderId: string) {
   const items = await OrderItem.query(trx).where({ orderId }).select("productId", "productName", "quantity");
   const gone = items.filter((item) => item.productId === null);
   if (gone.length > 0) {
-    throw new ConflictError(`Cannot restore this order: ${gone.map((item) => item.productName).join(", ")} is no longer sold`);
+    throw new ConflictError(
+      `Cannot restore this order: ${gone.map((item) => item.productName).join(", ")} is no longer sold`,
+    );
   }
   const products = await Product.query(trx)
     .whereIn(
@@ -222,7 +228,9 @@ async function claimStockAgain(trx: Knex.Transaction, orderId: string) {
   const stockById = new Map(products.map((product) => [product.id, product.stock]));
   const short = items.filter((item) => (stockById.get(item.productId!) ?? 0) < item.quantity);
   if (short.length > 0) {
-    throw new ConflictError(`Cannot restore this order: not enough stock for ${short.map((item) => item.productName).join(", ")}`);
+    throw new ConflictError(
+      `Cannot restore this order: not enough stock for ${short.map((item) => item.productName).join(", ")}`,
+    );
   }
   await takeStock(
     trx,

@@ -17,7 +17,10 @@ import {
 
 /** Objection's wrapper as it really is built (its typings show only a message). */
 const wrap = (nativeError: Error): Error =>
-  new (DBError as unknown as new (args: { nativeError: Error; client: string }) => Error)({ nativeError, client: "postgres" });
+  new (DBError as unknown as new (args: { nativeError: Error; client: string }) => Error)({
+    nativeError,
+    client: "postgres",
+  });
 
 function pgError(message: string, code?: string): Error {
   return Object.assign(new Error(message), code ? { code } : {});
@@ -40,7 +43,9 @@ describe("isDatabaseUnavailable", () => {
   });
 
   it("knows a transaction's ROLLBACK or COMMIT on a connection PostgreSQL has cut", () => {
-    expect(isDatabaseUnavailable(new Error("ROLLBACK - Client has encountered a connection error and is not queryable"))).toBe(true);
+    expect(
+      isDatabaseUnavailable(new Error("ROLLBACK - Client has encountered a connection error and is not queryable")),
+    ).toBe(true);
   });
 
   it("leaves other errors alone", () => {

@@ -28,7 +28,9 @@ export function validateInput<S extends yup.AnyObjectSchema>(schema: S, input: u
   // the store has a use for it, so it is bad input, named like any other.
   const withNul = fieldsWithNul(fields);
   if (withNul.length > 0) {
-    throw new InvalidInputError(withNul.map((field) => ({ field, message: "This field contains a character that is not allowed" })));
+    throw new InvalidInputError(
+      withNul.map((field) => ({ field, message: "This field contains a character that is not allowed" })),
+    );
   }
   return fields;
 }
