@@ -1,4 +1,14 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, useRouteError, useRouteLoaderData } from "react-router";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  data,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
 import { SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS } from "../server/modules/shared/errors.shared";
 import type { Route } from "./+types/root";
 import { SiteFooter } from "./components/site-footer";
@@ -45,9 +55,39 @@ export function useRootData(): RootData | undefined {
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
+/**
+ * A page made to be printed (a route handle `{ printable: true }`, e.g. packing slips) has no
+ * header, footer or skip link: nothing but what goes on paper.
+ */
+function usePrintable(): boolean {
+  return useMatches().some((match) => (match.handle as { printable?: boolean } | undefined)?.printable === true);
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const data = useRootData();
+  const printable = usePrintable();
+  if (printable) {
+    return (
+      <html lang="en">
+        <head>
+          <meta charSet="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <Meta />
+          <Links />
+        </head>
+        <body className="printable">
+          <main id="main">{children}</main>
+          {data?.lite ? null : (
+            <>
+              <ScrollRestoration nonce={nonce} />
+              <Scripts nonce={nonce} />
+            </>
+          )}
+        </body>
+      </html>
+    );
+  }
   return (
     <html lang="en">
       <head>

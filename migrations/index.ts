@@ -7,6 +7,8 @@ import * as contactMessages from "./20261120000005_contact_messages";
 import * as catalogChangedNotify from "./20261120000006_catalog_changed_notify";
 import * as catalogChangedByProduct from "./20261120000007_catalog_changed_by_product";
 import * as credentialsVersion from "./20261123000008_credentials_version";
+import * as orderDeliveryDetails from "./20261123000009_order_delivery_details";
+import * as orderPhoneConfirmation from "./20261123000010_order_phone_confirmation";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -21,6 +23,8 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261120000006_catalog_changed_notify": catalogChangedNotify,
   "20261120000007_catalog_changed_by_product": catalogChangedByProduct,
   "20261123000008_credentials_version": credentialsVersion,
+  "20261123000009_order_delivery_details": orderDeliveryDetails,
+  "20261123000010_order_phone_confirmation": orderPhoneConfirmation,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -22,7 +22,11 @@ export const meta: Route.MetaFunction = routeMeta({ title: "Admin Dashboard", pa
 function adminAreas(messageCount: number) {
   return [
     { to: "/admin/products", title: "Manage Products", text: "Add, edit and delete watches; set prices and stock" },
-    { to: "/admin/orders", title: "Manage Orders", text: "See every order, change its status" },
+    {
+      to: "/admin/orders",
+      title: "Manage Orders",
+      text: "Find orders, confirm them by phone, ship them, print slips, export CSV",
+    },
     { to: "/admin/users", title: "Manage Users", text: "Search users, create admins, change roles" },
     {
       to: "/admin/messages",
@@ -34,7 +38,8 @@ function adminAreas(messageCount: number) {
 
 /** The admin's start page: the store's figures (computed by PostgreSQL), the admin areas and the latest orders. */
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const { totalOrders, totalProducts, totalRevenue, pendingOrders, latestOrders, messageCount } = loaderData;
+  const { totalOrders, totalProducts, totalRevenue, pendingOrders, unconfirmedOrders, latestOrders, messageCount } =
+    loaderData;
   return (
     <section>
       <h1>Admin Dashboard</h1>
@@ -55,6 +60,9 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         <li className="card figure">
           <span className="figure__label">Pending Orders</span>
           <span className="figure__value">{pendingOrders}</span>
+          <Link className="figure__note" to="/admin/orders?status=Unconfirmed">
+            {`${unconfirmedOrders} not confirmed by phone`}
+          </Link>
         </li>
       </ul>
       <ul className="collections">

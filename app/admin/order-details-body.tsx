@@ -1,10 +1,14 @@
-import type { PublicOrder } from "../../server/modules/orders/orders.service";
+import { Link, useLocation } from "react-router";
+import type { DeskOrder } from "../../server/modules/orders/orders.service";
+import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { formatRupees } from "../lib/money";
 import { OrderAddress, OrderItems, StatusBadge, formatOrderDate } from "../orders/order-parts";
-import { OrderStatusForm } from "./order-status-form";
+import { CustomerRecord, OrderConfirmation } from "./order-confirmation";
+import { OrderStatusForm, shipOrderPath } from "./order-status-form";
 
 /** An order's details for the admin: on its own page, or in the list's dialog with JavaScript. */
-export function OrderDetailsBody({ order }: { order: PublicOrder }) {
+export function OrderDetailsBody({ order }: { order: DeskOrder }) {
+  const location = useLocation();
   return (
     <>
       <dl className="details">
@@ -14,6 +18,12 @@ export function OrderDetailsBody({ order }: { order: PublicOrder }) {
         <dd>{formatOrderDate(order.createdAt)}</dd>
         <dt>Customer</dt>
         <dd>{`${order.user.name} (${order.user.email})`}</dd>
+        <dt>Customer&apos;s record</dt>
+        <dd>
+          <CustomerRecord order={order} />
+        </dd>
+        <dt>Mobile Number</dt>
+        <dd>{order.phone ? <a href={`tel:${order.phone}`}>{formatPakistaniMobile(order.phone)}</a> : "None given"}</dd>
         <dt>Ship to</dt>
         <dd>
           <OrderAddress order={order} />
@@ -22,14 +32,37 @@ export function OrderDetailsBody({ order }: { order: PublicOrder }) {
         <dd>{order.paymentMethod}</dd>
         <dt>Total</dt>
         <dd>{formatRupees(order.totalPrice)}</dd>
+        <dt>Phone confirmation</dt>
+        <dd>
+          <OrderConfirmation order={order} />
+        </dd>
         <dt>Status</dt>
         <dd>
           <StatusBadge status={order.status} />
           <OrderStatusForm orderId={order._id} status={order.status} place="details" />
         </dd>
+        <dt>Courier</dt>
+        <dd>{order.courier ?? "Not shipped yet"}</dd>
+        <dt>Tracking number</dt>
+        <dd>
+          {order.trackingNumber ? <span className="tracking-number">{order.trackingNumber}</span> : "Not shipped yet"}
+          {order.status === "Shipped" ? (
+            <>
+              {" "}
+              <Link to={shipOrderPath(order._id, location.pathname + location.search)}>
+                Change courier or tracking number
+              </Link>
+            </>
+          ) : null}
+        </dd>
       </dl>
       <h2>Items</h2>
       <OrderItems order={order} />
+      <p>
+        <a className="button button--ghost" href={`/admin/orders/${order._id}/slip`}>
+          Print slip
+        </a>
+      </p>
     </>
   );
 }

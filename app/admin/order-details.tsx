@@ -8,9 +8,9 @@ import { OrderDetailsBody } from "./order-details-body";
 import type { Route } from "./+types/order-details";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const admin = requireAdmin(context, request);
+  requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  const order = await foundOr404(services.orders.getOrder(admin, params.orderId));
+  const order = await foundOr404(services.orders.getDeskOrder(params.orderId));
   return { order };
 }
 

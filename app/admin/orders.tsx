@@ -1,16 +1,20 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, redirect } from "react-router";
-import { ORDER_STATUSES, shortOrderId, type OrderStatus } from "../../server/modules/orders/order-values.shared";
-import type { PublicOrder } from "../../server/modules/orders/orders.service";
+import { Form, Link, data, redirect } from "react-router";
+import { ORDER_STATUSES, UNCONFIRMED_FILTER, shortOrderId } from "../../server/modules/orders/order-values.shared";
+import type { DeskOrder, DeskOrderList } from "../../server/modules/orders/orders.service";
+import { InvalidInputError } from "../../server/modules/shared/errors.shared";
+import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { requestContext } from "../context";
-import { flashRefusal, formValues } from "../lib/forms";
+import { Field, flashRefusal, formValues } from "../lib/forms";
 import { requireAdmin, safeRedirectPath } from "../lib/guards";
 import { PreviousNextPages, pageFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
-import { OrderNumber, StatusBadge, formatOrderDate } from "../orders/order-parts";
+import { OrderNumber, OrderShipping, StatusBadge, formatOrderDate } from "../orders/order-parts";
+import { CustomerRecord, OrderConfirmation } from "./order-confirmation";
 import { OrderDetailsBody } from "./order-details-body";
-import { OrderStatusForm } from "./order-status-form";
+import { orderFilterFromUrl, withOrderFilter, type OrderFilter } from "./order-filter";
+import { OrderStatusForm, shipOrderPath } from "./order-status-form";
 import type { Route } from "./+types/orders";
 
 const PAGE_SIZE = 50;
@@ -19,24 +23,49 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
   const params = new URL(request.url).searchParams;
-  const status = (ORDER_STATUSES as readonly string[]).includes(params.get("status") ?? "")
-    ? (params.get("status") as OrderStatus)
-    : "";
+  const filter = orderFilterFromUrl(params);
   const page = pageFromUrl(params);
-  const list = await services.orders.listOrders({ status, page, limit: PAGE_SIZE });
-  return { ...list, status };
+  try {
+    const list = await services.orders.listDeskOrders({ ...filter, page, limit: PAGE_SIZE });
+    return { ...list, filter, fieldErrors: {} as Record<string, string> };
+  } catch (error) {
+    // A date the admin typed wrong: said beside its field, with what was typed kept.
+    if (!(error instanceof InvalidInputError)) throw error;
+    const empty: DeskOrderList = {
+      orders: [],
+      pagination: { page: 1, limit: PAGE_SIZE, total: 0, totalPages: 0 },
+      meta: { count: 0, totalAmount: 0 },
+    };
+    return data({ ...empty, filter, fieldErrors: error.fieldErrors }, { status: 400 });
+  }
 }
 
-/** Sets an order's status, from this list or from an order's details page. */
+/**
+ * The order desk's posts, from this list or from an order's details page (told apart by
+ * `intent`): a status change, a confirmation by phone, or undoing one. Shipped needs the
+ * courier and the tracking number, so it goes on to the page that asks for them.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
-  requireAdmin(context, request);
+  const admin = requireAdmin(context, request);
   const { services, session } = context.get(requestContext);
   const values = formValues(await request.formData());
   const returnTo = safeRedirectPath(values.returnTo, "/admin/orders");
+  const orderId = values.orderId ?? "";
   try {
-    const order = await services.orders.updateStatus(values.orderId ?? "", { status: values.status });
-    session.setFlash({ tone: "success", message: `Order status updated to ${order.status}` });
+    if (values.intent === "confirm") {
+      const order = await services.orders.confirmOrder(orderId, admin);
+      session.setFlash({ tone: "success", message: `Order #${shortOrderId(order._id)} confirmed by phone` });
+    } else if (values.intent === "unconfirm") {
+      const order = await services.orders.undoConfirmation(orderId);
+      session.setFlash({ tone: "success", message: `Confirmation of order #${shortOrderId(order._id)} undone` });
+    } else if (values.status === "Shipped" && /^[0-9a-f-]{36}$/i.test(orderId)) {
+      throw redirect(shipOrderPath(orderId, returnTo), 303);
+    } else {
+      const order = await services.orders.updateStatus(orderId, { status: values.status }, { form: true });
+      session.setFlash({ tone: "success", message: `Order status updated to ${order.status}` });
+    }
   } catch (error) {
+    if (error instanceof Response) throw error;
     // The admin sees why (the first store's client only logged it).
     flashRefusal(session, error, "Failed to update order status");
   }
@@ -46,33 +75,26 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = routeMeta({ title: "Manage Orders", path: "/admin/orders", noindex: true });
 
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
-  const { orders, pagination, meta, status } = loaderData;
+  const { orders, pagination, meta, filter, fieldErrors } = loaderData;
   const [openOrderId, setOpenOrderId] = useState<string | null>(null);
   const openOrder = orders.find((order) => order._id === openOrderId) ?? null;
-  const pageLink = (page: number) =>
-    `/admin/orders?${new URLSearchParams({ ...(status ? { status } : {}), page: String(page) })}`;
+  const pageLink = (page: number) => withOrderFilter("/admin/orders", filter, { page: String(page) });
   return (
     <section>
       <header className="page-header">
         <h1>Manage Orders</h1>
         <p className="muted">{`${meta.count} ${meta.count === 1 ? "order" : "orders"}, revenue ${formatRupees(meta.totalAmount)} (Cancelled orders not counted)`}</p>
       </header>
-      <Form method="get" className="filters">
-        <div className="field">
-          <label htmlFor="order-status-filter">Status</label>
-          <select id="order-status-filter" name="status" defaultValue={status}>
-            <option value="">All Statuses</option>
-            {ORDER_STATUSES.map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" className="button">
-          Filter
-        </button>
-      </Form>
+      <OrderFilterForm filter={filter} fieldErrors={fieldErrors} />
+      <p className="actions">
+        {/* Plain links: a printable page and a download, each for the filter shown. */}
+        <a className="button button--ghost" href={withOrderFilter("/admin/orders/slips", filter)}>
+          Print slips
+        </a>
+        <a className="button button--ghost" href={withOrderFilter("/admin/orders/export.csv", filter)} download>
+          Export CSV
+        </a>
+      </p>
       {orders.length === 0 ? (
         <p>No orders found</p>
       ) : (
@@ -85,41 +107,14 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
                 <th scope="col">Date</th>
                 <th scope="col">Items</th>
                 <th scope="col">Total</th>
+                <th scope="col">Phone confirmation</th>
                 <th scope="col">Status</th>
                 <th scope="col">Details</th>
               </tr>
             </thead>
             <tbody>
               {orders.map((order) => (
-                <tr key={order._id}>
-                  <td>
-                    <OrderNumber id={order._id} />
-                  </td>
-                  <td>
-                    {order.user.name}
-                    <div className="muted">{order.user.email}</div>
-                  </td>
-                  <td>{formatOrderDate(order.createdAt)}</td>
-                  <td>{order.items.reduce((sum, item) => sum + item.quantity, 0)}</td>
-                  <td>{formatRupees(order.totalPrice)}</td>
-                  <td>
-                    <StatusBadge status={order.status} />
-                    <OrderStatusForm orderId={order._id} status={order.status} />
-                  </td>
-                  <td>
-                    <Link
-                      to={`/admin/orders/${order._id}`}
-                      aria-label={`View order #${shortOrderId(order._id)}`}
-                      onClick={(event) => {
-                        // With JavaScript the details open in a dialog over the list; without it, the link is a page.
-                        event.preventDefault();
-                        setOpenOrderId(order._id);
-                      }}
-                    >
-                      View
-                    </Link>
-                  </td>
-                </tr>
+                <OrderRow key={order._id} order={order} onOpen={() => setOpenOrderId(order._id)} />
               ))}
             </tbody>
           </table>
@@ -131,8 +126,89 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   );
 }
 
+/** Search, status (or the Pending orders still to call) and a range of days: a plain GET form. */
+function OrderFilterForm({ filter, fieldErrors }: { filter: OrderFilter; fieldErrors: Record<string, string> }) {
+  return (
+    <Form method="get" className="filters" key={JSON.stringify(filter)}>
+      <Field
+        name="search"
+        label="Search"
+        type="search"
+        defaultValue={filter.search}
+        error={fieldErrors.search}
+        hint="Order number, name, email or phone"
+        maxLength={100}
+      />
+      <div className="field">
+        <label htmlFor="order-status-filter">Status</label>
+        <select id="order-status-filter" name="status" defaultValue={filter.status}>
+          <option value="">All Statuses</option>
+          <option value={UNCONFIRMED_FILTER}>Pending, not confirmed by phone</option>
+          {ORDER_STATUSES.map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Field name="from" label="From" type="date" defaultValue={filter.from} error={fieldErrors.from} />
+      <Field name="to" label="To" type="date" defaultValue={filter.to} error={fieldErrors.to} />
+      <button type="submit" className="button">
+        Filter
+      </button>
+    </Form>
+  );
+}
+
+function OrderRow({ order, onOpen }: { order: DeskOrder; onOpen: () => void }) {
+  return (
+    <tr>
+      <td>
+        <OrderNumber id={order._id} />
+      </td>
+      <td>
+        {order.user.name}
+        <div className="muted">{order.user.email}</div>
+        <div>{order.phone ? formatPakistaniMobile(order.phone) : <span className="muted">No phone</span>}</div>
+        <div className="muted">
+          <CustomerRecord order={order} />
+        </div>
+      </td>
+      <td>{formatOrderDate(order.createdAt)}</td>
+      <td>{order.items.reduce((sum, item) => sum + item.quantity, 0)}</td>
+      <td>{formatRupees(order.totalPrice)}</td>
+      <td>
+        <OrderConfirmation order={order} />
+      </td>
+      <td>
+        <StatusBadge status={order.status} />
+        <OrderStatusForm orderId={order._id} status={order.status} />
+        <OrderShipping order={order} />
+      </td>
+      <td>
+        <Link
+          to={`/admin/orders/${order._id}`}
+          aria-label={`View order #${shortOrderId(order._id)}`}
+          onClick={(event) => {
+            // With JavaScript the details open in a dialog over the list; without it, the link is a page.
+            event.preventDefault();
+            onOpen();
+          }}
+        >
+          View
+        </Link>
+        <div>
+          <a href={`/admin/orders/${order._id}/slip`} aria-label={`Slip of order #${shortOrderId(order._id)}`}>
+            Slip
+          </a>
+        </div>
+      </td>
+    </tr>
+  );
+}
+
 /** The order's details as a modal dialog (JavaScript only; the same details are a page without it). */
-function OrderDialog({ order, onClose }: { order: PublicOrder; onClose: () => void }) {
+function OrderDialog({ order, onClose }: { order: DeskOrder; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const element = dialog.current;

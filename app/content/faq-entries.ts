@@ -1,7 +1,7 @@
 /**
  * The FAQ: six categories, the store's claims as answers (docs/product.md, "Contact and content"). It promises only what the store
- * does: there is no password reset, stock alert or courier tracking number yet, so those answers
- * say how to get help instead.
+ * does: there is no password reset or stock alert yet, so those answers say how to get help
+ * instead; a shipped order shows its courier and tracking number (docs/product.md, "Shipping an order").
  */
 export type FaqCategory = { title: string; entries: { question: string; answer: string }[] };
 
@@ -12,7 +12,7 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
       {
         question: "How do I place an order?",
         answer:
-          "Create an account or log in, add watches to your cart, then choose Proceed to Checkout, enter your shipping address and press Place Order. You will see your order number straight away, and the order appears under My Orders.",
+          "Create an account or log in, add watches to your cart, then choose Proceed to Checkout, enter your shipping address and mobile number and press Place Order. You will see your order number straight away, and the order appears under My Orders.",
       },
       {
         question: "Do I need an account to order?",
@@ -56,7 +56,7 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
       {
         question: "How can I follow my order?",
         answer:
-          "My Orders shows the status of each order: Pending while we prepare it, Shipped once it is with the courier, and Delivered. For anything more, contact us with your order number and we will tell you where it is.",
+          "Before we send a cash-on-delivery order, we call the mobile number you gave at checkout to confirm it. My Orders shows the status of each order: Pending while we prepare it, Shipped once it is with the courier, and Delivered. Once it has shipped, My Orders also shows the courier (such as TCS, Leopards or M&P) and the tracking number: enter it on the courier's website to follow your parcel to your door. For anything more, contact us with your order number.",
       },
     ],
   },

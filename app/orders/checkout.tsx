@@ -1,6 +1,7 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { countryOrDefault } from "../../server/modules/shared/address.shared";
 import { lineTotal } from "../../server/modules/cart/cart-lines.shared";
+import { formatPakistaniMobile, normalisePakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { SummaryTotals } from "../cart/summary-totals";
 import { ProductImage } from "../components/product-image";
 import { requestContext } from "../context";
@@ -19,6 +20,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     total,
     // The shopper's saved address fills the form; Pakistan unless they said otherwise.
     address: { ...user.address, country: countryOrDefault(user.address.country) },
+    // The profile's phone fills the mobile number, when it is one (docs/product.md, "Orders").
+    phone: formatPakistaniMobile(normalisePakistaniMobile(user.phone)),
     // One key per checkout form: a second submit of this form finds the first order.
     checkoutKey: crypto.randomUUID(),
   };
@@ -28,13 +31,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
   const { services } = context.get(requestContext);
   const values = formValues(await request.formData());
-  const { street, city, state, zipCode, country, checkoutKey } = values;
+  const { street, city, state, zipCode, country, phone, checkoutKey } = values;
   let orderId: string;
   try {
-    const order = await services.orders.placeOrder(user._id, {
-      address: { street, city, state, zipCode, country },
-      idempotencyKey: checkoutKey,
-    });
+    const order = await services.orders.placeOrder(
+      user._id,
+      { address: { street, city, state, zipCode, country }, phone, idempotencyKey: checkoutKey },
+      { form: true },
+    );
     orderId = order._id;
   } catch (error) {
     return formFailure(error, values, { fallback: "Failed to place your order" });
@@ -45,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = routeMeta({ title: "Checkout", path: "/checkout", noindex: true });
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { items, total, address, checkoutKey } = loaderData;
+  const { items, total, address, phone, checkoutKey } = loaderData;
   const navigation = useNavigation();
   const processing = navigation.state !== "idle" && navigation.formMethod === "POST";
   if (items.length === 0) {
@@ -61,7 +65,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   }
   const errors = actionData?.fieldErrors ?? {};
   // After a refusal the form shows what the shopper typed, not the saved address.
-  const values = actionData?.values ?? address;
+  const values = actionData?.values ?? { ...address, phone };
   return (
     <section>
       <h1>Checkout</h1>
@@ -119,6 +123,18 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               maxLength={100}
             />
           </div>
+          <Field
+            name="phone"
+            label="Mobile Number"
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            defaultValue={values.phone}
+            error={errors.phone}
+            hint="For the courier, and for our call to confirm your order, e.g. 0300-1234567"
+            required
+            maxLength={30}
+          />
           <h2>Payment</h2>
           <p className="payment-method">
             <strong>Cash on Delivery</strong>: pay in cash when your watch arrives.

@@ -18,6 +18,18 @@ export function formatOrderDate(iso: string): string {
   });
 }
 
+/** A moment (e.g. a confirmation) in Pakistan's time: "23 Nov 2026, 3:04 pm". */
+export function formatOrderDateTime(iso: string): string {
+  return new Date(iso).toLocaleString("en-PK", {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone: "Asia/Karachi",
+  });
+}
+
 export function OrderNumber({ id }: { id: string }) {
   return <span className="order-number" title={id}>{`#${shortOrderId(id)}`}</span>;
 }
@@ -52,7 +64,29 @@ export function OrderAddress({ order }: { order: PublicOrder }) {
   );
 }
 
-/** One order as a card: number, date, status, items and total (My Orders, profile). */
+/**
+ * The courier and its tracking number, once the order was shipped (docs/product.md, "Shipping
+ * an order"); nothing before.
+ */
+export function OrderShipping({ order }: { order: PublicOrder }) {
+  if (!order.courier && !order.trackingNumber) return null;
+  return (
+    <p className="order-shipping">
+      {order.courier ? (
+        <span>
+          Courier: <strong>{order.courier}</strong>
+        </span>
+      ) : null}
+      {order.trackingNumber ? (
+        <span>
+          Tracking number: <strong className="tracking-number">{order.trackingNumber}</strong>
+        </span>
+      ) : null}
+    </p>
+  );
+}
+
+/** One order as a card: number, date, status, items, total and, once shipped, courier and tracking number (My Orders, profile). */
 export function OrderCard({ order }: { order: PublicOrder }) {
   return (
     <article className="card order-card" aria-label={`Order #${shortOrderId(order._id)}`}>
@@ -62,6 +96,7 @@ export function OrderCard({ order }: { order: PublicOrder }) {
         <StatusBadge status={order.status} />
       </header>
       <OrderItems order={order} />
+      <OrderShipping order={order} />
       <p className="order-card__total">{`Total: ${formatRupees(order.totalPrice)}`}</p>
     </article>
   );

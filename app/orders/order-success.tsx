@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { requestContext } from "../context";
 import { requireUser } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
@@ -28,7 +29,12 @@ export default function OrderSuccess({ loaderData }: Route.ComponentProps) {
       <p className="muted">{`Full order id: ${order._id}`}</p>
       <h2>What happens next</h2>
       <ul>
-        <li>We confirm your order and pack your watch with its certificate of authenticity and warranty card.</li>
+        <li>
+          {order.phone
+            ? `We call you on ${formatPakistaniMobile(order.phone)} to confirm your order, then pack your watch with its certificate of authenticity and warranty card.`
+            : "We confirm your order and pack your watch with its certificate of authenticity and warranty card."}
+        </li>
+        <li>Once it is with the courier, My Orders shows the courier and the tracking number.</li>
         <li>
           Delivery takes 3-5 business days to major cities and 5-7 business days to other areas; shipping is free.
         </li>

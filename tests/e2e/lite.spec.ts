@@ -51,6 +51,7 @@ test.describe("lite mode", () => {
     await page.getByLabel("City").fill("Faisalabad");
     await page.getByLabel("State / Province").fill("Punjab");
     await page.getByLabel("ZIP / Postal Code").fill("38000");
+    await page.getByLabel("Mobile Number").fill("0333 1234567");
     await page.getByRole("button", { name: "Place Order" }).click();
     await expect(page.getByRole("heading", { name: "Order Placed Successfully!" })).toBeVisible();
 

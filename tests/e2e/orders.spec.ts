@@ -77,7 +77,9 @@ test.describe("cart, checkout and orders", () => {
     await page.getByLabel("Street Address").fill("House 7, Street 3, F-8/2");
     await page.getByRole("button", { name: "Place Order" }).click();
     await expect(page.getByText("City is required")).toBeVisible();
+    await expect(page.getByText("Enter a Pakistani mobile number, e.g. 0300-1234567")).toBeVisible();
     await expect(page.getByLabel("Street Address")).toHaveValue("House 7, Street 3, F-8/2");
+    await page.getByLabel("Mobile Number").fill("0300 1234567");
     await page.getByLabel("City").fill("Islamabad");
     await page.getByLabel("State / Province").fill("Islamabad Capital Territory");
     await page.getByLabel("ZIP / Postal Code").fill("44000");
@@ -114,6 +116,7 @@ test.describe("cart, checkout and orders", () => {
     await page.getByLabel("City").fill("Lahore");
     await page.getByLabel("State / Province").fill("Punjab");
     await page.getByLabel("ZIP / Postal Code").fill("54000");
+    await page.getByLabel("Mobile Number").fill("0321-7654321");
     await page.getByRole("button", { name: "Place Order" }).click();
     await expect(page.getByRole("heading", { name: "Order Placed Successfully!" })).toBeVisible();
     const orderId = page.url().split("/").pop()!;
@@ -151,6 +154,13 @@ test.describe("cart, checkout and orders", () => {
       await admin.goto(`/admin/orders/${orderId}`);
       await admin.getByLabel(`Status of order #${short}`).selectOption(status);
       if (testInfo.project.name !== "js") await admin.getByRole("button", { name: "Update" }).click();
+      if (status === "Shipped") {
+        // Shipped asks for the courier and the tracking number, and once more for an unconfirmed order.
+        await admin.getByLabel("Courier").selectOption("TCS");
+        await admin.getByLabel("Tracking Number").fill("TCS-0001");
+        await admin.getByRole("button", { name: "Mark as Shipped" }).click();
+        await admin.getByRole("button", { name: "Yes, ship it" }).click();
+      }
       await expect(admin.getByText(`Order status updated to ${status}`)).toBeVisible();
     };
     await setStatus("Shipped");

@@ -112,6 +112,13 @@ const PAGE_MATRIX: Record<string, Row> = {
   // An empty status form is refused with a message on the list (a redirect, as without JavaScript).
   "POST /admin/orders": row("login", "home", "home", { redirect: "/admin/orders" }),
   "GET /admin/orders/:orderId": ADMIN_PAGE,
+  // Shipping asks for the courier and the tracking number: an empty form is refused.
+  "GET /admin/orders/:orderId/ship": ADMIN_PAGE,
+  "POST /admin/orders/:orderId/ship": row("login", "home", "home", 400),
+  "GET /admin/orders/:orderId/slip": ADMIN_PAGE,
+  "GET /admin/orders/slips": ADMIN_PAGE,
+  // A CSV download of every order: the admin's only.
+  "GET /admin/orders/export.csv": ADMIN_PAGE,
   "GET /admin/messages": ADMIN_PAGE,
   "GET /admin/products": ADMIN_PAGE,
   "GET /admin/products/new": ADMIN_PAGE,
@@ -174,6 +181,7 @@ const EXPRESS_MATRIX: Record<string, Row> = {
   // The customer's order: another customer gets 404, as for an id that does not exist.
   "GET /api/v1/orders/:id": row(401, 200, 404, 200, { params: (f) => ({ id: f.customerOrderId }) }),
   "PATCH /api/v1/orders/:id/status": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
+  "POST /api/v1/orders/:id/confirm": row(401, 403, 403, 200, { params: (f) => ({ id: f.customerOrderId }) }),
   "GET /api/v1/users": row(401, 403, 403, 200),
   "POST /api/v1/users/create-admin": row(401, 403, 403, 400),
   "PUT /api/v1/users/:userId/role": row(401, 403, 403, 400),

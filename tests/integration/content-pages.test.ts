@@ -106,8 +106,11 @@ describe("about and FAQ pages", () => {
       expect(html).toContain(claim);
     }
     expect((html.match(/<details/g) ?? []).length).toBeGreaterThanOrEqual(18);
-    // Nothing the store cannot do: no reset link, no tracking number.
-    expect(html).not.toMatch(/reset link|tracking number/i);
+    // Nothing the store cannot do (no reset link); what it does now: a call, then courier and tracking number.
+    expect(html).not.toMatch(/reset link/i);
+    expect(html).toContain("we call the mobile number you gave at checkout");
+    expect(html).toContain("My Orders also shows the courier");
+    expect(html).toContain("tracking number");
   });
 
   it("are listed in the sitemap", async () => {

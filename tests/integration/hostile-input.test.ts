@@ -184,8 +184,8 @@ const VALID_BODIES = (): Record<string, Record<string, unknown>> => ({
   "PUT /products/:id": product,
   "POST /cart": { productId: ids.productId, quantity: 1 },
   "PUT /cart": { productId: ids.productId, quantity: 1 },
-  "POST /orders": { address },
-  "PATCH /orders/:id/status": { status: "Pending" },
+  "POST /orders": { address, phone: "0300-1234567" },
+  "PATCH /orders/:id/status": { status: "Shipped", courier: "TCS", trackingNumber: "TCS-12345" },
   "POST /users/create-admin": { name: "Fuzz Admin", email: "fuzz.admin@hostile.test", password: "password123" },
   "PUT /users/:userId/role": { role: "customer" },
 });
@@ -239,7 +239,21 @@ const rawBody = (value: unknown): fc.Arbitrary<RawBody> =>
 const hostileQuery = fc.array(
   fc.tuple(
     fc.oneof(
-      fc.constantFrom("page", "limit", "search", "category", "sort", "status", "role", "page[]", "limit[$gt]"),
+      fc.constantFrom(
+        "page",
+        "limit",
+        "search",
+        "category",
+        "sort",
+        "status",
+        "role",
+        "from",
+        "to",
+        "paper",
+        "returnTo",
+        "page[]",
+        "limit[$gt]",
+      ),
       hostileString,
     ),
     fc.oneof(hostileString, hostileNumber.map(String)),
@@ -256,6 +270,8 @@ const mutatedQuery: fc.Arbitrary<[string, string][]> = mutatedOne({
   sort: "price",
   status: "Pending",
   role: "customer",
+  from: "2026-11-01",
+  to: "2026-11-30",
 }).map((query) =>
   Object.entries(query).map(([key, value]) => [key, typeof value === "string" ? value : (JSON.stringify(value) ?? "")]),
 );
@@ -431,6 +447,9 @@ const FORM_FIELDS = [
   "checkoutKey",
   "orderId",
   "status",
+  "courier",
+  "trackingNumber",
+  "shipUnconfirmed",
   "role",
   "description",
   "price",
@@ -443,7 +462,10 @@ const FORM_FIELDS = [
 ];
 const hostileForm = fc.dictionary(
   fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FORM_FIELDS) }, hostileString),
-  fc.oneof(hostileString, fc.constantFrom("add", "set", "remove", "Pending", "Cancelled", "admin", "Men")),
+  fc.oneof(
+    hostileString,
+    fc.constantFrom("add", "set", "remove", "Pending", "Cancelled", "admin", "Men", "confirm", "unconfirm", "TCS"),
+  ),
   { maxKeys: 8 },
 );
 
@@ -458,14 +480,20 @@ const VALID_FORMS = (): Record<string, Record<string, string>> => ({
     redirectTo: "/",
   },
   "/cart": { intent: "add", productId: ids.productId, quantity: "1", then: "cart", returnTo: "/products" },
-  "/checkout": { ...address, checkoutKey: "fuzz-key" },
+  "/checkout": { ...address, phone: "0300-1234567", checkoutKey: "fuzz-key" },
   "/profile/edit": { name: "Hostile Customer", email: "customer@hostile.test", phone: "", ...address },
   "/profile/password": {
     currentPassword: "not-the-password",
     newPassword: "password123",
     confirmPassword: "password123",
   },
-  "/admin/orders": { orderId: ids.orderId, status: "Shipped", returnTo: "/admin/orders" },
+  "/admin/orders": { intent: "status", orderId: ids.orderId, status: "Delivered", returnTo: "/admin/orders" },
+  "/admin/orders/:orderId/ship": {
+    courier: "TCS",
+    trackingNumber: "TCS-12345",
+    shipUnconfirmed: "true",
+    returnTo: "/admin/orders",
+  },
   "/admin/products/new": Object.fromEntries(Object.entries(product).map(([key, value]) => [key, String(value)])),
   "/admin/products/:productId/edit": Object.fromEntries(
     Object.entries(product).map(([key, value]) => [key, String(value)]),

@@ -193,9 +193,14 @@ describe("POST /orders", () => {
         user: { _id: customerId, name: "Customer", email: "customer@orders.test" },
         items: expect.any(Array),
         address,
+        // Without a phone of its own or in the profile, the order has none.
+        phone: null,
         totalPrice: 3000.7,
         status: "Pending",
         paymentMethod: "Cash on Delivery",
+        courier: null,
+        trackingNumber: null,
+        confirmedAt: null,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       },
@@ -744,7 +749,13 @@ describe("dashboard figures", () => {
       await insertOrder({ userId: customerId, totalPrice: 1000, createdAt: minute(6), status: "Pending" }),
     ];
     const figures = await server.services.orders.dashboardFigures();
-    expect(figures).toMatchObject({ totalOrders: 6, totalProducts: 3, totalRevenue: 1150.4, pendingOrders: 3 });
+    expect(figures).toMatchObject({
+      totalOrders: 6,
+      totalProducts: 3,
+      totalRevenue: 1150.4,
+      pendingOrders: 3,
+      unconfirmedOrders: 3,
+    });
     expect(figures.latestOrders.map((order) => order._id)).toEqual(placed.slice(1).reverse());
     expect(figures.latestOrders[0]).toMatchObject({ totalPrice: 1000, status: "Pending", user: { _id: customerId } });
   });
@@ -755,6 +766,7 @@ describe("dashboard figures", () => {
       totalProducts: 0,
       totalRevenue: 0,
       pendingOrders: 0,
+      unconfirmedOrders: 0,
       latestOrders: [],
     });
   });

@@ -172,6 +172,7 @@ describe("hostile text in every text field", () => {
       state: PAYLOAD,
       zipCode: "54000",
       country: PAYLOAD,
+      phone: "0300-1234567",
       checkoutKey: "xss-order",
     });
     expect(checkout.status).toBe(303);
@@ -257,7 +258,11 @@ describe("hostile text in every text field", () => {
       `/admin/products/${productId}/edit`,
       `/admin/products/${productId}/delete`,
       "/admin/orders",
+      `/admin/orders?search=${encodeURIComponent("X")}`,
       `/admin/orders/${orderId}`,
+      `/admin/orders/${orderId}/ship`,
+      `/admin/orders/${orderId}/slip`,
+      "/admin/orders/slips",
       "/admin/users",
       `/admin/users?search=${encodeURIComponent("hostile")}`,
       `/admin/users/${customerId}/role?role=admin`,
@@ -400,6 +405,11 @@ describe("no open redirect", () => {
     const [productId] = await insertProducts(server, [{ name: "Redirect Watch", stock: 100 }]);
     const shopper = await signedIn("redirect@security.test", "redirectpass1");
     const admin = await signedIn("admin@security.test", "adminpass1");
+    const shopperId = (await server.database.db("users").where({ email: "redirect@security.test" }).first("id")).id;
+    await server.services.cart.addItem(shopperId, { productId: productId!, quantity: 1 });
+    const shipped = await server.services.orders.placeOrder(shopperId, {
+      address: { street: "1 Safe Street", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
+    });
     for (const returnTo of HOSTILE_TARGETS) {
       const guest = await new TestClient(server.baseUrl).postForm("/cart", {
         intent: "add",
@@ -427,6 +437,14 @@ describe("no open redirect", () => {
         returnTo,
       });
       expectSameSite(`status ${JSON.stringify(returnTo)}`, status.headers.get("location"));
+      const ship = await admin.postForm(`/admin/orders/${shipped._id}/ship`, {
+        courier: "TCS",
+        trackingNumber: "TCS-0001",
+        shipUnconfirmed: "true",
+        returnTo,
+      });
+      expect(ship.status).toBe(303);
+      expectSameSite(`ship ${JSON.stringify(returnTo)}`, ship.headers.get("location"));
     }
   });
 });

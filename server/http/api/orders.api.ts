@@ -15,15 +15,18 @@ export const ordersApiRoutes: ApiRoute[] = [
     path: "/orders",
     tag: "Orders",
     summary:
-      "Place a cash-on-delivery order from the cart, which is then empty. An optional Idempotency-Key header makes a retried request answer the first order instead of making a second.",
+      "Place a cash-on-delivery order from the cart, which is then empty. An optional phone (a Pakistani mobile number: 03XX-XXXXXXX, 03XXXXXXXXX or +92 3XX XXXXXXX) is the receiver's; without it the profile's phone is used if it is one, else the order has none. An optional Idempotency-Key header makes a retried request answer the first order instead of making a second.",
     access: "signed-in",
-    body: placeOrderSchema.pick(["address"]).shape({ address: shippingAddressSchema.required("Address is required") }),
+    body: placeOrderSchema
+      .pick(["address", "phone"])
+      .shape({ address: shippingAddressSchema.required("Address is required") }),
     successStatus: 201,
     responseData: orderShape,
     errorStatuses: [409],
     handler: async ({ services, user, body, req }) => {
       const order = await services.orders.placeOrder(user!._id, {
         address: body.address,
+        phone: body.phone,
         idempotencyKey: req.get("Idempotency-Key") ?? "",
       });
       return { message: "Order placed successfully", data: order };
@@ -74,7 +77,7 @@ export const ordersApiRoutes: ApiRoute[] = [
     path: "/orders/:id/status",
     tag: "Orders",
     summary:
-      "Set the status (any of the four from any state); Cancelled returns the stock, leaving Cancelled claims it again",
+      "Set the status (any of the four from any state); Cancelled returns the stock, leaving Cancelled claims it again. With Shipped, optionally the courier and the tracking number (given with another status: 400); both are kept when the status changes later",
     access: "admin",
     body: orderStatusSchema,
     responseData: orderShape,
@@ -82,6 +85,20 @@ export const ordersApiRoutes: ApiRoute[] = [
     handler: async ({ services, params, body }) => ({
       message: "Order status updated",
       data: await services.orders.updateStatus(params.id, body),
+    }),
+  }),
+  defineApiRoute({
+    method: "post",
+    path: "/orders/:id/confirm",
+    tag: "Orders",
+    summary:
+      "Record that the order was confirmed with the customer by phone (sets confirmedAt). Only a Pending order (else 409); confirming again answers the order unchanged",
+    access: "admin",
+    responseData: orderShape,
+    errorStatuses: [404, 409],
+    handler: async ({ services, params, user }) => ({
+      message: "Order confirmed",
+      data: await services.orders.confirmOrder(params.id, user!),
     }),
   }),
 ];

@@ -7,3 +7,38 @@ export const PAYMENT_METHOD = "Cash on Delivery";
 export function shortOrderId(id: string): string {
   return id.slice(-8).toUpperCase();
 }
+
+/** The couriers a parcel may go with (docs/product.md, "Shipping an order"): exactly these names. */
+export const COURIERS = [
+  "TCS",
+  "Leopards",
+  "M&P",
+  "Trax",
+  "PostEx",
+  "BlueEx",
+  "Call Courier",
+  "Pakistan Post",
+  "Other",
+] as const;
+export type Courier = (typeof COURIERS)[number];
+
+/** A courier's tracking number: 4 to 40 letters, digits and dashes. */
+export const TRACKING_NUMBER_PATTERN = /^[A-Za-z0-9-]{4,40}$/;
+export const TRACKING_NUMBER_MAX = 40;
+export const TRACKING_NUMBER_MESSAGE = "Tracking number must be 4 to 40 letters, digits and dashes";
+export const COURIER_MESSAGE = `Courier must be one of ${COURIERS.join(", ")}`;
+
+/**
+ * The admin order list's status filter: the four statuses, and the Pending orders not yet
+ * confirmed by phone (docs/product.md, "Confirming an order by phone"), which are the ones to
+ * call before anything ships.
+ */
+export const UNCONFIRMED_FILTER = "Unconfirmed";
+export const DESK_STATUS_FILTERS = [...ORDER_STATUSES, UNCONFIRMED_FILTER] as const;
+export type DeskStatusFilter = (typeof DESK_STATUS_FILTERS)[number];
+
+/** Orders are listed, searched and exported by their date in Pakistan. */
+export const STORE_TIME_ZONE = "Asia/Karachi";
+
+/** Search terms of the admin order list: at most this long. */
+export const ORDER_SEARCH_MAX = 100;

@@ -1,6 +1,6 @@
 import { Model } from "objection";
 import { BaseModel } from "../../db/base.model";
-import type { OrderStatus, PAYMENT_METHOD } from "./order-values.shared";
+import type { Courier, OrderStatus, PAYMENT_METHOD } from "./order-values.shared";
 import type { PublicOrder } from "./order.shape";
 
 /** A line of an order: a copy of what was sold (name, image, unit price), kept after product changes. */
@@ -42,6 +42,15 @@ export class Order extends BaseModel {
   status!: OrderStatus;
   paymentMethod!: typeof PAYMENT_METHOD;
   idempotencyKey!: string | null;
+  /** The receiver's mobile number, +923XXXXXXXXX; null on orders placed without one. */
+  phone!: string | null;
+  /** Set when the order is shipped, and kept when its status changes later. */
+  courier!: Courier | null;
+  trackingNumber!: string | null;
+  /** Confirmed by phone: when, and by which admin (the name is a copy that outlives the account). */
+  confirmedAt!: Date | null;
+  confirmedBy!: string | null;
+  confirmedByName!: string | null;
   createdAt!: Date;
   updatedAt!: Date;
   items?: OrderItem[];
@@ -81,9 +90,13 @@ export class Order extends BaseModel {
         zipCode: this.zipCode,
         country: this.country,
       },
+      phone: this.phone ?? null,
       totalPrice: this.totalPrice,
       status: this.status,
       paymentMethod: this.paymentMethod,
+      courier: this.courier ?? null,
+      trackingNumber: this.trackingNumber ?? null,
+      confirmedAt: this.confirmedAt ? new Date(this.confirmedAt).toISOString() : null,
       createdAt: new Date(this.createdAt).toISOString(),
       updatedAt: new Date(this.updatedAt).toISOString(),
     };

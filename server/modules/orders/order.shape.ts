@@ -13,7 +13,7 @@ import {
   uuid,
   type ShapeOf,
 } from "../shared/shapes";
-import { ORDER_STATUSES, PAYMENT_METHOD } from "./order-values.shared";
+import { COURIERS, ORDER_STATUSES, PAYMENT_METHOD } from "./order-values.shared";
 
 /** An order as its customer and the admins read it (docs/product.md, "Orders"). */
 export const orderShape = object({
@@ -30,9 +30,22 @@ export const orderShape = object({
     }),
   ),
   address: addressShape,
+  phone: described(
+    nullable(text({ pattern: "^\\+923[0-9]{9}$" })),
+    "The receiver's Pakistani mobile number as +923XXXXXXXXX; null when the order was placed without one",
+  ),
   totalPrice: number({ minimum: 0 }),
   status: oneOf(ORDER_STATUSES),
   paymentMethod: oneOf([PAYMENT_METHOD]),
+  courier: described(nullable(oneOf(COURIERS)), "Set when the order is shipped (null until then); kept afterwards"),
+  trackingNumber: described(
+    nullable(text({ pattern: "^[A-Za-z0-9-]{4,40}$" })),
+    "The courier's tracking number, set when the order is shipped (null until then); kept afterwards",
+  ),
+  confirmedAt: described(
+    nullable(dateTime()),
+    "When the store confirmed the order with the customer by phone; null until then",
+  ),
   createdAt: dateTime(),
   updatedAt: dateTime(),
 });

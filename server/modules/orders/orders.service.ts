@@ -8,11 +8,23 @@ import { Product } from "../catalog/product.model";
 import { ConflictError, NotFoundError, RuleViolationError } from "../shared/errors.shared";
 import { paginationOf, type Pagination } from "../shared/list-query";
 import { fromPaisa, toPaisa } from "../shared/money.shared";
+import { formatPakistaniMobile, normalisePakistaniMobile } from "../shared/phone.shared";
+import { containsPattern } from "../shared/search";
 import { validateInput } from "../shared/validation";
-import { PAYMENT_METHOD } from "./order-values.shared";
+import { NotConfirmedByPhoneError } from "./order-errors.shared";
+import { PAYMENT_METHOD, STORE_TIME_ZONE, UNCONFIRMED_FILTER, shortOrderId } from "./order-values.shared";
 import { Order, OrderItem } from "./order.model";
 import type { OrderListMeta, PublicOrder } from "./order.shape";
-import { orderListQuerySchema, orderStatusSchema, placeOrderSchema } from "./orders.schemas";
+import { ordersCsv } from "./orders-csv";
+import {
+  checkoutFormSchema,
+  orderDeskQuerySchema,
+  orderListQuerySchema,
+  orderStatusFormSchema,
+  orderStatusSchema,
+  placeOrderSchema,
+  type OrderDeskQuery,
+} from "./orders.schemas";
 
 export type { PublicOrder };
 
@@ -20,12 +32,31 @@ export type Viewer = { _id: string; role: string };
 
 export type OrderList = { orders: PublicOrder[]; pagination: Pagination; meta: OrderListMeta };
 
+/** How a customer has done with the store so far: orders delivered and orders cancelled. */
+export type CustomerRecord = { delivered: number; cancelled: number };
+
+/**
+ * An order as the admin pages show it: what the API answers, plus who confirmed it by phone and
+ * the customer's record. Never handed to a customer's page.
+ */
+export type DeskOrder = PublicOrder & { confirmedBy: string | null; customerRecord: CustomerRecord };
+
+export type DeskOrderList = { orders: DeskOrder[]; pagination: Pagination; meta: OrderListMeta };
+
+/** The filter of the admin order list, as validated (its slips and its export take the same). */
+export type DeskFilter = Pick<OrderDeskQuery, "status" | "search" | "from" | "to">;
+
+/** Packing slips printed at once for a filter: at most this many (the admin lists' own limit). */
+export const SLIPS_MAX = 1000;
+
 export type DashboardFigures = {
   totalOrders: number;
   totalProducts: number;
   /** Sum of order totals, Cancelled orders left out (docs/product.md, "Orders"). */
   totalRevenue: number;
   pendingOrders: number;
+  /** Pending orders not yet confirmed by phone: the calls to make before anything ships. */
+  unconfirmedOrders: number;
   latestOrders: PublicOrder[];
 };
 
@@ -45,13 +76,17 @@ export class OrdersService {
    * the products now and copied, with name and image, into the order; the cart is emptied.
    * The database's CHECK (stock >= 0) stands behind all of this.
    */
-  async placeOrder(userId: string, input: unknown): Promise<PublicOrder> {
-    const { address, idempotencyKey } = validateInput(placeOrderSchema, input);
+  async placeOrder(userId: string, input: unknown, options: { form?: boolean } = {}): Promise<PublicOrder> {
+    // The checkout page requires the mobile number; the API takes it if given (docs/product.md, "Orders").
+    const { address, phone, idempotencyKey } = validateInput(
+      options.form ? checkoutFormSchema : placeOrderSchema,
+      input,
+    );
     const orderId = await this.db.transaction(async (trx) => {
       // The customer first, then the cart: the order's reference to the customer needs this lock
       // anyway, and an admin deleting the customer takes the two in the same order (user, then
       // cart through the cascade). Taken after the cart it deadlocked with such a deletion.
-      const user = await User.query(trx).findById(userId).forKeyShare().select("name", "email");
+      const user = await User.query(trx).findById(userId).forKeyShare().select("name", "email", "phone");
       if (!user) throw new NotFoundError("User not found");
       const cart = await Cart.query(trx).where({ userId }).forUpdate().first().select("id");
       if (idempotencyKey) {
@@ -78,6 +113,14 @@ export class OrdersService {
         throw new ConflictError(names.length > 0 ? `${NOT_ENOUGH_STOCK} for ${names.join(", ")}` : NOT_ENOUGH_STOCK);
       }
       await takeStock(trx, lines);
+      // Without a number of its own the order takes the profile's, if that is a mobile number;
+      // a number given fills an empty profile, so the next checkout is prefilled with it.
+      if (phone && !user.phone.trim()) {
+        await User.query(trx)
+          .findById(userId)
+          .whereRaw("btrim(phone) = ''")
+          .patch({ phone: formatPakistaniMobile(phone) });
+      }
 
       const totalPaisa = lines.reduce((sum, line) => sum + toPaisa(byId.get(line.productId)!.price) * line.quantity, 0);
       const order = await Order.query(trx).insert({
@@ -85,6 +128,7 @@ export class OrdersService {
         customerName: user.name,
         customerEmail: user.email,
         ...address,
+        phone: phone ?? normalisePakistaniMobile(user.phone),
         totalPrice: fromPaisa(totalPaisa),
         status: "Pending",
         paymentMethod: PAYMENT_METHOD,
@@ -154,21 +198,165 @@ export class OrdersService {
 
   /**
    * Sets any of the four statuses from any state (docs/product.md, "Orders"). Cancelling returns the stock
-   * in the same transaction; leaving Cancelled claims it again, refused when it is gone.
+   * in the same transaction; leaving Cancelled claims it again, refused when it is gone. With
+   * Shipped come the courier and the tracking number (docs/product.md, "Shipping an order"),
+   * kept when the status changes later. The admin pages (`form`) require both for Shipped, and
+   * ship an order not confirmed by phone only when `shipUnconfirmed` says the admin was asked.
    */
-  async updateStatus(orderId: string, input: unknown): Promise<PublicOrder> {
-    const { status } = validateInput(orderStatusSchema, input);
+  async updateStatus(orderId: string, input: unknown, options: { form?: boolean } = {}): Promise<PublicOrder> {
+    const fields = validateInput(options.form ? orderStatusFormSchema : orderStatusSchema, input);
+    const { status, courier, trackingNumber } = fields;
     if (!isUuid(orderId)) throw new NotFoundError("Order not found");
     await this.db.transaction(async (trx) => {
-      const order = await Order.query(trx).findById(orderId).forUpdate().select("status");
+      const order = await Order.query(trx).findById(orderId).forUpdate().select("status", "confirmedAt");
       if (!order) throw new NotFoundError("Order not found");
+      const askedTwice = "shipUnconfirmed" in fields && fields.shipUnconfirmed === true;
+      if (options.form && status === "Shipped" && order.status !== "Shipped" && !order.confirmedAt && !askedTwice) {
+        throw new NotConfirmedByPhoneError();
+      }
       const wasCancelled = order.status === "Cancelled";
       const willBeCancelled = status === "Cancelled";
       if (!wasCancelled && willBeCancelled) await returnStock(trx, orderId);
       if (wasCancelled && !willBeCancelled) await claimStockAgain(trx, orderId);
-      await Order.query(trx).findById(orderId).patch({ status });
+      await Order.query(trx)
+        .findById(orderId)
+        .patch({
+          status,
+          ...(courier ? { courier } : {}),
+          ...(trackingNumber ? { trackingNumber } : {}),
+        });
     });
     return (await this.loadOrders((query) => query.where("orders.id", orderId)))[0]!;
+  }
+
+  /**
+   * Records that the store confirmed a Pending order with its customer by phone, and which admin
+   * did (docs/product.md, "Confirming an order by phone"). A second confirmation changes nothing;
+   * an order that is no longer Pending is refused (409).
+   */
+  async confirmOrder(orderId: string, admin: { _id: string; name: string }): Promise<PublicOrder> {
+    if (!isUuid(orderId)) throw new NotFoundError("Order not found");
+    await this.db.transaction(async (trx) => {
+      const order = await Order.query(trx).findById(orderId).forUpdate().select("status", "confirmedAt");
+      if (!order) throw new NotFoundError("Order not found");
+      if (order.status !== "Pending") throw new ConflictError("Only pending orders can be confirmed");
+      if (order.confirmedAt) return;
+      await Order.query(trx)
+        .findById(orderId)
+        .patch({ confirmedAt: Order.fn.now() as unknown as Date, confirmedBy: admin._id, confirmedByName: admin.name });
+    });
+    return (await this.loadOrders((query) => query.where("orders.id", orderId)))[0]!;
+  }
+
+  /** Undoes a confirmation made by mistake, while the order is still Pending (the admin pages only). */
+  async undoConfirmation(orderId: string): Promise<PublicOrder> {
+    if (!isUuid(orderId)) throw new NotFoundError("Order not found");
+    await this.db.transaction(async (trx) => {
+      const order = await Order.query(trx).findById(orderId).forUpdate().select("status", "confirmedAt");
+      if (!order) throw new NotFoundError("Order not found");
+      if (order.status !== "Pending") {
+        throw new ConflictError("A confirmation can be undone only while the order is pending");
+      }
+      if (!order.confirmedAt) return;
+      await Order.query(trx).findById(orderId).patch({ confirmedAt: null, confirmedBy: null, confirmedByName: null });
+    });
+    return (await this.loadOrders((query) => query.where("orders.id", orderId)))[0]!;
+  }
+
+  /**
+   * The admin order list (docs/product.md, "Finding and exporting orders"): filtered by status
+   * (or the Pending orders not yet confirmed), a search term and a range of days in Pakistan;
+   * each order with who confirmed it and its customer's record.
+   */
+  async listDeskOrders(input: unknown): Promise<DeskOrderList> {
+    const { page, limit, ...filter } = validateInput(orderDeskQuerySchema, input);
+    const [orders, totals] = await Promise.all([
+      this.loadOrderRows((query) =>
+        deskFilter(query, filter)
+          .limit(limit)
+          .offset((page - 1) * limit),
+      ),
+      deskFilter(Order.query(this.db), filter)
+        .first()
+        .select(Order.raw("COUNT(*)::int AS count"), Order.raw(`${REVENUE_SQL} AS total_amount`))
+        .castTo<{ count: number; totalAmount: number }>() as unknown as Promise<{ count: number; totalAmount: number }>,
+    ]);
+    return {
+      orders: await this.withDeskDetails(orders),
+      pagination: paginationOf(page, limit, totals.count),
+      meta: { count: totals.count, totalAmount: totals.totalAmount },
+    };
+  }
+
+  /** One order for the admin pages, with who confirmed it and its customer's record. */
+  async getDeskOrder(orderId: string): Promise<DeskOrder> {
+    if (!isUuid(orderId)) throw new NotFoundError("Order not found");
+    const [order] = await this.withDeskDetails(await this.loadOrderRows((query) => query.where("orders.id", orderId)));
+    if (!order) throw new NotFoundError("Order not found");
+    return order;
+  }
+
+  /**
+   * The orders to print packing slips for: those of the admin list's filter, Cancelled ones
+   * left out (nothing is sent for them), newest first, at most SLIPS_MAX; `total` says how many matched.
+   */
+  async slipOrders(input: unknown): Promise<{ orders: PublicOrder[]; total: number }> {
+    const { page: _page, limit: _limit, ...filter } = validateInput(orderDeskQuerySchema, input);
+    const notCancelled = <Q extends OrderQuery>(query: Q): Q => {
+      deskFilter(query, filter).whereNot("orders.status", "Cancelled");
+      return query;
+    };
+    const [orders, total] = await Promise.all([
+      this.loadOrders((query) => notCancelled(query).limit(SLIPS_MAX)),
+      notCancelled(Order.query(this.db)).resultSize(),
+    ]);
+    return { orders, total };
+  }
+
+  /**
+   * Every order of the admin list's filter as CSV (docs/product.md, "Finding and exporting
+   * orders"): one row per order, dates in Pakistan's time, items and address as text made in SQL.
+   */
+  async exportCsv(input: unknown): Promise<string> {
+    const { page: _page, limit: _limit, ...filter } = validateInput(orderDeskQuerySchema, input);
+    const rows = (await deskFilter(Order.query(this.db), filter)
+      .modify("newestFirst")
+      .select(
+        "orders.id",
+        Order.raw("to_char(orders.created_at AT TIME ZONE ?, 'YYYY-MM-DD HH24:MI') AS placed_at", [STORE_TIME_ZONE]),
+        "orders.customerName",
+        "orders.customerEmail",
+        "orders.phone",
+        "orders.street",
+        "orders.city",
+        "orders.state",
+        "orders.zipCode",
+        "orders.country",
+        "orders.totalPrice",
+        "orders.status",
+        "orders.courier",
+        "orders.trackingNumber",
+        Order.raw(
+          `(SELECT string_agg(product_name || ' × ' || quantity, '; ' ORDER BY position)
+              FROM order_items WHERE order_items.order_id = orders.id) AS items_text`,
+        ),
+      )) as unknown as (Order & { placedAt: string; itemsText: string | null })[];
+    return ordersCsv(
+      rows.map((row) => ({
+        number: `#${shortOrderId(row.id)}`,
+        date: row.placedAt,
+        customer: row.customerName,
+        email: row.customerEmail,
+        phone: formatPakistaniMobile(row.phone),
+        city: row.city,
+        address: [row.street, row.city, `${row.state} ${row.zipCode}`.trim(), row.country].filter(Boolean).join(", "),
+        items: row.itemsText ?? "",
+        total: String(row.totalPrice),
+        status: row.status,
+        courier: row.courier ?? "",
+        trackingNumber: row.trackingNumber ?? "",
+      })),
+    );
   }
 
   /** The admin dashboard's figures, each computed by PostgreSQL (no order is loaded to count). */
@@ -180,7 +368,13 @@ export class OrdersService {
           Order.raw("COUNT(*)::int AS total_orders"),
           Order.raw(`${REVENUE_SQL} AS total_revenue`),
           Order.raw("(COUNT(*) FILTER (WHERE status = 'Pending'))::int AS pending_orders"),
-        ) as unknown as Promise<{ totalOrders: number; totalRevenue: number; pendingOrders: number }>,
+          Order.raw("(COUNT(*) FILTER (WHERE status = 'Pending' AND confirmed_at IS NULL))::int AS unconfirmed_orders"),
+        ) as unknown as Promise<{
+        totalOrders: number;
+        totalRevenue: number;
+        pendingOrders: number;
+        unconfirmedOrders: number;
+      }>,
       Product.query(this.db).resultSize(),
       this.loadOrders((query) => query.limit(DASHBOARD_LATEST_ORDERS)),
     ]);
@@ -189,10 +383,89 @@ export class OrdersService {
 
   /** Orders (newest first) and their items: two queries, whatever the number of orders. */
   private async loadOrders(narrow: (query: OrderQuery) => void): Promise<PublicOrder[]> {
+    return (await this.loadOrderRows(narrow)).map((order) => order.toPublic());
+  }
+
+  private async loadOrderRows(narrow: (query: OrderQuery) => void): Promise<Order[]> {
     const query = Order.query(this.db).modify("newestFirst").withGraphFetched("items(inCartOrder)");
     narrow(query);
-    return (await query).map((order) => order.toPublic());
+    return query;
   }
+
+  /**
+   * Adds who confirmed each order and its customer's record, counted by PostgreSQL in one query
+   * for the whole page. A customer is the account; orders whose account was deleted count
+   * together by their email.
+   */
+  private async withDeskDetails(orders: Order[]): Promise<DeskOrder[]> {
+    if (orders.length === 0) return [];
+    const userIds = [...new Set(orders.flatMap((order) => (order.userId ? [order.userId] : [])))];
+    const orphanEmails = [
+      ...new Set(orders.flatMap((order) => (order.userId ? [] : [order.customerEmail.toLowerCase()]))),
+    ];
+    const records = (await Order.query(this.db)
+      .select(
+        Order.raw("COALESCE(user_id::text, lower(customer_email)) AS customer_key"),
+        Order.raw("(COUNT(*) FILTER (WHERE status = 'Delivered'))::int AS delivered"),
+        Order.raw("(COUNT(*) FILTER (WHERE status = 'Cancelled'))::int AS cancelled"),
+      )
+      .where((query) => {
+        query.whereIn("userId", userIds);
+        if (orphanEmails.length > 0) {
+          query.orWhere((orphans) =>
+            orphans.whereNull("userId").whereIn(Order.raw("lower(customer_email)"), orphanEmails),
+          );
+        }
+      })
+      .groupByRaw("1")) as unknown as ({ customerKey: string } & CustomerRecord)[];
+    const byKey = new Map(records.map((record) => [record.customerKey, record]));
+    return orders.map((order) => {
+      const record = byKey.get(order.userId ?? order.customerEmail.toLowerCase());
+      return {
+        ...order.toPublic(),
+        confirmedBy: order.confirmedAt ? order.confirmedByName : null,
+        customerRecord: { delivered: record?.delivered ?? 0, cancelled: record?.cancelled ?? 0 },
+      };
+    });
+  }
+}
+
+/**
+ * The admin list's filter on an orders query (docs/product.md, "Finding and exporting orders").
+ * Days are whole days in Pakistan, both ends included. A search term matches any part of the
+ * customer's name or email, the order number (the characters the store shows, or the whole id),
+ * or the mobile number as the store writes it (0300-1234567, so "0300 123", "1234567" and
+ * "+92 300 1234567" all find it).
+ */
+function deskFilter<Q extends OrderQuery>(query: Q, filter: DeskFilter): Q {
+  const { status, search, from, to } = filter;
+  if (status === UNCONFIRMED_FILTER) query.where("orders.status", "Pending").whereNull("orders.confirmedAt");
+  else if (status) query.where("orders.status", status);
+  if (from) query.whereRaw("orders.created_at >= (?::date)::timestamp AT TIME ZONE ?", [from, STORE_TIME_ZONE]);
+  if (to) query.whereRaw("orders.created_at < (?::date + 1)::timestamp AT TIME ZONE ?", [to, STORE_TIME_ZONE]);
+  if (search) {
+    const pattern = containsPattern(search);
+    query.where((matches) => {
+      matches.where("orders.customerName", "ilike", pattern).orWhere("orders.customerEmail", "ilike", pattern);
+      const number = /^#?([0-9a-f]{4,8})$/i.exec(search);
+      if (number) matches.orWhereRaw("right(orders.id::text, 8) LIKE ?", [`%${number[1]!.toLowerCase()}%`]);
+      if (isUuid(search)) matches.orWhere("orders.id", search.toLowerCase());
+      const digits = phoneDigits(search);
+      if (digits) matches.orWhereRaw("('0' || substr(orders.phone, 4)) LIKE ?", [`%${digits}%`]);
+    });
+  }
+  return query;
+}
+
+/** The digits of a search term that looks like (part of) a mobile number, written the local way (03…). */
+function phoneDigits(term: string): string | null {
+  if (!/^\+?[\d -]+$/.test(term)) return null;
+  let digits = term.replace(/\D/g, "");
+  if (term.startsWith("+")) {
+    if (!digits.startsWith("92")) return null;
+    digits = `0${digits.slice(2)}`;
+  }
+  return digits.length >= 4 ? digits : null;
 }
 
 type OrderQuery = ReturnType<typeof Order.query>;

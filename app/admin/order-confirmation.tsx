@@ -1,0 +1,56 @@
+import { Form, useLocation } from "react-router";
+import { shortOrderId } from "../../server/modules/orders/order-values.shared";
+import type { DeskOrder } from "../../server/modules/orders/orders.service";
+import { formatOrderDateTime } from "../orders/order-parts";
+
+/**
+ * "Confirmed by phone" (docs/product.md, "Confirming an order by phone"): a Pending order not yet
+ * confirmed has the button; a confirmed one says who confirmed it and when, and while it is
+ * Pending the confirmation can be undone. Plain forms answered by a redirect.
+ */
+export function OrderConfirmation({ order }: { order: DeskOrder }) {
+  const location = useLocation();
+  const returnTo = location.pathname + location.search;
+  const short = shortOrderId(order._id);
+  const hidden = (intent: string) => (
+    <>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="orderId" value={order._id} />
+      <input type="hidden" name="returnTo" value={returnTo} />
+    </>
+  );
+  if (order.confirmedAt) {
+    return (
+      <div className="confirmation">
+        <span className="confirmation__badge">Confirmed by phone</span>
+        <span className="muted">{`by ${order.confirmedBy ?? "an admin"}, ${formatOrderDateTime(order.confirmedAt)}`}</span>
+        {order.status === "Pending" ? (
+          <Form method="post" action="/admin/orders" preventScrollReset>
+            {hidden("unconfirm")}
+            <button type="submit" className="button button--small button--ghost">
+              Undo<span className="visually-hidden">{` the confirmation of order #${short}`}</span>
+            </button>
+          </Form>
+        ) : null}
+      </div>
+    );
+  }
+  if (order.status !== "Pending") return <span className="muted">Not confirmed by phone</span>;
+  return (
+    <div className="confirmation">
+      <span className="confirmation__missing">Not confirmed yet</span>
+      <Form method="post" action="/admin/orders" preventScrollReset>
+        {hidden("confirm")}
+        <button type="submit" className="button button--small">
+          Confirmed by phone<span className="visually-hidden">{`: order #${short}`}</span>
+        </button>
+      </Form>
+    </div>
+  );
+}
+
+/** The customer's record with the store, counted by PostgreSQL: orders delivered and cancelled. */
+export function CustomerRecord({ order }: { order: DeskOrder }) {
+  const { delivered, cancelled } = order.customerRecord;
+  return <span className="customer-record">{`${delivered} delivered, ${cancelled} cancelled`}</span>;
+}

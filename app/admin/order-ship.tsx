@@ -1,0 +1,157 @@
+import { Form, Link, data, redirect } from "react-router";
+import { NotConfirmedByPhoneError } from "../../server/modules/orders/order-errors.shared";
+import { COURIERS, TRACKING_NUMBER_MAX, shortOrderId } from "../../server/modules/orders/order-values.shared";
+import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
+import { requestContext } from "../context";
+import { Field, FormError, formFailure, formValues, type FormFailure } from "../lib/forms";
+import { requireAdmin, safeRedirectPath } from "../lib/guards";
+import { routeMeta } from "../lib/meta";
+import { formatRupees } from "../lib/money";
+import { foundOr404 } from "../lib/not-found";
+import { OrderAddress, OrderNumber, StatusBadge } from "../orders/order-parts";
+import type { Route } from "./+types/order-ship";
+
+/**
+ * Shipping an order (docs/product.md, "Shipping an order"): the courier and its tracking number,
+ * both required here. An order not confirmed by phone is shipped only after a second question
+ * (docs/product.md, "Confirming an order by phone"), a second submit that works without JavaScript.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  requireAdmin(context, request);
+  const { services } = context.get(requestContext);
+  const order = await foundOr404(services.orders.getDeskOrder(params.orderId));
+  const returnTo = safeRedirectPath(new URL(request.url).searchParams.get("returnTo"), `/admin/orders/${order._id}`);
+  return { order, returnTo };
+}
+
+type AskAgain = { askAgain: true; values: Record<string, string> };
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  requireAdmin(context, request);
+  const { services, session } = context.get(requestContext);
+  const values = formValues(await request.formData());
+  const returnTo = safeRedirectPath(values.returnTo, `/admin/orders/${params.orderId}`);
+  try {
+    await services.orders.updateStatus(
+      params.orderId,
+      {
+        status: "Shipped",
+        courier: values.courier,
+        trackingNumber: values.trackingNumber,
+        shipUnconfirmed: values.shipUnconfirmed,
+      },
+      { form: true },
+    );
+  } catch (error) {
+    if (error instanceof NotConfirmedByPhoneError) {
+      return data<AskAgain>({ askAgain: true, values }, { status: 409 });
+    }
+    return formFailure(error, values, { fallback: "Failed to update order status" });
+  }
+  session.setFlash({ tone: "success", message: "Order status updated to Shipped" });
+  throw redirect(returnTo, 303);
+}
+
+export const meta: Route.MetaFunction = routeMeta({ title: "Ship Order", noindex: true });
+
+export default function ShipOrder({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, returnTo } = loaderData;
+  const short = shortOrderId(order._id);
+  if (actionData && "askAgain" in actionData) {
+    const { courier = "", trackingNumber = "" } = actionData.values;
+    return (
+      <section className="confirm-page card">
+        <h1>
+          Ship order <OrderNumber id={order._id} />
+        </h1>
+        <p className="confirm-question">
+          {`Order #${short} has not been confirmed by phone. Ship it anyway with ${courier}, tracking number ${trackingNumber}?`}
+        </p>
+        <p className="muted">
+          {order.phone
+            ? `Cash-on-delivery parcels refused at the door cost the shop both ways: call ${formatPakistaniMobile(order.phone)} first.`
+            : "Cash-on-delivery parcels refused at the door cost the shop both ways. This order has no mobile number."}
+        </p>
+        <Form method="post" className="actions">
+          <input type="hidden" name="courier" value={courier} />
+          <input type="hidden" name="trackingNumber" value={trackingNumber} />
+          <input type="hidden" name="returnTo" value={actionData.values.returnTo ?? returnTo} />
+          <input type="hidden" name="shipUnconfirmed" value="true" />
+          <button type="submit" className="button">
+            Yes, ship it
+          </button>
+          <Link className="button button--ghost" to={`/admin/orders/${order._id}`}>
+            No, go back
+          </Link>
+        </Form>
+      </section>
+    );
+  }
+  const failure = actionData as FormFailure | undefined;
+  const errors = failure?.fieldErrors ?? {};
+  const value = (name: "courier" | "trackingNumber") => failure?.values[name] ?? order[name] ?? "";
+  const alreadyShipped = order.status === "Shipped";
+  return (
+    <section className="form-page">
+      <h1>
+        Ship order <OrderNumber id={order._id} />
+      </h1>
+      <dl className="details card">
+        <dt>Customer</dt>
+        <dd>{order.user.name}</dd>
+        <dt>Mobile Number</dt>
+        <dd>{order.phone ? formatPakistaniMobile(order.phone) : "None given"}</dd>
+        <dt>Ship to</dt>
+        <dd>
+          <OrderAddress order={order} />
+        </dd>
+        <dt>Collect</dt>
+        <dd>{formatRupees(order.totalPrice)}</dd>
+        <dt>Status</dt>
+        <dd>
+          <StatusBadge status={order.status} />
+        </dd>
+        <dt>Phone confirmation</dt>
+        <dd>{order.confirmedAt ? `Confirmed by phone by ${order.confirmedBy ?? "an admin"}` : "Not confirmed yet"}</dd>
+      </dl>
+      <FormError message={failure?.formError} />
+      <Form method="post" noValidate className="card">
+        <input type="hidden" name="returnTo" value={failure?.values.returnTo ?? returnTo} />
+        <Field name="courier" label="Courier" error={errors.courier}>
+          <select
+            id="field-courier"
+            name="courier"
+            defaultValue={value("courier")}
+            required
+            aria-invalid={errors.courier ? true : undefined}
+            aria-describedby={errors.courier ? "field-courier-error" : undefined}
+          >
+            <option value="">Choose the courier</option>
+            {COURIERS.map((courier) => (
+              <option key={courier} value={courier}>
+                {courier}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field
+          name="trackingNumber"
+          label="Tracking Number"
+          defaultValue={value("trackingNumber")}
+          error={errors.trackingNumber}
+          hint="4 to 40 letters, digits and dashes, as the courier wrote it"
+          required
+          maxLength={TRACKING_NUMBER_MAX}
+        />
+        <div className="actions">
+          <button type="submit" className="button">
+            {alreadyShipped ? "Save" : "Mark as Shipped"}
+          </button>
+          <Link className="button button--ghost" to={returnTo}>
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </section>
+  );
+}

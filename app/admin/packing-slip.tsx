@@ -1,0 +1,106 @@
+import { shortOrderId } from "../../server/modules/orders/order-values.shared";
+import type { PublicOrder } from "../../server/modules/orders/orders.service";
+import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
+import type { StoreDetails } from "../../server/store-details";
+import { formatRupees } from "../lib/money";
+import { formatOrderDate } from "../orders/order-parts";
+
+/**
+ * Packing slips (docs/product.md, "Packing slips"): printable pages without the site's header
+ * and footer, one slip a page, made for A6 labels or plain A4 paper (`paper=a6|a4`; the print
+ * stylesheet sets the page size for each). No JavaScript: the browser's own Print prints them.
+ */
+export const PAPERS = ["a6", "a4"] as const;
+export type Paper = (typeof PAPERS)[number];
+
+export function paperFromUrl(params: URLSearchParams): Paper {
+  const paper = params.get("paper");
+  return paper === "a4" ? "a4" : "a6";
+}
+
+/** The page's route handle: the root layout leaves out the header, the footer and the skip link. */
+export const printableHandle = { printable: true };
+
+/** On screen only: what the page is, the paper choice and the way back. Never printed. */
+export function SlipToolbar({
+  title,
+  paper,
+  paperHref,
+  backTo,
+  children,
+}: {
+  title: string;
+  paper: Paper;
+  paperHref: (paper: Paper) => string;
+  backTo: string;
+  children?: React.ReactNode;
+}) {
+  return (
+    <div className="slip-toolbar">
+      <h1>{title}</h1>
+      <p>
+        {"Print with the browser's Print command (Ctrl+P). Paper: "}
+        {paper === "a6" ? <strong>A6 label</strong> : <a href={paperHref("a6")}>A6 label</a>}
+        {" · "}
+        {paper === "a4" ? <strong>A4 paper</strong> : <a href={paperHref("a4")}>A4 paper</a>}
+      </p>
+      {children}
+      <p>
+        <a href={backTo}>Back to orders</a>
+      </p>
+    </div>
+  );
+}
+
+export function PackingSlip({ order, store }: { order: PublicOrder; store: StoreDetails }) {
+  const { street, city, state, zipCode, country } = order.address;
+  return (
+    <article className="slip" aria-label={`Packing slip for order #${shortOrderId(order._id)}`}>
+      <header className="slip__from">
+        <p className="slip__shop">{store.name}</p>
+        <p>
+          {`Return address: ${store.address.street}, ${store.address.city}, ${store.address.country}`}
+          <br />
+          {`Phone: ${store.phone}`}
+        </p>
+      </header>
+      <section className="slip__to" aria-label="Deliver to">
+        <p className="slip__label">Deliver to</p>
+        <p className="slip__name">{order.user.name}</p>
+        <p className="slip__phone">{order.phone ? formatPakistaniMobile(order.phone) : "No mobile number"}</p>
+        <p className="slip__address">
+          {street}
+          <br />
+          {`${city}, ${`${state} ${zipCode}`.trim()}`}
+          <br />
+          {country}
+        </p>
+      </section>
+      <p className="slip__order">
+        <span>{`Order #${shortOrderId(order._id)}`}</span>
+        <span>{formatOrderDate(order.createdAt)}</span>
+        {order.courier ? (
+          <span>{`${order.courier}${order.trackingNumber ? ` ${order.trackingNumber}` : ""}`}</span>
+        ) : null}
+      </p>
+      <table className="slip__items">
+        <thead>
+          <tr>
+            <th scope="col">Item</th>
+            <th scope="col">Qty</th>
+          </tr>
+        </thead>
+        <tbody>
+          {order.items.map((item, index) => (
+            <tr key={`${item.product._id ?? "gone"}-${index}`}>
+              <td>{item.product.name}</td>
+              <td>{item.quantity}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="slip__cod">{`Cash on Delivery: collect ${formatRupees(order.totalPrice)}`}</p>
+      {order.status === "Cancelled" ? <p className="slip__warning">This order is cancelled: do not send it.</p> : null}
+    </article>
+  );
+}
