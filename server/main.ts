@@ -9,8 +9,9 @@ import { demoAccounts } from "../seeds/demo-accounts";
 import { apiRoutes } from "./api-routes";
 import { createApp } from "./app";
 import { ConfigError, loadConfig, type Config } from "./config";
+import { startBackupSchedule } from "./backups/backup-schedule";
 import { checkDatabase, migrateToLatest } from "./db/database";
-import { openDatabase, type OpenDatabase } from "./db/open-database";
+import { embeddedClusterDir, openDatabase, type OpenDatabase } from "./db/open-database";
 import { createLogger } from "./logger";
 import { startPageCache } from "./http/page-cache";
 import { createServices } from "./services";
@@ -101,6 +102,19 @@ async function main() {
     clientAssetsDir: viteMiddlewares ? undefined : path.join(PROJECT_ROOT, "build/client"),
   });
 
+  // Backups belong to the embedded cluster; a DATABASE_URL's operator owns its own.
+  const backups = database.embedded
+    ? startBackupSchedule({
+        connectionString: database.url,
+        adminUrl: database.embedded.adminUrl,
+        clusterDir: embeddedClusterDir(config.dataDir),
+        dataDir: config.dataDir,
+        backupDir: config.backupDir,
+        keepDays: config.backupKeepDays,
+        logger,
+      })
+    : null;
+
   const server = app.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
@@ -138,6 +152,8 @@ async function main() {
     await closeVite();
     await pageCache?.close();
     await sessionPool.end().catch(() => {});
+    // Every committed transaction reaches the archive before PostgreSQL stops.
+    await backups?.stop();
     await database.close();
     logger.info("stopped");
     process.exit(0);
