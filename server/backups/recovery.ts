@@ -64,6 +64,8 @@ export async function recoverCluster(request: RecoveryRequest): Promise<Recovere
   await fs.writeFile(signal, "");
   if (owner) await fs.chown(signal, owner.uid, owner.gid);
 
+  if (owner) await giveArchiveTo(request.walDir, owner);
+
   const segmentBytes = backup.manifest.walSegmentBytes;
   const lastSegment = assessment.chain.lastSegment!;
   const stopSegment = parseSegmentName(backup.manifest.stopWalFile, segmentBytes)!.segment;
@@ -107,6 +109,19 @@ export async function recoverCluster(request: RecoveryRequest): Promise<Recovere
 }
 
 /**
+ * PostgreSQL's user reads the archive (restore_command runs as that user). An archive copied back
+ * by root (from another disk, from remote storage) holds files only root can read, so under root
+ * they are handed to that user, as the archiver would have made them.
+ */
+async function giveArchiveTo(walDir: string, owner: { uid: number; gid: number }) {
+  for (const name of ["", ...(await fs.readdir(walDir))]) {
+    const file = path.join(walDir, name);
+    const stat = await fs.lstat(file);
+    if (stat.uid !== owner.uid && (stat.isFile() || stat.isDirectory())) await fs.chown(file, owner.uid, owner.gid);
+  }
+}
+
+/**
  * Copies a segment from the archive; PostgreSQL replaces %f (its name) and %p (where it goes), and
  * reads %% as %. The shell gets the folder in single quotes.
  */
@@ -123,7 +138,8 @@ async function startRecovery(clusterDir: string, settings: Record<string, string
   try {
     const database = await startEmbeddedPostgres(clusterDir, (chunk) => (log += chunk), {
       settings,
-      writableDirs: settings.archive_mode === "on" ? [walDir] : [],
+      // restore_command reads the archive as PostgreSQL's user; archiving also writes there.
+      writableDirs: [walDir],
       initialise: false,
     });
     return { database, log };
@@ -162,24 +178,41 @@ function describeFailure(log: string, request: RecoveryRequest, segmentBytes: nu
     fatal !== undefined && /recovery target was reached|WAL ends before|before consistent recovery point/.test(fatal);
   if (stoppedShort) {
     const startSegment = segmentOf(parseLsn(request.backup.manifest.startLsn), segmentBytes);
-    const unreadable = [...log.matchAll(UNREADABLE_WAL)].map((match) => match[0]);
-    for (const message of unreadable.reverse()) {
-      const named = /WAL segment ([0-9A-F]{24})/.exec(message)?.[1];
-      const position = /(?:at|LSN) ([0-9A-F]+\/[0-9A-F]+)/.exec(message)?.[1];
-      const segment = named ?? (position ? segmentNameAt(parseLsn(position), request, segmentBytes) : null);
-      const number = segment ? parseSegmentName(segment, segmentBytes)?.segment : undefined;
-      if (segment && number !== undefined && number >= startSegment && number <= (chain.lastSegment ?? number)) {
-        return `WAL segment ${segment} is damaged (PostgreSQL: ${message.trim()}); nothing was changed`;
-      }
-    }
+    const unreadable = unreadableSegment(log, request, segmentBytes, startSegment);
+    // A segment the archive lacks or has cut short explains the stop better than what PostgreSQL
+    // read in its place (pg_wal may hold an old recycled file of that name).
     const known = firstBreakAfter(request.assessment.chainBreaks, startSegment);
-    if (known) return `WAL segment ${known.segment} ${known.detail}; nothing was changed`;
+    if (known && (!unreadable || known.segmentNumber <= unreadable.segmentNumber)) {
+      return `WAL segment ${known.segment} ${known.detail}; nothing was changed`;
+    }
+    if (unreadable) return `WAL segment ${unreadable.segment} is damaged (PostgreSQL: ${unreadable.message}); nothing was changed`;
     if (replayedTo !== null) {
       const next = segmentNameAt((segmentOf(replayedTo, segmentBytes) + 1n) * BigInt(segmentBytes), request, segmentBytes);
       return `WAL segment ${next} is missing or damaged: replay stopped before it (PostgreSQL: ${fatal}); nothing was changed`;
     }
   }
   return `Recovery failed (PostgreSQL: ${fatal ?? lastLines(log)}); nothing was changed`;
+}
+
+/** The last segment of the chain that PostgreSQL said it could not read, with its message. */
+function unreadableSegment(
+  log: string,
+  request: RecoveryRequest,
+  segmentBytes: number,
+  startSegment: bigint,
+): { segment: string; segmentNumber: bigint; message: string } | null {
+  const lastSegment = request.assessment.chain.lastSegment;
+  const messages = [...log.matchAll(UNREADABLE_WAL)].map((match) => match[0].trim());
+  for (const message of messages.reverse()) {
+    const named = /WAL segment ([0-9A-F]{24})/.exec(message)?.[1];
+    const position = /(?:at|LSN) ([0-9A-F]+\/[0-9A-F]+)/.exec(message)?.[1];
+    const segment = named ?? (position ? segmentNameAt(parseLsn(position), request, segmentBytes) : null);
+    const segmentNumber = segment ? parseSegmentName(segment, segmentBytes)?.segment : undefined;
+    if (segment && segmentNumber !== undefined && segmentNumber >= startSegment && (lastSegment === null || segmentNumber <= lastSegment)) {
+      return { segment, segmentNumber, message };
+    }
+  }
+  return null;
 }
 
 function segmentNameAt(lsn: bigint, request: RecoveryRequest, segmentBytes: number): string {

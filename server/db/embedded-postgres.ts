@@ -27,7 +27,7 @@ export type EmbeddedOptions = {
   port?: number;
   /** More server settings for this run: WAL archiving and recovery (server/backups/). */
   settings?: Record<string, string>;
-  /** Folders PostgreSQL itself writes to (the WAL archive): made, and given to its user under root. */
+  /** Folders PostgreSQL itself uses beside the cluster (the WAL archive): made, and given to its user under root. */
   writableDirs?: string[];
   /** Create the cluster when the folder holds none (a restored copy must never be initialised over). */
   initialise?: boolean;
