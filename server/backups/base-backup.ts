@@ -36,7 +36,7 @@ export class BackupError extends Error {
 }
 
 /** Held for the whole backup, so the server's schedule and `npm run backup` never run two at once. */
-const BASE_BACKUP_LOCK = 2_026_112_301;
+export const BASE_BACKUP_LOCK = 2_026_112_301;
 /** How long the archive may take to receive the backup's last segment before the backup fails. */
 const ARCHIVE_WAIT_MS = 60_000;
 

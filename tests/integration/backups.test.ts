@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backupLayout, readBaseBackups } from "../../server/backups/backup-archive";
 import { startBackupSchedule } from "../../server/backups/backup-schedule";
 import { BackupStatusService } from "../../server/backups/backup-status.service";
-import { takeBaseBackup } from "../../server/backups/base-backup";
+import { BASE_BACKUP_LOCK, takeBaseBackup } from "../../server/backups/base-backup";
 import { applyRetention } from "../../server/backups/retention";
 import { archiveCurrentWal } from "../../server/backups/wal-archive";
 import { loadConfig, type Config } from "../../server/config";
@@ -384,7 +384,7 @@ describe("an archive with three base backups", () => {
 });
 
 describe("the running store's backups", () => {
-  it("takes a base backup when none is a day old, and the dashboard warns when archiving fails or the newest is 25 h old", async () => {
+  it("takes a base backup when none is a day old, never two at once, and the dashboard warns when archiving fails or the newest is 25 h old", async () => {
     const dataDir = tempDir("schedule");
     const backupDir = path.join(dataDir, "backups");
     const store = await openStore(dataDir, backupDir);
@@ -415,6 +415,27 @@ describe("the running store's backups", () => {
     await running.firstCheck;
     expect(await backupCount()).toBe(2);
     await running.stop();
+
+    // Never two at once: while one holds the lock, the schedule gives up and the command waits.
+    const holder = new pg.Client({ connectionString: store.database.url });
+    await holder.connect();
+    await holder.query("SELECT pg_advisory_lock($1)", [BASE_BACKUP_LOCK]);
+    const options = {
+      connectionString: store.database.url,
+      clusterDir: embeddedClusterDir(dataDir),
+      dataDir,
+      backupDir,
+      keepDays: 7,
+    };
+    expect(await takeBaseBackup({ ...options, whenBusy: "skip" })).toEqual({ status: "busy" });
+    let waiting = false;
+    const waited = takeBaseBackup({ ...options, whenBusy: "wait", onWait: () => (waiting = true) });
+    await waitFor(() => waiting, 10_000);
+    await delay(200);
+    expect(await backupCount()).toBe(2);
+    await holder.end();
+    expect((await waited).status).toBe("taken");
+    expect(await backupCount()).toBe(3);
 
     const newest = (await readBaseBackups(backupLayout(backupDir))).at(-1)!.manifest;
     const status = await new BackupStatusService(store.database.db, store.config).status();
