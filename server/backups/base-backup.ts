@@ -123,8 +123,9 @@ export async function takeBaseBackup(options: BaseBackupOptions): Promise<BaseBa
 
 /**
  * What the manual says to leave out of the copy (and pg_basebackup leaves out): the WAL itself
- * (recovery takes it from the archive), the lock and options files of the running server, and
- * folders whose content is rebuilt at start. Their folders stay, empty.
+ * (recovery takes it from the archive; PostgreSQL makes pg_wal's own subfolders again at start),
+ * the lock and options files of the running server, and folders whose content is rebuilt at start.
+ * Their folders stay, empty.
  */
 export function clusterCopyRule(relativePath: string, isDirectory: boolean): CopyRule {
   const parts = relativePath.split(path.sep);
@@ -132,9 +133,6 @@ export function clusterCopyRule(relativePath: string, isDirectory: boolean): Cop
   if (parts.length === 1) {
     if (isDirectory && EMPTIED_FOLDERS.has(name)) return "empty";
     if (!isDirectory && LEFT_OUT_FILES.has(name)) return "skip";
-  }
-  if (parts.length === 2 && parts[0] === "pg_wal" && isDirectory && (name === "archive_status" || name === "summaries")) {
-    return "empty";
   }
   if (name.startsWith("pgsql_tmp") || name === "pg_internal.init") return "skip";
   return "copy";

@@ -75,7 +75,10 @@ export async function restore(request: RestoreRequest): Promise<RestoreOutcome> 
     try {
       // The new timeline's first segment and history file reach the archive before the cluster is
       // handed over, so the next restore can follow it.
-      await archiveCurrentWal(recovered.database.adminUrl, layout.walDir, ARCHIVE_WAIT_MS);
+      const archived = await archiveCurrentWal(recovered.database.adminUrl, layout.walDir, ARCHIVE_WAIT_MS);
+      if (!archived.archived) {
+        request.progress?.(`Warning: WAL segment ${archived.segment} is not in the archive yet; the store archives it when it starts`);
+      }
     } finally {
       await recovered.database.stop();
     }

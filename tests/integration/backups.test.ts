@@ -211,8 +211,18 @@ describe("backups that restore", () => {
     const restored = await runCommand(["restore"], { DATA_DIR: elsewhere, BACKUP_DIR: backupDir });
     expect(restored.stderr).toBe("");
     expect(restored.code).toBe(0);
-    const orders = await ordersInCluster(embeddedClusterDir(elsewhere));
-    for (const id of placed) expect(orders).toContain(id);
+    // The restored store serves those orders, and takes a base backup of its new timeline.
+    const restoredServer = startServer(elsewhere, { BACKUP_DIR: backupDir });
+    const restoredClient = new TestClient(await restoredServer.ready);
+    const again = await restoredClient.api("POST", "/auth/login", { body: { email: "customer@waqt.pk", password: "customer12345" } });
+    const mine = await restoredClient.api("GET", "/orders/me?limit=100", { token: again.body.data.token });
+    expect(mine.status).toBe(200);
+    const served = (mine.body.data as { _id: string }[]).map((order) => order._id);
+    for (const id of placed) expect(served).toContain(id);
+    await waitFor(() => restoredServer.output().includes("base backup taken"), 60_000);
+    const stopped = new Promise((resolve) => restoredServer.child.on("exit", resolve));
+    restoredServer.child.kill("SIGTERM");
+    expect(await stopped).toBe(0);
   }, 120_000);
 
   it("with DATABASE_URL, every backup command says the database's operator owns backups", async () => {
@@ -492,9 +502,9 @@ describe("the running store's backups", () => {
   }, 60_000);
 });
 
-function startServer(dataDir: string) {
+function startServer(dataDir: string, env: Record<string, string> = {}) {
   const child: ChildProcess = spawn(process.execPath, ["build/node/main.js"], {
-    env: { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, DATABASE_URL: "", PORT: "0", LOG_LEVEL: "info" },
+    env: { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, DATABASE_URL: "", PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
