@@ -391,6 +391,17 @@ describe("an archive with three base backups", () => {
     expect(verified.stderr).toBe("");
     expect(verified.stdout).toContain(`${placed.length} orders`);
   }, 60_000);
+
+  it("restores to a time after the last commit as the latest point", async () => {
+    const archive = archiveCopy();
+    const lastArchived = fs.statSync(path.join(archive, "wal", segmentsAfterNewestBackup(archive).at(-1)!)).mtime;
+    // No archived commit is later than this moment: PostgreSQL reaches the end of the WAL first.
+    const result = await runCommand(["restore", "--to", lastArchived.toISOString(), "--replace"], { DATA_DIR: dataDir, BACKUP_DIR: archive });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Replaying WAL up to \S+\nReplaying the rest of the archived WAL\n/);
+    expect(await ordersInCluster(embeddedClusterDir(dataDir))).toEqual([...placed].sort());
+  }, 60_000);
 });
 
 describe("the running store's backups", () => {
