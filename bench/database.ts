@@ -6,6 +6,7 @@ import knexFactory, { type Knex } from "knex";
 import { knexSnakeCaseMappers } from "objection";
 import { migrationSource } from "../migrations/index";
 import { demoWatches } from "../seeds/data/demo-watches";
+import { walArchiveSettings } from "../server/backups/wal-archive";
 import { startEmbeddedPostgres } from "../server/db/embedded-postgres";
 import { createDatabaseIfMissing } from "../server/db/open-database";
 import { hashPassword } from "../server/modules/accounts/passwords";
@@ -32,7 +33,12 @@ export async function openBenchDatabase(options: { keep: boolean }): Promise<Ben
   if (!adminUrl) {
     tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-bench-"));
     clusterDir = path.join(tempDir, "postgres");
-    const cluster = await startEmbeddedPostgres(clusterDir);
+    // Archiving its WAL as the store's embedded default does, so checkout pays what it pays there.
+    const walDir = path.join(tempDir, "wal-archive");
+    const cluster = await startEmbeddedPostgres(clusterDir, () => {}, {
+      settings: walArchiveSettings(walDir),
+      writableDirs: [walDir],
+    });
     adminUrl = cluster.adminUrl;
     stopCluster = () => cluster.stop();
   }

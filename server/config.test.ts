@@ -27,6 +27,29 @@ describe("configuration", () => {
     expect(config.store.name).toBe("Waqt");
   });
 
+  it("keeps backups under DATA_DIR for a week unless told otherwise", () => {
+    const dataDir = tempDataDir();
+    const defaults = loadConfig({ DATA_DIR: dataDir });
+    expect(defaults.backupDir).toBe(path.join(dataDir, "backups"));
+    expect(defaults.backupKeepDays).toBe(7);
+
+    const elsewhere = path.join(os.tmpdir(), "waqt-config-backups");
+    const chosen = loadConfig({ DATA_DIR: dataDir, BACKUP_DIR: elsewhere, BACKUP_KEEP_DAYS: "30" });
+    expect(chosen.backupDir).toBe(elsewhere);
+    expect(chosen.backupKeepDays).toBe(30);
+  });
+
+  it("refuses backup settings that cannot work, naming the setting", () => {
+    const dataDir = tempDataDir();
+    const keepDays = "Invalid configuration: BACKUP_KEEP_DAYS must be a whole number of days (1-3650)";
+    for (const bad of ["abc", "0", "-3", "1.5", "9999"]) expect(errorOf({ BACKUP_KEEP_DAYS: bad })).toBe(keepDays);
+    for (const bad of [dataDir, path.dirname(dataDir), path.join(dataDir, "postgres", "backups")]) {
+      expect(errorOf({ DATA_DIR: dataDir, BACKUP_DIR: bad })).toMatch(
+        /^Invalid configuration: BACKUP_DIR must be a folder of its own/,
+      );
+    }
+  });
+
   it("names the setting in one line when a value is bad", () => {
     expect(errorOf({ PORT: "abc" })).toBe("Invalid configuration: PORT must be a port number (1-65535)");
     expect(errorOf({ PORT: "70000" })).toMatch(/^Invalid configuration: PORT /);

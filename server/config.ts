@@ -16,6 +16,10 @@ export type Config = {
   /** Empty: the server starts its own embedded PostgreSQL under dataDir. */
   databaseUrl: string | null;
   dataDir: string;
+  /** Base backups and archived WAL of the embedded cluster (server/backups/); unused with DATABASE_URL. */
+  backupDir: string;
+  /** Base backups younger than this are kept (the newest always is), with the WAL they need. */
+  backupKeepDays: number;
   sessionSecret: string;
   /** Absolute site address without a trailing slash, for canonical links and absolute image URLs. */
   publicUrl: string;
@@ -74,6 +78,14 @@ const envSchema = yup.object({
       }
     }),
   DATA_DIR: yup.string().trim(),
+  BACKUP_DIR: yup.string().trim(),
+  BACKUP_KEEP_DAYS: yup
+    .number()
+    .typeError("must be a whole number of days (1-3650)")
+    .integer("must be a whole number of days (1-3650)")
+    .min(1, "must be a whole number of days (1-3650)")
+    .max(3650, "must be a whole number of days (1-3650)")
+    .default(7),
   SESSION_SECRET: yup.string().min(32, "must be at least 32 characters long"),
   PUBLIC_URL: yup
     .string()
@@ -126,6 +138,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const nodeEnv = raw.NODE_ENV as Config["env"];
   const dataDir = path.resolve(raw.DATA_DIR ?? "data");
+  const backupDir = path.resolve(raw.BACKUP_DIR ?? path.join(dataDir, "backups"));
+  // The backups copy DATA_DIR (all but the cluster and themselves), so they cannot hold DATA_DIR,
+  // and a folder inside the cluster would be copied into every backup it holds.
+  if (isInside(dataDir, backupDir) || isInside(backupDir, path.join(dataDir, "postgres"))) {
+    throw new ConfigError(
+      "BACKUP_DIR",
+      "must be a folder of its own: not DATA_DIR, not a folder holding it, not inside DATA_DIR/postgres",
+    );
+  }
   const databaseUrl = raw.DATABASE_URL || null;
   const port = raw.PORT;
 
@@ -153,6 +174,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: raw.HOST,
     databaseUrl,
     dataDir,
+    backupDir,
+    backupKeepDays: raw.BACKUP_KEEP_DAYS,
     sessionSecret,
     publicUrl,
     corsOrigins: splitList(raw.CORS_ORIGINS),
@@ -183,6 +206,11 @@ function isOrigin(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+function isInside(dir: string, parent: string): boolean {
+  const relative = path.relative(parent, dir);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
 function parseTrustProxy(value: string): Config["trustProxy"] {

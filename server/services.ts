@@ -1,3 +1,4 @@
+import { BackupStatusService } from "./backups/backup-status.service";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
 import type { Logger } from "./logger";
@@ -18,6 +19,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     cart: new CartService(deps.db),
     orders: new OrdersService(deps.db),
     contact: new ContactService(deps.db, rateLimiter),
+    backups: new BackupStatusService(deps.db, deps.config),
   };
 }
 

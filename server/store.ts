@@ -8,8 +8,9 @@ import { isEmptyStore, seedDemoData } from "../seeds/demo";
 import { demoAccounts } from "../seeds/demo-accounts";
 import { createApp } from "./app";
 import { ConfigError, isLoopbackHost, loadConfig, type Config } from "./config";
+import { startBackupSchedule } from "./backups/backup-schedule";
 import { checkDatabase, migrateToLatest } from "./db/database";
-import { openDatabase, type OpenDatabase } from "./db/open-database";
+import { embeddedClusterDir, openDatabase, type OpenDatabase } from "./db/open-database";
 import { createHttpServer } from "./http/http-server";
 import { startPageCache } from "./http/page-cache";
 import { createLogger, type Logger } from "./logger";
@@ -114,6 +115,19 @@ async function serve(
     clientAssetsDir: options.viteMiddlewares ? undefined : path.join(PROJECT_ROOT, "build/client"),
   });
 
+  // Backups belong to the embedded cluster; a DATABASE_URL's operator owns its own.
+  const backups = database.embedded
+    ? startBackupSchedule({
+        connectionString: database.url,
+        adminUrl: database.embedded.adminUrl,
+        clusterDir: embeddedClusterDir(config.dataDir),
+        dataDir: config.dataDir,
+        backupDir: config.backupDir,
+        keepDays: config.backupKeepDays,
+        logger,
+      })
+    : null;
+
   const server = createHttpServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -154,6 +168,8 @@ async function serve(
       clearTimeout(timer);
       await pageCache?.close();
       await sessionPool.end().catch(() => {});
+      // Every committed transaction reaches the archive before PostgreSQL stops.
+      await backups?.stop();
       await database.close();
     },
   };

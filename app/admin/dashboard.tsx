@@ -5,15 +5,17 @@ import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
 import { OrderNumber, StatusBadge, formatOrderDate } from "../orders/order-parts";
 import type { Route } from "./+types/dashboard";
+import { BackupStatusPanel } from "./backup-status";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  const [figures, messageCount] = await Promise.all([
+  const [figures, messageCount, backups] = await Promise.all([
     services.orders.dashboardFigures(),
     services.contact.countMessages(),
+    services.backups.status(),
   ]);
-  return { ...figures, messageCount };
+  return { ...figures, messageCount, backups };
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Admin Dashboard", path: "/admin", noindex: true });
@@ -38,8 +40,16 @@ function adminAreas(messageCount: number) {
 
 /** The admin's start page: the store's figures (computed by PostgreSQL), the admin areas and the latest orders. */
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const { totalOrders, totalProducts, totalRevenue, pendingOrders, unconfirmedOrders, latestOrders, messageCount } =
-    loaderData;
+  const {
+    totalOrders,
+    totalProducts,
+    totalRevenue,
+    pendingOrders,
+    unconfirmedOrders,
+    latestOrders,
+    messageCount,
+    backups,
+  } = loaderData;
   return (
     <section>
       <h1>Admin Dashboard</h1>
@@ -112,6 +122,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           </div>
         )}
       </section>
+      <BackupStatusPanel status={backups} />
     </section>
   );
 }

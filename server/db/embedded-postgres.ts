@@ -1,4 +1,4 @@
-import type { ChildProcess } from "node:child_process";
+import { execFileSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -22,16 +22,27 @@ const USER = "postgres";
 // nothing beyond this machine; it is fixed so that a restart finds its own cluster again.
 const PASSWORD = "waqt-embedded";
 
+export type EmbeddedOptions = {
+  /** A fixed port, so that a cluster stopped and started again (tests/load) keeps its address. */
+  port?: number;
+  /** More server settings for this run: WAL archiving and recovery (server/backups/). */
+  settings?: Record<string, string>;
+  /** Folders PostgreSQL itself uses beside the cluster (the WAL archive): made, and given to its user under root. */
+  writableDirs?: string[];
+  /** Create the cluster when the folder holds none (a restored copy must never be initialised over). */
+  initialise?: boolean;
+};
+
 export async function startEmbeddedPostgres(
   clusterDir: string,
   log: (line: string) => void = () => {},
-  /** A fixed port, so that a cluster stopped and started again (tests/load) keeps its address. */
-  options: { port?: number } = {},
+  options: EmbeddedOptions = {},
 ): Promise<EmbeddedDatabase> {
   const { default: EmbeddedPostgres } = await loadEmbeddedPostgres();
   const port = options.port ?? (await freePort());
   const asRoot = os.userInfo().uid === 0;
   if (asRoot) makeTraversable(clusterDir);
+  const settings = Object.entries(options.settings ?? {}).flatMap(([name, value]) => ["-c", `${name}=${value}`]);
 
   const cluster = new EmbeddedPostgres({
     databaseDir: clusterDir,
@@ -42,21 +53,26 @@ export async function startEmbeddedPostgres(
     // PostgreSQL refuses to run as root; the package then runs it as a "postgres" user.
     createPostgresUser: asRoot,
     initdbFlags: ["--encoding=UTF8"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
+    postgresFlags: [
+      ...["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
+      ...settings,
+    ],
     onLog: log,
     onError: (error) => log(String(error)),
   });
 
   if (!fs.existsSync(path.join(clusterDir, "PG_VERSION"))) {
+    if (options.initialise === false) throw new Error(`${clusterDir} holds no PostgreSQL cluster`);
     await cluster.initialise();
   } else {
     await stopLeftoverPostmaster(clusterDir);
   }
+  // After initialise: under root it is what creates the "postgres" user these folders go to.
+  for (const dir of options.writableDirs ?? []) givePostgresUser(dir, asRoot);
   await cluster.start();
   const child = () => (cluster as unknown as { process?: ChildProcess }).process;
 
-  const urlFor = (database: string) =>
-    `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+  const urlFor = (database: string) => embeddedClusterUrl(port, database);
   let stopped: Promise<void> | null = null;
   return {
     adminUrl: urlFor("postgres"),
@@ -70,6 +86,54 @@ export async function startEmbeddedPostgres(
         await Promise.race([cluster.stop(), delay(15_000)]);
       })()),
   };
+}
+
+/** Connection string of a database in an embedded cluster listening on this loopback port. */
+export function embeddedClusterUrl(port: number, database: string): string {
+  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+}
+
+/**
+ * The PostgreSQL server running on this cluster folder, if any (its postmaster.pid names a live
+ * postgres process): the backup commands reach a running store's cluster through its port.
+ */
+export function runningPostmaster(clusterDir: string): { pid: number; port: number } | null {
+  let lines: string[];
+  try {
+    lines = fs.readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n");
+  } catch {
+    return null;
+  }
+  const pid = Number.parseInt(lines[0] ?? "", 10);
+  const port = Number.parseInt(lines[3] ?? "", 10);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !isPostgresProcess(pid)) return null;
+  return { pid, port };
+}
+
+/**
+ * The user PostgreSQL runs as owns what it writes: under root the package runs it as "postgres",
+ * so files made here for it (a restored cluster) are handed over. Null: the current user.
+ */
+export function postgresUserIds(): { uid: number; gid: number } | null {
+  if (os.userInfo().uid !== 0) return null;
+  const id = (flag: string) =>
+    Number.parseInt(execFileSync("id", [flag, USER], { encoding: "utf8", stdio: "pipe" }), 10);
+  try {
+    return { uid: id("-u"), gid: id("-g") };
+  } catch {
+    // A new machine (a restore after the old one died): made as the package makes it at initdb.
+    execFileSync("groupadd", [USER], { stdio: "pipe" });
+    execFileSync("useradd", ["-g", USER, USER], { stdio: "pipe" });
+    return { uid: id("-u"), gid: id("-g") };
+  }
+}
+
+function givePostgresUser(dir: string, asRoot: boolean) {
+  fs.mkdirSync(dir, { recursive: true });
+  if (!asRoot) return;
+  makeTraversable(dir);
+  const owner = postgresUserIds()!;
+  fs.chownSync(dir, owner.uid, owner.gid);
 }
 
 /**
@@ -134,13 +198,8 @@ function delay(ms: number) {
  * locked. That orphan belongs to this data directory, so it is asked to shut down first.
  */
 async function stopLeftoverPostmaster(clusterDir: string) {
-  let pid: number;
-  try {
-    pid = Number.parseInt(fs.readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n")[0]!, 10);
-  } catch {
-    return;
-  }
-  if (!Number.isInteger(pid) || pid <= 0 || !isPostgresProcess(pid)) return;
+  const { pid } = runningPostmaster(clusterDir) ?? {};
+  if (!pid) return;
   process.kill(pid, "SIGINT");
   for (let waited = 0; waited < 15_000 && isAlive(pid); waited += 100) await delay(100);
 }

@@ -1,10 +1,17 @@
 import path from "node:path";
 import pg from "pg";
+import { backupLayout } from "../backups/backup-archive";
+import { walArchiveSettings } from "../backups/wal-archive";
 import type { Config } from "../config";
 import { connectDatabase, type Database } from "./database";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./embedded-postgres";
 
 export const EMBEDDED_DATABASE_NAME = "waqt";
+
+/** The embedded cluster's folder under DATA_DIR. */
+export function embeddedClusterDir(dataDir: string): string {
+  return path.join(dataDir, "postgres");
+}
 
 export type OpenDatabase = {
   db: Database;
@@ -15,13 +22,19 @@ export type OpenDatabase = {
 
 /**
  * Connects to DATABASE_URL, or, without it, starts the embedded cluster under DATA_DIR and
- * creates the store's database in it on first use.
+ * creates the store's database in it on first use. The embedded cluster always archives its WAL
+ * into BACKUP_DIR (server/backups/wal-archive.ts), whatever runs it: a run without archiving
+ * would break the chain that restores replay.
  */
 export async function openDatabase(config: Config, log: (line: string) => void = () => {}): Promise<OpenDatabase> {
   let embedded: EmbeddedDatabase | null = null;
   let url = config.databaseUrl;
   if (!url) {
-    embedded = await startEmbeddedPostgres(path.join(config.dataDir, "postgres"), log);
+    const { walDir } = backupLayout(config.backupDir);
+    embedded = await startEmbeddedPostgres(embeddedClusterDir(config.dataDir), log, {
+      settings: walArchiveSettings(walDir),
+      writableDirs: [walDir],
+    });
     await createDatabaseIfMissing(embedded.adminUrl, EMBEDDED_DATABASE_NAME);
     url = embedded.urlFor(EMBEDDED_DATABASE_NAME);
   }
