@@ -5,6 +5,7 @@ import {
   Scripts,
   ScrollRestoration,
   data,
+  isRouteErrorResponse,
   useMatches,
   useRouteError,
   useRouteLoaderData,
@@ -16,6 +17,7 @@ import { SiteHeader } from "./components/site-header";
 import { SessionFlash } from "./components/flash-banner";
 import { RouteErrorScreen } from "./components/route-error-screen";
 import { requestContext } from "./context";
+import { pageMeta, siteOf } from "./lib/meta";
 import { useNonce } from "./lib/nonce";
 import "./app.css";
 
@@ -52,6 +54,16 @@ export type RootData = Awaited<ReturnType<typeof loader>>;
 export function useRootData(): RootData | undefined {
   return useRouteLoaderData<typeof loader>("root");
 }
+
+/**
+ * The title of an error shown by this layout's boundary (e.g. another customer's order): the
+ * page's own `meta` does not run then. Pages without an error have their own titles.
+ */
+export const meta: Route.MetaFunction = ({ error, matches }) => {
+  if (!error) return [];
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return pageMeta(siteOf(matches), { title: notFound ? "Page not found" : "Something went wrong", noindex: true });
+};
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
