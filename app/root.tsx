@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import {
   Links,
   Meta,
@@ -19,6 +20,7 @@ import { RouteErrorScreen } from "./components/route-error-screen";
 import { requestContext } from "./context";
 import { pageMeta, siteOf } from "./lib/meta";
 import { useNonce } from "./lib/nonce";
+import { useHydrated } from "./lib/use-hydrated";
 import "./app.css";
 
 /**
@@ -78,6 +80,12 @@ function usePrintable(): boolean {
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const data = useRootData();
+  const hydrated = useHydrated();
+  useEffect(() => {
+    // Set after the render that follows hydration, in which every control has taken over from
+    // its plain form (docs/decisions/2026-11-23-before-hydration.md): the journeys wait on it.
+    if (hydrated) document.documentElement.dataset.hydrated = "true";
+  }, [hydrated]);
   const printable = usePrintable();
   if (printable) {
     return (
