@@ -115,6 +115,20 @@ test.describe("before the scripts run", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Women's Watches" })).toBeVisible();
   });
 
+  test("catalogue: a page scrolled early stays where the person scrolled it", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 600 });
+    const scripts = await holdScripts(page);
+    await open(page, "/products");
+    await expect(page.locator(".product-card")).toHaveCount(12);
+    await page.mouse.move(640, 300);
+    await page.mouse.wheel(0, 900);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(600);
+    const scrolledTo = await page.evaluate(() => window.scrollY);
+    await scripts.release();
+    // Hydration does not scroll a page the server rendered back to its top.
+    expect(await page.evaluate(() => window.scrollY)).toBe(scrolledTo);
+  });
+
   test("cart: a step and a removal begun early, finished after the scripts run", async ({ page }) => {
     const customer = await registerCustomer(page.request, "early.cart");
     const [first, second] = await productsInStock(page.request, 4);
