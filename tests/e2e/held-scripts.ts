@@ -17,8 +17,6 @@ export type HeldScripts = {
   release(): Promise<void>;
   /** Holds the scripts of the next pages again, after a release. */
   holdAgain(): void;
-  /** How many script requests were held so far. */
-  heldCount(): number;
 };
 
 /**
@@ -33,11 +31,9 @@ export async function holdScripts(page: Page): Promise<HeldScripts> {
   await page.route(SCRIPT_ASSETS, async (route) => {
     held += 1;
     await gate;
-    // The page that asked may be gone by now (the person posted a form before the scripts came,
-    // and the browser dropped its requests): then nothing is left to answer.
-    await route.continue().catch((error: Error) => {
-      if (!/closed|already handled|Target page/i.test(error.message)) throw error;
-    });
+    // Also for a page that is gone meanwhile (a form posted before its scripts came): the browser
+    // has dropped the request, and Playwright lets it go quietly.
+    await route.continue();
   });
   return {
     async release() {
@@ -49,9 +45,9 @@ export async function holdScripts(page: Page): Promise<HeldScripts> {
       await waitForHydration(page);
     },
     holdAgain() {
+      held = 0;
       gate = new Promise<void>((resolve) => (open = resolve));
     },
-    heldCount: () => held,
   };
 }
 
