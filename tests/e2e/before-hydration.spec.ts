@@ -129,7 +129,8 @@ test.describe("before the scripts run", () => {
     expect(await page.evaluate(() => window.scrollY)).toBe(scrolledTo);
   });
 
-  test("cart: a step and a removal begun early, finished after the scripts run", async ({ page }) => {
+  test("cart on a phone: a step and a removal begun early, finished after the scripts run", async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
     const customer = await registerCustomer(page.request, "early.cart");
     const [first, second] = await productsInStock(page.request, 4);
     await addToCart(page.request, customer, first!._id, 1);
