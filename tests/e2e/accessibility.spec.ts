@@ -22,7 +22,9 @@ type Finding = string;
 
 async function audit(page: Page, label: string): Promise<Finding[]> {
   const results = await new AxeBuilder({ page }).withRules(ALL_RULES).analyze();
-  const ran = new Set([...results.passes, ...results.violations, ...results.incomplete, ...results.inapplicable].map((rule) => rule.id));
+  const ran = new Set(
+    [...results.passes, ...results.violations, ...results.incomplete, ...results.inapplicable].map((rule) => rule.id),
+  );
   expect(ran.has("label-content-name-mismatch"), "experimental rules ran").toBe(true);
   // axe leaves text drawn in its background's own colour for a person to review (it may be hidden
   // on purpose); nothing of the store is hidden that way, so such text is a finding: it is invisible.
@@ -31,7 +33,9 @@ async function audit(page: Page, label: string): Promise<Finding[]> {
     .map((rule) => ({
       ...rule,
       help: "Text must not be the colour of its background",
-      nodes: rule.nodes.filter((node) => node.any.some((check) => (check.data as { contrastRatio?: number } | null)?.contrastRatio === 1)),
+      nodes: rule.nodes.filter((node) =>
+        node.any.some((check) => (check.data as { contrastRatio?: number } | null)?.contrastRatio === 1),
+      ),
     }))
     .filter((rule) => rule.nodes.length > 0);
   return [...results.violations, ...invisibleText]
@@ -40,13 +44,19 @@ async function audit(page: Page, label: string): Promise<Finding[]> {
       (violation) =>
         `${label}: ${violation.id} (${violation.impact}) ${violation.help} at ${violation.nodes
           .slice(0, 4)
-          .map((node) => `${node.target.join(" ")} ${node.failureSummary?.split("\n").slice(1, 2).join("") ?? ""}`.trim())
+          .map((node) =>
+            `${node.target.join(" ")} ${node.failureSummary?.split("\n").slice(1, 2).join("") ?? ""}`.trim(),
+          )
           .join(" | ")}`,
     );
 }
 
 /** Opens a page as a document, waits until it has hydrated (unless it has no scripts), and audits it. */
-async function visitAndAudit(page: Page, path: string, options: { hydrates?: boolean; status?: number } = {}): Promise<Finding[]> {
+async function visitAndAudit(
+  page: Page,
+  path: string,
+  options: { hydrates?: boolean; status?: number } = {},
+): Promise<Finding[]> {
   const response = await page.goto(path);
   expect(response?.status(), path).toBe(options.status ?? 200);
   if (options.hydrates !== false) await waitForHydration(page);
@@ -65,7 +75,16 @@ async function onAPhone(page: Page, paths: string[]): Promise<Finding[]> {
 /** The pages every visitor sees, whoever they are. */
 async function publicPages(page: Page, productId: string): Promise<Finding[]> {
   const findings: Finding[] = [];
-  for (const path of ["/", "/products", "/products?category=Women&sort=price&page=2", "/products?search=no+such+watch", `/products/${productId}`, "/about", "/faq", "/contact"]) {
+  for (const path of [
+    "/",
+    "/products",
+    "/products?category=Women&sort=price&page=2",
+    "/products?search=no+such+watch",
+    `/products/${productId}`,
+    "/about",
+    "/faq",
+    "/contact",
+  ]) {
     findings.push(...(await visitAndAudit(page, path)));
   }
   findings.push(...(await visitAndAudit(page, "/no-such-page", { status: 404 })));
@@ -111,7 +130,8 @@ test.describe("accessibility (axe-core, every rule)", () => {
   test("the log-in, sign-up and cart pages and refused forms for a guest, and lite mode", async ({ page }) => {
     const [product] = await productsInStock(page.request);
     const findings: Finding[] = [];
-    for (const path of ["/login", "/login?redirectTo=%2Fcart", "/signup", "/cart"]) findings.push(...(await visitAndAudit(page, path)));
+    for (const path of ["/login", "/login?redirectTo=%2Fcart", "/signup", "/cart"])
+      findings.push(...(await visitAndAudit(page, path)));
 
     // A refused form: its messages beside the fields.
     await page.goto("/signup");
@@ -126,7 +146,9 @@ test.describe("accessibility (axe-core, every rule)", () => {
     findings.push(...(await audit(page, "/contact refused")));
 
     findings.push(...(await litePages(page, product!._id)));
-    findings.push(...(await onAPhone(page, ["/", "/products", `/products/${product!._id}`, "/faq", "/contact", "/login", "/cart"])));
+    findings.push(
+      ...(await onAPhone(page, ["/", "/products", `/products/${product!._id}`, "/faq", "/contact", "/login", "/cart"])),
+    );
     expect(findings).toEqual([]);
   });
 
@@ -162,7 +184,9 @@ test.describe("accessibility (axe-core, every rule)", () => {
     ]) {
       findings.push(...(await visitAndAudit(page, path)));
     }
-    findings.push(...(await visitAndAudit(page, "/order-success/00000000-0000-4000-8000-000000000000", { status: 404 })));
+    findings.push(
+      ...(await visitAndAudit(page, "/order-success/00000000-0000-4000-8000-000000000000", { status: 404 })),
+    );
 
     await page.goto("/checkout");
     await waitForHydration(page);
@@ -176,7 +200,16 @@ test.describe("accessibility (axe-core, every rule)", () => {
     await waitForHydration(page);
     await page.getByRole("button", { name: "Increase quantity" }).click();
     findings.push(...(await audit(page, "/products/{id} after a step")));
-    findings.push(...(await onAPhone(page, ["/cart", `/cart?confirm=remove&productId=${second!._id}`, "/checkout", "/my-orders", "/profile", "/profile/edit"])));
+    findings.push(
+      ...(await onAPhone(page, [
+        "/cart",
+        `/cart?confirm=remove&productId=${second!._id}`,
+        "/checkout",
+        "/my-orders",
+        "/profile",
+        "/profile/edit",
+      ])),
+    );
     expect(findings).toEqual([]);
   });
 
@@ -233,7 +266,16 @@ test.describe("accessibility (axe-core, every rule)", () => {
     await page.getByRole("button", { name: "Add Product" }).click();
     await expect(page.getByText("Name is required")).toBeVisible();
     findings.push(...(await audit(page, "/admin/products/new refused")));
-    findings.push(...(await onAPhone(page, ["/admin", "/admin/products", "/admin/orders", `/admin/orders/${orderId}`, "/admin/users", "/admin/messages"])));
+    findings.push(
+      ...(await onAPhone(page, [
+        "/admin",
+        "/admin/products",
+        "/admin/orders",
+        `/admin/orders/${orderId}`,
+        "/admin/users",
+        "/admin/messages",
+      ])),
+    );
     expect(findings).toEqual([]);
   });
 });

@@ -451,16 +451,24 @@ test.describe("before the scripts run: product images", () => {
   test.use({ allowConsoleErrors: [DEAD_IMAGE_CONSOLE_ERROR] });
   const product = productWithDeadImage();
 
-  test("an image that failed before the scripts ran shows the placeholder, and is swapped for it after", async ({ page, browser }) => {
+  test("an image that failed before the scripts ran shows the placeholder, and is swapped for it after", async ({
+    page,
+    browser,
+  }) => {
     const scripts = await holdScripts(page);
     for (const [path, image] of [
-      [`/products?search=${encodeURIComponent(product.name)}`, page.locator(".product-card").filter({ hasText: product.name }).locator("img")],
+      [
+        `/products?search=${encodeURIComponent(product.name)}`,
+        page.locator(".product-card").filter({ hasText: product.name }).locator("img"),
+      ],
       [`/products/${product.id}`, page.locator(".product-detail__image")],
     ] as const) {
       scripts.holdAgain();
       await open(page, path);
       // It failed while nothing listened for its error; the stylesheet shows the placeholder.
-      await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 0)).toBe(true);
+      await expect
+        .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 0))
+        .toBe(true);
       await expectPlaceholderShown(browser, page.request, image);
       await scripts.release();
       await expect(image).toHaveAttribute("src", PLACEHOLDER_PATH);

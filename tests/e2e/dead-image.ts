@@ -16,7 +16,11 @@ export function productWithDeadImage() {
   const made = { id: "", name: "", token: "" };
   test.beforeAll(async ({ request }) => {
     made.token = await adminToken(request);
-    const product = await createProduct(request, made.token, { name: `Lost Photo Diver ${Date.now()}`, imageUrl: DEAD_IMAGE_URL, stock: 4 });
+    const product = await createProduct(request, made.token, {
+      name: `Lost Photo Diver ${Date.now()}`,
+      imageUrl: DEAD_IMAGE_URL,
+      stock: 4,
+    });
     made.id = product._id;
     made.name = product.name;
   });

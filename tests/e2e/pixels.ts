@@ -15,7 +15,11 @@ export type Likeness = {
  * JavaScript, whatever the journey's page has; data: URLs keep the canvas readable). The edges
  * are left out, where rounded corners differ.
  */
-export async function likenessTo(browser: Browser, element: Locator, image: { body: Buffer; type: string }): Promise<Likeness> {
+export async function likenessTo(
+  browser: Browser,
+  element: Locator,
+  image: { body: Buffer; type: string },
+): Promise<Likeness> {
   const shot = await element.screenshot();
   const context = await browser.newContext({ javaScriptEnabled: true });
   try {

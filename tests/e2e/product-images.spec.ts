@@ -1,6 +1,12 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { DEAD_IMAGE_CONSOLE_ERROR, DEAD_IMAGE_URL, PLACEHOLDER_PATH, expectPlaceholderShown, productWithDeadImage } from "./dead-image";
+import {
+  DEAD_IMAGE_CONSOLE_ERROR,
+  DEAD_IMAGE_URL,
+  PLACEHOLDER_PATH,
+  expectPlaceholderShown,
+  productWithDeadImage,
+} from "./dead-image";
 import { waitForHydration } from "./held-scripts";
 
 /**
