@@ -189,11 +189,13 @@ test.describe("before the scripts run", () => {
     await page.getByLabel("City").fill("Lahore");
     await page.getByLabel("State / Province").fill("Punjab");
     await page.getByLabel("ZIP / Postal Code").fill("54660");
+    await page.getByLabel("Mobile Number").fill("0300-1234567");
     await scripts.release();
 
     await expect(page.getByLabel("Street Address")).toHaveValue("14 Gulberg Main Boulevard");
     await expect(page.getByLabel("City")).toHaveValue("Lahore");
     await expect(page.getByLabel("ZIP / Postal Code")).toHaveValue("54660");
+    await expect(page.getByLabel("Mobile Number")).toHaveValue("0300-1234567");
     // The order's post waits until the pending state has been seen.
     let answerOrder = () => {};
     const orderMayGo = new Promise<void>((resolve) => (answerOrder = resolve));
@@ -225,24 +227,37 @@ test.describe("before the scripts run", () => {
     await open(page, "/admin/orders");
     const chosenRow = page.getByRole("row").filter({ hasText: shortId(chosenOrder) });
     const otherRow = page.getByRole("row").filter({ hasText: shortId(otherOrder) });
-    await chosenRow.getByLabel(`Status of order #${shortId(chosenOrder)}`).selectOption("Shipped");
+    await chosenRow.getByLabel(`Status of order #${shortId(chosenOrder)}`).selectOption("Delivered");
+    // Every change to the chosen row's form from here on is recorded: its Update button must
+    // never go, not even for one render.
+    await page.evaluate((selectId) => {
+      const form = document.getElementById(selectId)!.closest("form")!;
+      const removed: string[] = [];
+      (window as unknown as { removedButtons: string[] }).removedButtons = removed;
+      new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of record.removedNodes) removed.push(node.textContent ?? "");
+        }
+      }).observe(form, { childList: true, subtree: true });
+    }, `status-row-${chosenOrder}`);
     await scripts.release();
 
     // Every other row gave its Update button up to the select; this one still needs it.
     await expect(otherRow.getByRole("button", { name: "Update" })).toHaveCount(0);
-    await expect(chosenRow.getByLabel(`Status of order #${shortId(chosenOrder)}`)).toHaveValue("Shipped");
+    await expect(chosenRow.getByLabel(`Status of order #${shortId(chosenOrder)}`)).toHaveValue("Delivered");
     await expect(chosenRow.getByRole("button", { name: "Update" })).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { removedButtons: string[] }).removedButtons)).toEqual([]);
     await chosenRow.getByRole("button", { name: "Update" }).click();
-    await expect(page.getByText("Order status updated to Shipped")).toBeVisible();
-    await expect(chosenRow.locator(".status--shipped")).toHaveText("Shipped");
+    await expect(page.getByText("Order status updated to Delivered")).toBeVisible();
+    await expect(chosenRow.locator(".status--delivered")).toHaveText("Delivered");
     await expect(chosenRow.getByRole("button", { name: "Update" })).toHaveCount(0);
-    expect(await orderStatus(page.request, token, chosenOrder)).toBe("Shipped");
+    expect(await orderStatus(page.request, token, chosenOrder)).toBe("Delivered");
 
     // And the enhanced select of another row submits on its own.
-    await otherRow.getByLabel(`Status of order #${shortId(otherOrder)}`).selectOption("Delivered");
-    await expect(page.getByText("Order status updated to Delivered")).toBeVisible();
-    await expect(otherRow.locator(".status--delivered")).toHaveText("Delivered");
-    expect(await orderStatus(page.request, token, otherOrder)).toBe("Delivered");
+    await otherRow.getByLabel(`Status of order #${shortId(otherOrder)}`).selectOption("Cancelled");
+    await expect(page.getByText("Order status updated to Cancelled")).toBeVisible();
+    await expect(otherRow.locator(".status--cancelled")).toHaveText("Cancelled");
+    expect(await orderStatus(page.request, token, otherOrder)).toBe("Cancelled");
   });
 
   test("admin orders: View pressed early opens the details page, where a status chosen early is saved", async ({
@@ -267,6 +282,39 @@ test.describe("before the scripts run", () => {
     await expect(page.getByText("Order status updated to Cancelled")).toBeVisible();
     await expect(page.locator(".order-details .status--cancelled")).toHaveText("Cancelled");
     expect(await orderStatus(page.request, token, orderId)).toBe("Cancelled");
+  });
+
+  test("admin orders: Shipped chosen early is honoured by the page that asks for courier and tracking", async ({
+    page,
+  }) => {
+    const customer = await registerCustomer(page.request, "early.ship");
+    const [product] = await productsInStock(page.request, 2);
+    const orderId = await placeOrder(page.request, customer, product!._id);
+    const token = await adminToken(page.request);
+    await logIn(page, ADMIN);
+
+    const scripts = await holdScripts(page);
+    await open(page, `/admin/orders/${orderId}`);
+    await page.getByLabel(`Status of order #${shortId(orderId)}`).selectOption("Shipped");
+    await scripts.release();
+    await expect(page.getByLabel(`Status of order #${shortId(orderId)}`)).toHaveValue("Shipped");
+    await page.getByRole("button", { name: "Update" }).click();
+    await expect(page.getByRole("heading", { name: `Ship order #${shortId(orderId)}` })).toBeVisible();
+
+    // The ship page itself, used before its scripts run: what was chosen and typed is sent.
+    scripts.holdAgain();
+    await page.reload({ waitUntil: "domcontentloaded" });
+    await page.getByLabel("Courier").selectOption("Leopards");
+    await page.getByLabel("Tracking Number").fill("LP-EARLY-42");
+    await scripts.release();
+    await expect(page.getByLabel("Courier")).toHaveValue("Leopards");
+    await expect(page.getByLabel("Tracking Number")).toHaveValue("LP-EARLY-42");
+    await page.getByRole("button", { name: "Mark as Shipped" }).click();
+    // Not confirmed by phone: asked once more.
+    await page.getByRole("button", { name: "Yes, ship it" }).click();
+    await expect(page.getByText("Order status updated to Shipped")).toBeVisible();
+    await expect(page.locator(".order-details")).toContainText("LP-EARLY-42");
+    expect(await orderStatus(page.request, token, orderId)).toBe("Shipped");
   });
 
   test("admin orders: a change the store refuses leaves the select showing the order's real status", async ({
