@@ -344,6 +344,30 @@ test.describe("before the scripts run", () => {
     await deleteProduct(page.request, token, product._id);
   });
 
+  test("admin users: a role change confirmed early is made, and its message fades after the scripts run", async ({
+    page,
+  }) => {
+    const customer = await registerCustomer(page.request, "early.role");
+    await logIn(page, ADMIN);
+
+    const scripts = await holdScripts(page);
+    await open(page, `/admin/users/${customer.id}/role`);
+    await expect(page.getByText("Are you sure you want to change this user's role to admin?")).toBeVisible();
+    await page.getByRole("button", { name: "Yes, change role" }).click();
+    const done = page.getByText("User role updated successfully!");
+    await expect(done).toBeVisible();
+    await scripts.release();
+    await expect(done).toBeVisible();
+    await expect(done).toBeHidden({ timeout: 8_000 });
+    await page.getByLabel("Search by name or email").fill(customer.email);
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(
+      page
+        .getByRole("row", { name: new RegExp(customer.email.replace(/\./g, "\\.")) })
+        .getByText("Admin", { exact: true }),
+    ).toBeVisible();
+  });
+
   test("contact: a message typed early is kept and sent, and the thank-you fades after the scripts run", async ({
     page,
   }) => {
