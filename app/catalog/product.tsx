@@ -90,7 +90,8 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             <dt>Availability</dt>
             <dd className={inStock ? "stock stock--in" : "stock stock--out"}>{stockLabel(product.stock)}</dd>
           </dl>
-          <p className="product-detail__price">{formatRupees(product.price)}</p>
+          {/* Large and bold, but a figure, not a paragraph or a heading. */}
+          <div className="product-detail__price">{formatRupees(product.price)}</div>
           <p className="product-detail__description">{product.description}</p>
           {inStock ? (
             <AddToCartForm productId={product._id} productName={product.name} inStock then="cart">
