@@ -5,20 +5,30 @@ import type { Logger } from "./logger";
 import { AccountsService } from "./modules/accounts/accounts.service";
 import { CartService } from "./modules/cart/cart.service";
 import { CatalogService } from "./modules/catalog/catalog.service";
+import { StockAlertsService } from "./modules/catalog/stock-alerts.service";
 import { ContactService } from "./modules/contact/contact.service";
-import { OrdersService } from "./modules/orders/orders.service";
+import type { MailContext } from "./modules/mail/mail-layout";
+import { OutboxService } from "./modules/mail/outbox.service";
+import { OrdersService, type Clock } from "./modules/orders/orders.service";
 import { RateLimiter } from "./modules/shared/rate-limiter";
 
-/** The domain layer: one instance of each module's service, shared by the pages and the API. */
-export function createServices(deps: { db: Database; config: Config; logger: Logger }) {
+/**
+ * The domain layer: one instance of each module's service, shared by the pages and the API.
+ * `clock` is where the services read the time (tests move it instead of waiting).
+ */
+export function createServices(deps: { db: Database; config: Config; logger: Logger; clock?: Clock }) {
   const rateLimiter = new RateLimiter(deps.db, deps.config.rateLimits);
+  // Mails are written with the brand, contact details and public address of the configuration.
+  const mail: MailContext = { store: deps.config.store, publicUrl: deps.config.publicUrl };
   return {
     rateLimiter,
-    accounts: new AccountsService(deps.db, rateLimiter),
-    catalog: new CatalogService(deps.db),
+    accounts: new AccountsService(deps.db, rateLimiter, mail),
+    catalog: new CatalogService(deps.db, mail),
+    stockAlerts: new StockAlertsService(deps.db, rateLimiter, mail),
     cart: new CartService(deps.db),
-    orders: new OrdersService(deps.db),
+    orders: new OrdersService(deps.db, mail, deps.clock),
     contact: new ContactService(deps.db, rateLimiter),
+    outbox: new OutboxService(deps.db),
     backups: new BackupStatusService(deps.db, deps.config),
   };
 }

@@ -82,3 +82,24 @@ export const productInputSchema = yup.object({
   brand: yup.string().trim().max(100, "Brand must be at most 100 characters").default(""),
 });
 export type ProductInput = yup.InferType<typeof productInputSchema>;
+
+/** "Notify me when it's back" (docs/product.md, "Back in stock"): the address to write to. */
+export const notifyMeSchema = yup.object({
+  email: yup
+    .string()
+    .trim()
+    .lowercase()
+    .required("Email is required")
+    .max(254, "Email must be at most 254 characters")
+    .email("Please enter a valid email address"),
+});
+
+/** A signed-in customer cancels one of their waiting alerts (the profile page). */
+export const cancelStockAlertSchema = yup.object({
+  alertId: yup.string().trim().required("Alert is required").max(100, "Alert not found"),
+});
+
+/** The unsubscribe link's token, as the page posts it back. */
+export const unsubscribeSchema = yup.object({
+  token: yup.string().trim().required("This unsubscribe link is invalid").max(200, "This unsubscribe link is invalid"),
+});

@@ -9,6 +9,8 @@ import { noteProductLeavingCarts } from "../cart/cart.service";
 import { DEFAULT_PRODUCT_SORT, type ProductSort } from "./catalog-values.shared";
 import { productInputSchema, productListQuerySchema } from "./catalog.schemas";
 import { Product, type PublicProduct } from "./product.model";
+import type { MailContext } from "../mail/mail-layout";
+import { queueDueStockAlerts } from "./stock-alerts.service";
 
 export type ProductList = { products: PublicProduct[]; pagination: Pagination };
 
@@ -29,7 +31,10 @@ const SORT_ORDER: Record<ProductSort, { expression: string; order: "ASC" | "DESC
 };
 
 export class CatalogService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly mail: MailContext,
+  ) {}
 
   /**
    * One page of the catalogue. A search matches name, brand and description: whole words
@@ -74,12 +79,19 @@ export class CatalogService {
     return product.toPublic();
   }
 
-  /** Replaces every field (PUT): the form and the API send the whole product. */
+  /**
+   * Replaces every field (PUT): the form and the API send the whole product. Stock raised from
+   * zero sends the waiting stock alerts in the same transaction (docs/product.md, "Back in stock").
+   */
   async updateProduct(id: string, input: unknown): Promise<PublicProduct> {
     const values = validateInput(productInputSchema, input);
     if (!isUuid(id)) throw new NotFoundError("Product not found");
-    const product = await Product.query(this.db).patchAndFetchById(id, values);
-    if (!product) throw new NotFoundError("Product not found");
+    const product = await this.db.transaction(async (trx) => {
+      const updated = await Product.query(trx).patchAndFetchById(id, values);
+      if (!updated) throw new NotFoundError("Product not found");
+      if (updated.stock > 0) await queueDueStockAlerts(trx, this.mail, [id]);
+      return updated;
+    });
     return product.toPublic();
   }
 

@@ -11,8 +11,20 @@ import { fromPaisa, toPaisa } from "../shared/money.shared";
 import { formatPakistaniMobile, normalisePakistaniMobile } from "../shared/phone.shared";
 import { containsPattern } from "../shared/search";
 import { validateInput } from "../shared/validation";
+import type { MailContext } from "../mail/mail-layout";
+import { queueMail } from "../mail/outbox";
+import { queueDueStockAlerts } from "../catalog/stock-alerts.service";
 import { NotConfirmedByPhoneError } from "./order-errors.shared";
-import { PAYMENT_METHOD, STORE_TIME_ZONE, UNCONFIRMED_FILTER, shortOrderId } from "./order-values.shared";
+import { cancelledByCustomerMail, newOrderMail, orderPlacedMail, orderStatusMail } from "./order-mails";
+import {
+  CANCEL_NOT_PENDING,
+  CANCEL_TOO_LATE,
+  PAYMENT_METHOD,
+  STORE_TIME_ZONE,
+  UNCONFIRMED_FILTER,
+  isCancellableByCustomer,
+  shortOrderId,
+} from "./order-values.shared";
 import { Order, OrderItem } from "./order.model";
 import type { OrderListMeta, PublicOrder } from "./order.shape";
 import { ordersCsv } from "./orders-csv";
@@ -66,8 +78,20 @@ const REVENUE_SQL = "COALESCE(SUM(total_price) FILTER (WHERE status <> 'Cancelle
 /** The dashboard shows the five latest orders (docs/product.md, "Admin"). */
 const DASHBOARD_LATEST_ORDERS = 5;
 
+/** Where the services read the time: tests move it instead of waiting (the 2 hours to cancel). */
+export type Clock = () => Date;
+
 export class OrdersService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly mail: MailContext,
+    private readonly clock: Clock = () => new Date(),
+  ) {}
+
+  /** Whether the customer may still cancel this order themselves (docs/product.md, "Cancelling an order"). */
+  isCancellable(order: { status: string; createdAt: string }): boolean {
+    return isCancellableByCustomer(order, this.clock());
+  }
 
   /**
    * Turns the cart into an order, in one transaction: the cart row is locked (so a double
@@ -149,6 +173,20 @@ export class OrdersService {
         }),
       );
       await CartItem.query(trx).where({ cartId: cart.id }).delete();
+      // The confirmation to the customer and the store's notice, written with the order.
+      const mailOrder = {
+        id: order.id,
+        customerName: user.name,
+        customerEmail: user.email,
+        items: lines.map((line) => {
+          const product = byId.get(line.productId)!;
+          return { name: product.name, quantity: line.quantity, unitPrice: product.price };
+        }),
+        totalPrice: fromPaisa(totalPaisa),
+        address,
+        phone: order.phone,
+      };
+      await queueMail(trx, [orderPlacedMail(this.mail, mailOrder), newOrderMail(this.mail, mailOrder)]);
       return order.id;
     });
     return (await this.loadOrders((query) => query.where("orders.id", orderId)))[0]!;
@@ -208,7 +246,10 @@ export class OrdersService {
     const { status, courier, trackingNumber } = fields;
     if (!isUuid(orderId)) throw new NotFoundError("Order not found");
     await this.db.transaction(async (trx) => {
-      const order = await Order.query(trx).findById(orderId).forUpdate().select("status", "confirmedAt");
+      const order = await Order.query(trx)
+        .findById(orderId)
+        .forUpdate()
+        .select("id", "status", "confirmedAt", "customerName", "customerEmail", "courier", "trackingNumber");
       if (!order) throw new NotFoundError("Order not found");
       const askedTwice = "shipUnconfirmed" in fields && fields.shipUnconfirmed === true;
       if (options.form && status === "Shipped" && order.status !== "Shipped" && !order.confirmedAt && !askedTwice) {
@@ -216,7 +257,7 @@ export class OrdersService {
       }
       const wasCancelled = order.status === "Cancelled";
       const willBeCancelled = status === "Cancelled";
-      if (!wasCancelled && willBeCancelled) await returnStock(trx, orderId);
+      if (!wasCancelled && willBeCancelled) await this.returnStock(trx, orderId);
       if (wasCancelled && !willBeCancelled) await claimStockAgain(trx, orderId);
       await Order.query(trx)
         .findById(orderId)
@@ -225,8 +266,59 @@ export class OrdersService {
           ...(courier ? { courier } : {}),
           ...(trackingNumber ? { trackingNumber } : {}),
         });
+      // The customer hears of Shipped (with courier and tracking number), Delivered and Cancelled.
+      if (status !== order.status && status !== "Pending") {
+        await queueMail(
+          trx,
+          orderStatusMail(
+            this.mail,
+            {
+              ...order,
+              courier: courier || order.courier,
+              trackingNumber: trackingNumber || order.trackingNumber,
+            },
+            status,
+          ),
+        );
+      }
     });
     return (await this.loadOrders((query) => query.where("orders.id", orderId)))[0]!;
+  }
+
+  /**
+   * The customer cancels their own order (docs/product.md, "Cancelling an order"): only while it
+   * is Pending and younger than 2 hours (409 otherwise, with the reason); anyone else's order does
+   * not exist for them (404), admins included, who change the status instead. The stock comes
+   * back in the same transaction, as when an admin cancels.
+   */
+  async cancelOwnOrder(userId: string, orderId: string): Promise<PublicOrder> {
+    if (!isUuid(orderId)) throw new NotFoundError("Order not found");
+    await this.db.transaction(async (trx) => {
+      const order = await Order.query(trx)
+        .findById(orderId)
+        .where("userId", userId)
+        .forUpdate()
+        .select("id", "status", "createdAt", "customerName", "customerEmail", "courier", "trackingNumber");
+      if (!order) throw new NotFoundError("Order not found");
+      if (order.status !== "Pending") throw new ConflictError(CANCEL_NOT_PENDING);
+      if (!isCancellableByCustomer(order, this.clock())) throw new ConflictError(CANCEL_TOO_LATE);
+      await this.returnStock(trx, orderId);
+      await Order.query(trx).findById(orderId).patch({ status: "Cancelled" });
+      await queueMail(trx, [
+        orderStatusMail(this.mail, order, "Cancelled", { byCustomer: true }),
+        cancelledByCustomerMail(this.mail, order),
+      ]);
+    });
+    return (await this.loadOrders((query) => query.where("orders.id", orderId)))[0]!;
+  }
+
+  /**
+   * The order's units go back on the shelf; a product that was sold out now has its waiting
+   * stock alerts sent, in this transaction (docs/product.md, "Back in stock").
+   */
+  private async returnStock(trx: Knex.Transaction, orderId: string) {
+    const productIds = await returnStock(trx, orderId);
+    if (productIds.length > 0) await queueDueStockAlerts(trx, this.mail, productIds);
   }
 
   /**
@@ -470,15 +562,20 @@ function phoneDigits(term: string): string | null {
 
 type OrderQuery = ReturnType<typeof Order.query>;
 
-/** The order's units go back on the shelf (products deleted since are skipped). */
-async function returnStock(trx: Knex.Transaction, orderId: string) {
-  await trx.raw(
+/**
+ * The order's units go back on the shelf (products deleted since are skipped); answers the ids
+ * of the products that were sold out before (their stock alerts are due now).
+ */
+async function returnStock(trx: Knex.Transaction, orderId: string): Promise<string[]> {
+  const { rows } = await trx.raw<{ rows: { id: string }[] }>(
     `UPDATE products SET stock = products.stock + returned.quantity, updated_at = now()
        FROM (SELECT product_id, SUM(quantity)::int AS quantity FROM order_items
               WHERE order_id = ? AND product_id IS NOT NULL GROUP BY product_id) AS returned
-      WHERE products.id = returned.product_id`,
+      WHERE products.id = returned.product_id
+      RETURNING products.id, products.stock - returned.quantity AS was`,
     [orderId],
   );
+  return rows.filter((row) => Number((row as { was?: number }).was) === 0).map((row) => row.id);
 }
 
 /** Un-cancelling claims the units again, under locks in id order, or refuses with the reason. */
