@@ -18,6 +18,8 @@ export default [
   route("checkout", "orders/checkout.tsx"),
   route("order-success/:orderId", "orders/order-success.tsx"),
   route("my-orders", "orders/my-orders.tsx"),
+  route("my-orders/:orderId", "orders/order-details.tsx"),
+  route("my-orders/:orderId/cancel", "orders/order-cancel.tsx"),
 
   // Accounts
   route("signup", "accounts/signup.tsx"),
@@ -26,6 +28,11 @@ export default [
   route("profile", "accounts/profile.tsx"),
   route("profile/edit", "accounts/profile-edit.tsx"),
   route("profile/password", "accounts/profile-password.tsx"),
+  route("forgot-password", "accounts/forgot-password.tsx"),
+  route("reset-password", "accounts/reset-password.tsx"),
+
+  // Stock alerts: the link in their mails
+  route("unsubscribe", "catalog/unsubscribe.tsx"),
 
   // Admin
   route("admin", "admin/dashboard.tsx"),
@@ -44,6 +51,7 @@ export default [
   route("admin/products/:productId/edit", "admin/product-edit.tsx"),
   route("admin/products/:productId/delete", "admin/product-delete.tsx"),
   route("admin/messages", "admin/messages.tsx"),
+  route("admin/outbox", "admin/outbox.tsx"),
 
   // For search engines
   route("sitemap.xml", "content/sitemap.ts"),

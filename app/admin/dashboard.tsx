@@ -10,18 +10,19 @@ import { BackupStatusPanel } from "./backup-status";
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  const [figures, messageCount, backups] = await Promise.all([
+  const [figures, messageCount, backups, outbox] = await Promise.all([
     services.orders.dashboardFigures(),
     services.contact.countMessages(),
     services.backups.status(),
+    services.outbox.counts(),
   ]);
-  return { ...figures, messageCount, backups };
+  return { ...figures, messageCount, backups, outbox };
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Admin Dashboard", path: "/admin", noindex: true });
 
-/** Products, orders, users and the contact messages (docs/product.md, "Admin"). */
-function adminAreas(messageCount: number) {
+/** Products, orders, users, the contact messages and the outbox (docs/product.md, "Admin"). */
+function adminAreas(messageCount: number, outbox: { queued: number; failed: number }) {
   return [
     { to: "/admin/products", title: "Manage Products", text: "Add, edit and delete watches; set prices and stock" },
     {
@@ -34,6 +35,11 @@ function adminAreas(messageCount: number) {
       to: "/admin/messages",
       title: "Messages",
       text: `${messageCount} ${messageCount === 1 ? "message" : "messages"} from the contact page`,
+    },
+    {
+      to: outbox.failed > 0 ? "/admin/outbox?state=failed" : "/admin/outbox",
+      title: "Outbox",
+      text: `Emails to customers and the store: ${outbox.queued} waiting, ${outbox.failed} failed`,
     },
   ];
 }
@@ -49,6 +55,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
     latestOrders,
     messageCount,
     backups,
+    outbox,
   } = loaderData;
   return (
     <section>
@@ -76,7 +83,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         </li>
       </ul>
       <ul className="collections">
-        {adminAreas(messageCount).map((area) => (
+        {adminAreas(messageCount, outbox).map((area) => (
           <li key={area.to}>
             <Link className="collection-card" to={area.to}>
               <span className="collection-card__title">{area.title}</span>

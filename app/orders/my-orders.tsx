@@ -16,7 +16,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A page past the end (orders cancelled away, an old link) shows the last one.
   if (list.orders.length === 0 && list.pagination.totalPages >= 1)
     throw redirect(`/my-orders?page=${list.pagination.totalPages}`);
-  return list;
+  // Which of them the customer may still cancel (Pending, less than 2 hours old).
+  const cancellable = list.orders.filter((order) => services.orders.isCancellable(order)).map((order) => order._id);
+  return { ...list, cancellable };
 }
 
 /** The store's default page size (docs/product.md, "Limits"). */
@@ -25,7 +27,7 @@ const ORDERS_PER_PAGE = 10;
 export const meta: Route.MetaFunction = routeMeta({ title: "My Orders", path: "/my-orders", noindex: true });
 
 export default function MyOrders({ loaderData }: Route.ComponentProps) {
-  const { orders, pagination } = loaderData;
+  const { orders, pagination, cancellable } = loaderData;
   return (
     <section>
       <h1>My Orders</h1>
@@ -39,7 +41,7 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
       ) : (
         <div className="order-list">
           {orders.map((order) => (
-            <OrderCard key={order._id} order={order} />
+            <OrderCard key={order._id} order={order} cancellable={cancellable.includes(order._id)} />
           ))}
         </div>
       )}

@@ -87,9 +87,10 @@ export function OrderShipping({ order }: { order: PublicOrder }) {
 }
 
 /** One order as a card: number, date, status, items, total and, once shipped, courier and tracking number (My Orders, profile). */
-export function OrderCard({ order }: { order: PublicOrder }) {
+export function OrderCard({ order, cancellable }: { order: PublicOrder; cancellable?: boolean }) {
+  const number = shortOrderId(order._id);
   return (
-    <article className="card order-card" aria-label={`Order #${shortOrderId(order._id)}`}>
+    <article className="card order-card" aria-label={`Order #${number}`}>
       <header className="order-card__header">
         <OrderNumber id={order._id} />
         <span className="muted">{formatOrderDate(order.createdAt)}</span>
@@ -98,6 +99,26 @@ export function OrderCard({ order }: { order: PublicOrder }) {
       <OrderItems order={order} />
       <OrderShipping order={order} />
       <p className="order-card__total">{`Total: ${formatRupees(order.totalPrice)}`}</p>
+      <p className="actions">
+        <Link className="button button--small button--ghost" to={`/my-orders/${order._id}`}>
+          <span>View details</span>
+          <span className="visually-hidden">{` of order #${number}`}</span>
+        </Link>
+        {cancellable ? <CancelOrderLink order={order} /> : null}
+      </p>
     </article>
+  );
+}
+
+/**
+ * The customer's own "Cancel order", while it is allowed (docs/product.md, "Cancelling an
+ * order"): it leads to the confirmation step, a page of its own.
+ */
+export function CancelOrderLink({ order }: { order: PublicOrder }) {
+  return (
+    <Link className="button button--small button--danger" to={`/my-orders/${order._id}/cancel`}>
+      <span>Cancel order</span>
+      <span className="visually-hidden">{` #${shortOrderId(order._id)}`}</span>
+    </Link>
   );
 }

@@ -6,6 +6,7 @@ type JsonSchema = Record<string, unknown>;
 const STATUS_TEXT: Record<number, string> = {
   200: "OK",
   201: "Created",
+  202: "Accepted",
   400: "Invalid input",
   401: "Not signed in, or a bad, expired or revoked token",
   403: "Signed in without the needed role",

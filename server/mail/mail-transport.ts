@@ -28,10 +28,7 @@ const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, sock
  * nodemailer over SMTP_URL; without it each message becomes an .eml file under DATA_DIR/outbox,
  * so the store runs with nothing else (docs/decisions/2026-11-23-outbox.md).
  */
-export function createMailTransport(
-  config: MailConfig,
-  site: { publicUrl: string; replyTo: string },
-): MailTransport {
+export function createMailTransport(config: MailConfig, site: { publicUrl: string; replyTo: string }): MailTransport {
   const domain = new URL(site.publicUrl).hostname || "localhost";
   const envelope = (mail: OutgoingMail) => ({
     from: config.from,

@@ -79,7 +79,10 @@ export function startOutboxSender(options: OutboxSenderOptions): OutboxSender {
             .patch({ state: "failed", attempts, lastError: reason, ...purge });
         } else {
           const wait = Math.min(options.retrySeconds * 2 ** (attempts - 1), MAX_BACKOFF_SECONDS);
-          logger.warn({ outboxId: message.id, kind: message.kind, attempts, reason, retryInSeconds: wait }, "mail not sent yet");
+          logger.warn(
+            { outboxId: message.id, kind: message.kind, attempts, reason, retryInSeconds: wait },
+            "mail not sent yet",
+          );
           await OutboxMessage.query(trx)
             .findById(message.id)
             .patch({

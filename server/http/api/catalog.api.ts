@@ -1,6 +1,6 @@
 import { defineApiRoute, type ApiRoute } from "../api-route";
 import { PRODUCT_SORTS } from "../../modules/catalog/catalog-values.shared";
-import { productInputSchema, productListQuerySchema } from "../../modules/catalog/catalog.schemas";
+import { notifyMeSchema, productInputSchema, productListQuerySchema } from "../../modules/catalog/catalog.schemas";
 import { productShape } from "../../modules/catalog/product.model";
 import { arrayOf } from "../../modules/shared/shapes";
 
@@ -31,6 +31,21 @@ export const catalogApiRoutes: ApiRoute[] = [
       message: "OK",
       data: await services.catalog.getProduct(params.id),
     }),
+  }),
+  defineApiRoute({
+    method: "post",
+    path: "/products/:id/notify",
+    tag: "Products",
+    summary:
+      "Ask for one mail when this out-of-stock product is back in stock (no sign-in needed; asking again changes nothing). In stock: 400",
+    access: "public",
+    body: notifyMeSchema,
+    successStatus: 202,
+    errorStatuses: [404, 429],
+    handler: async ({ services, body, params, req }) => {
+      await services.stockAlerts.requestAlert(params.id, body, { ip: req.ip ?? "" });
+      return { message: "We will email you when it is back in stock", data: null };
+    },
   }),
   defineApiRoute({
     method: "post",

@@ -126,7 +126,11 @@ export const forgotPasswordSchema = yup.object({
 
 /** The reset link's token and the new password (the API); the page adds the confirmation. */
 export const resetPasswordSchema = yup.object({
-  token: yup.string().trim().required("This reset link is invalid or has expired").max(200, "This reset link is invalid or has expired"),
+  token: yup
+    .string()
+    .trim()
+    .required("This reset link is invalid or has expired")
+    .max(200, "This reset link is invalid or has expired"),
   password: newPassword("Password must be at least 8 characters long"),
 });
 

@@ -24,6 +24,7 @@ import { countryOrDefault } from "../shared/address";
 import { paginationOf } from "../shared/list-query";
 import { containsPattern } from "../shared/search";
 import type { MailContext } from "../mail/mail-layout";
+import { RESET_LINK_INVALID, RESET_LINK_SENT } from "./accounts-values.shared";
 import { queueMail } from "../mail/outbox";
 import { passwordChangedMail, passwordResetMail } from "./account-mails";
 import { ApiToken } from "./api-token.model";
@@ -56,9 +57,7 @@ const TOO_MANY_LOGINS = "Too many log-in attempts. Please wait a few minutes and
 const TOO_MANY_PASSWORD_CHANGES = "Too many password attempts. Please wait a few minutes and try again.";
 const TOO_MANY_SIGNUPS = "Too many sign-ups from this network. Please try again later.";
 
-/** The one answer to "forgot your password?", whether or not the address has an account. */
-export const RESET_LINK_SENT = "If an account exists for that email, we have sent a link.";
-export const RESET_LINK_INVALID = "This reset link is invalid or has expired";
+export { RESET_LINK_INVALID, RESET_LINK_SENT };
 /** A reset link works once, within this time (docs/product.md, "Accounts"). */
 export const RESET_LINK_VALID_MINUTES = 60;
 /** Reset links asked for: per client address and per email, in an hour. */

@@ -8,6 +8,7 @@ import { NotFoundError, RuleViolationError } from "../shared/errors.shared";
 import type { RateLimiter, RateLimitRule } from "../shared/rate-limiter";
 import { validateInput } from "../shared/validation";
 import { cancelStockAlertSchema, notifyMeSchema, unsubscribeSchema } from "./catalog.schemas";
+import { IN_STOCK_NOW, UNSUBSCRIBE_LINK_INVALID } from "./catalog-values.shared";
 import { Product } from "./product.model";
 import { backInStockMail } from "./stock-alert-mails";
 import { StockAlert } from "./stock-alert.model";
@@ -16,8 +17,7 @@ import { StockAlert } from "./stock-alert.model";
 export const NOTIFY_PER_IP: RateLimitRule = { name: "notify-ip", limit: 20, windowSeconds: 60 * 60 };
 export const NOTIFY_PER_EMAIL: RateLimitRule = { name: "notify-email", limit: 10, windowSeconds: 60 * 60 };
 export const TOO_MANY_ALERTS = "Too many alert requests. Please try again later.";
-export const IN_STOCK_NOW = "This watch is in stock: you can order it now";
-export const UNSUBSCRIBE_LINK_INVALID = "This unsubscribe link is invalid";
+export { IN_STOCK_NOW, UNSUBSCRIBE_LINK_INVALID };
 
 /** A waiting alert as its owner sees it on the profile. */
 export type WaitingAlert = { _id: string; product: { _id: string; name: string }; createdAt: string };
@@ -46,10 +46,15 @@ export class StockAlertsService {
    * request for the same product and address is accepted and changes nothing. Refused for an
    * unknown product (404), too many requests (429), or a product in stock (400).
    */
-  async requestAlert(productId: string, input: unknown, client: { ip: string; email?: string }): Promise<void> {
+  async requestAlert(
+    productId: string,
+    input: unknown,
+    client: { ip: string; email?: string },
+  ): Promise<{ email: string; productName: string }> {
     const { email } = client.email ? { email: client.email.toLowerCase() } : validateInput(notifyMeSchema, input);
     if (!isUuid(productId)) throw new NotFoundError("Product not found");
-    if (!(await Product.query(this.db).findById(productId).select("id"))) throw new NotFoundError("Product not found");
+    const known = await Product.query(this.db).findById(productId).select("id", "name");
+    if (!known) throw new NotFoundError("Product not found");
     await this.rateLimiter.hit(NOTIFY_PER_IP, client.ip, TOO_MANY_ALERTS);
     await this.rateLimiter.hit(NOTIFY_PER_EMAIL, email, TOO_MANY_ALERTS);
     await this.db.transaction(async (trx) => {
@@ -59,6 +64,7 @@ export class StockAlertsService {
       if (product.stock > 0) throw new RuleViolationError(IN_STOCK_NOW);
       await StockAlert.query(trx).insert({ productId, email }).onConflict().ignore();
     });
+    return { email, productName: known.name };
   }
 
   /** The signed-in customer's waiting alerts (by the account's address), oldest first. */
@@ -68,7 +74,12 @@ export class StockAlertsService {
       .where("stock_alerts.email", email)
       .whereIn("stock_alerts.state", ["waiting", "due"])
       .orderBy("stock_alerts.createdAt")
-      .select("stock_alerts.id", "stock_alerts.createdAt", "products.id as productId", "products.name as productName")) as (StockAlert & {
+      .select(
+        "stock_alerts.id",
+        "stock_alerts.createdAt",
+        "products.id as productId",
+        "products.name as productName",
+      )) as (StockAlert & {
       productName: string;
     })[];
     return rows.map((row) => ({
@@ -100,7 +111,10 @@ export class StockAlertsService {
   /** The address an unsubscribe link speaks for, or 400 when the link is not one of ours. */
   async unsubscribeAddress(input: unknown): Promise<string> {
     const { token } = validateInput(unsubscribeSchema, input);
-    const alert = await StockAlert.query(this.db).where("unsubscribeTokenHash", hashToken(token)).first().select("email");
+    const alert = await StockAlert.query(this.db)
+      .where("unsubscribeTokenHash", hashToken(token))
+      .first()
+      .select("email");
     if (!alert) throw new RuleViolationError(UNSUBSCRIBE_LINK_INVALID);
     return alert.email;
   }

@@ -114,7 +114,12 @@ export class OutboxService {
       if ((message as OutboxMessage & { purged: boolean }).purged) throw new ConflictError(PURGED_CANNOT_RETRY);
       await OutboxMessage.query(trx)
         .findById(messageId)
-        .patch({ state: "queued", attempts: 0, lastError: null, nextAttemptAt: OutboxMessage.fn.now() as unknown as Date });
+        .patch({
+          state: "queued",
+          attempts: 0,
+          lastError: null,
+          nextAttemptAt: OutboxMessage.fn.now() as unknown as Date,
+        });
       return message.recipient;
     });
   }

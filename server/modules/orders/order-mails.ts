@@ -55,7 +55,10 @@ export function orderPlacedMail(context: MailContext, order: MailOrder): MailToQ
         { kind: "heading", text: `Thank you for your order ${number}` },
         { kind: "paragraph", text: `Order number: ${number}` },
         itemsTable(order),
-        { kind: "paragraph", text: `Payment: ${PAYMENT_METHOD}. Pay the courier ${formatRupees(order.totalPrice)} in cash when your parcel arrives.` },
+        {
+          kind: "paragraph",
+          text: `Payment: ${PAYMENT_METHOD}. Pay the courier ${formatRupees(order.totalPrice)} in cash when your parcel arrives.`,
+        },
         { kind: "paragraph", text: "Delivery address:" },
         { kind: "lines", lines: addressLines(order) },
         { kind: "heading", text: "What happens next" },
@@ -108,9 +111,7 @@ export function orderStatusMail(
   const greeting = `Dear ${order.customerName},`;
   if (status === "Shipped") {
     const courier = order.courier ? ` with ${order.courier}` : "";
-    const blocks: MailBlock[] = [
-      { kind: "paragraph", text: `Your order ${number} is on its way${courier}.` },
-    ];
+    const blocks: MailBlock[] = [{ kind: "paragraph", text: `Your order ${number} is on its way${courier}.` }];
     if (order.trackingNumber) {
       blocks.push({
         kind: "paragraph",
