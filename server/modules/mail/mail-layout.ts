@@ -55,7 +55,7 @@ ${mail.footnote ? `<p style="color:#52606d;font-size:13px;">${escapeHtml(mail.fo
 function blockText(block: MailBlock): string {
   switch (block.kind) {
     case "heading":
-      return block.text.toUpperCase();
+      return `${block.text}\n${"-".repeat(Math.min(block.text.length, 60))}`;
     case "paragraph":
       return block.text;
     case "link":
