@@ -180,6 +180,9 @@ const VALID_BODIES = (): Record<string, Record<string, unknown>> => ({
     address,
   },
   "PUT /auth/change-password": { currentPassword: "not-the-password", newPassword: "password123" },
+  "POST /auth/forgot-password": { email: "customer@hostile.test" },
+  "POST /auth/reset-password": { token: "not-a-real-token", password: "password123" },
+  "POST /products/:id/notify": { email: "fuzz.alert@hostile.test" },
   "POST /products": product,
   "PUT /products/:id": product,
   "POST /cart": { productId: ids.productId, quantity: 1 },
@@ -459,6 +462,11 @@ const FORM_FIELDS = [
   "brand",
   "subject",
   "message",
+  "token",
+  "alertId",
+  "messageId",
+  "userId",
+  "website",
 ];
 const hostileForm = fc.dictionary(
   fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FORM_FIELDS) }, hostileString),
@@ -500,6 +508,13 @@ const VALID_FORMS = (): Record<string, Record<string, string>> => ({
   ),
   "/admin/users/new": { name: "Fuzz Admin", email: "fuzz.admin2@hostile.test", password: "password123" },
   "/admin/users/:userId/role": { role: "customer" },
+  "/admin/users": { userId: ids.customerId, returnTo: "/admin/users?role=customer" },
+  "/admin/outbox": { messageId: "00000000-0000-4000-8000-000000000000" },
+  "/forgot-password": { email: "customer@hostile.test" },
+  "/reset-password": { token: "not-a-real-token", password: "password123", confirmPassword: "password123" },
+  "/unsubscribe": { token: "not-a-real-token" },
+  "/products/:productId": { email: "fuzz.alert@hostile.test" },
+  "/profile": { alertId: "00000000-0000-4000-8000-000000000000" },
 });
 
 type FormBody = { contentType?: string; body: string | FormData };

@@ -197,17 +197,15 @@ describe("several app servers", () => {
       await second.outboxSender!.stop();
       await first.outboxSender!.stop();
       const waiting = Array.from({ length: 5 }, (_, i) => `resumed${i}@delivery.test`);
-      await first.database
-        .db("outbox")
-        .insert(
-          waiting.map((recipient) => ({
-            kind: "new-order",
-            recipient,
-            subject: "Resumed",
-            textBody: "x",
-            htmlBody: "x",
-          })),
-        );
+      await first.database.db("outbox").insert(
+        waiting.map((recipient) => ({
+          kind: "new-order",
+          recipient,
+          subject: "Resumed",
+          textBody: "x",
+          htmlBody: "x",
+        })),
+      );
       await slow.restart();
       third = await startTestServer({ SMTP_URL: slow.url }, { mail: { pollMs: 20 }, shareDatabaseOf: first });
       await until(async () => (await outboxStates(first, waiting)).every((s) => s === "sent"), "the resumed messages");
