@@ -31,6 +31,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect("/", 303);
 }
 
+/** The address holds a secret token: no cache keeps the page. */
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
 export const meta: Route.MetaFunction = routeMeta({
   title: "Choose a new password",
   path: "/reset-password",

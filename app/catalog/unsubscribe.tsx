@@ -34,6 +34,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect("/unsubscribe", 303);
 }
 
+/** The address holds a secret token: no cache keeps the page. */
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
 export const meta: Route.MetaFunction = routeMeta({ title: "Stock alerts", path: "/unsubscribe", noindex: true });
 
 export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {

@@ -26,6 +26,7 @@ export type OutboxSender = {
 };
 
 const MAX_BACKOFF_SECONDS = 3600;
+const STOP_GRACE_MS = 5_000;
 const ERROR_MAX = 500;
 
 /**
@@ -147,8 +148,10 @@ export function startOutboxSender(options: OutboxSenderOptions): OutboxSender {
     async stop() {
       stopped = true;
       wake?.();
-      await loop;
-      await running?.catch(() => 0);
+      // The message in hand gets a few seconds (a hung mail server would hold the stop for the
+      // SMTP timeouts); one cut short is rolled back and sent again by the next start.
+      const finished = Promise.all([loop, running?.catch(() => 0)]);
+      await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
       transport.close();
     },
   };

@@ -107,6 +107,9 @@ describe("Forgot your password?", () => {
     const browser = new TestClient(server.baseUrl);
     const form = await browser.get(path);
     expect(form.status).toBe(200);
+    expect(form.headers.get("cache-control")).toBe("no-store");
+    // Other sites never see the address (with its token) in a Referer.
+    expect(form.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
     const formText = await form.text();
     expect(formText).toContain("Choose a new password");
     expect(formText).toContain('name="confirmPassword"');
