@@ -129,6 +129,7 @@ test.describe("the store's mail", () => {
 
     await page.goto("/login");
     await logIn(page, ADMIN.email, ADMIN.password);
+    await expect(page).toHaveURL(/\/$/);
     await page.goto(`/admin/products/${productId}/edit`);
     await page.getByLabel("Stock").fill("4");
     await page.getByRole("button", { name: "Save Changes" }).click();
@@ -172,7 +173,10 @@ test.describe("the store's mail", () => {
       .getByRole("button", { name: /Add .* to cart|Add to Cart/ })
       .first()
       .click();
-    await page.goto("/checkout");
+    await expect(page).toHaveURL(/\/cart$/);
+    await expect(page.locator(".cart-line")).toHaveCount(1);
+    await page.getByRole("link", { name: "Proceed to Checkout" }).click();
+    await expect(page).toHaveURL(/\/checkout$/);
     await page.getByLabel("Street Address").fill("House 7, Street 3, F-8/2");
     await page.getByLabel("City").fill("Islamabad");
     await page.getByLabel("State / Province").fill("ICT");
