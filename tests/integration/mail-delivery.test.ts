@@ -32,40 +32,51 @@ async function until(condition: () => boolean | Promise<boolean>, what: string, 
   }
 }
 
-/** `count` orders by as many customers through the API; answers the customers' addresses. */
-async function placeOrders(server: TestServer, tag: string, count: number): Promise<string[]> {
+/**
+ * `count` customers, each signed in through the API with a watch in the cart; `place()` orders
+ * for all of them (quick: the slow part, hashing passwords, is done before).
+ */
+async function customersReadyToOrder(server: TestServer, tag: string, count: number) {
   const [productId] = await insertProducts(server, [{ name: `${tag} Watch`, stock: 1000 }]);
-  const emails: string[] = [];
+  const customers: { email: string; client: TestClient; token: string }[] = [];
   for (let i = 0; i < count; i++) {
     const email = `${tag}${i}@delivery.test`;
     await insertUser(server, { name: `${tag} ${i}`, email, password: "customerpass1" });
     const client = new TestClient(server.baseUrl);
     const token = await apiToken(client, email, "customerpass1");
     await client.api("POST", "/cart", { token, body: { productId, quantity: 1 } });
-    expect((await client.api("POST", "/orders", { token, body: { address } })).status).toBe(201);
-    emails.push(email);
+    customers.push({ email, client, token });
   }
-  return emails;
+  return {
+    emails: customers.map((customer) => customer.email),
+    async place() {
+      for (const { client, token } of customers) {
+        expect((await client.api("POST", "/orders", { token, body: { address } })).status).toBe(201);
+      }
+    },
+  };
 }
+
+/** `count` orders by as many customers through the API; answers the customers' addresses. */
+async function placeOrders(server: TestServer, tag: string, count: number): Promise<string[]> {
+  const ready = await customersReadyToOrder(server, tag, count);
+  await ready.place();
+  return ready.emails;
+}
+
+/** Several servers, outages and retries: more than the default time on a busy machine. */
+const SLOW = { timeout: 120_000 };
 
 const outboxStates = async (server: TestServer, recipients: string[]) =>
   (await server.database.db("outbox").whereIn("recipient", recipients).select("state")).map((row) => row.state);
 
-describe("an SMTP outage", () => {
+describe("an SMTP outage", SLOW, () => {
   it("keeps the mail of orders placed while the mail server is down, and delivers each once when it is back", async () => {
     const server = await startTestServer(
       { SMTP_URL: smtp.url, MAIL_RETRY_SECONDS: "0.1", MAIL_MAX_ATTEMPTS: "30", STORE_EMAIL: "store@outage.test" },
       { mail: { pollMs: 50 } },
     );
     try {
-      await smtp.stop();
-      const customers = await placeOrders(server, "outage", 5);
-      // The sender has tried and failed; the mails wait in the outbox.
-      await until(async () => {
-        const rows = await server.database.db("outbox").whereIn("recipient", customers);
-        return rows.length === 5 && rows.every((row) => row.state === "queued" && row.attempts >= 1);
-      }, "failed attempts while the mail server is down");
-      expect(smtp.to(customers[0]!)).toEqual([]);
       await insertUser(server, {
         name: "Outage Admin",
         email: "admin@outage.test",
@@ -74,6 +85,16 @@ describe("an SMTP outage", () => {
       });
       const admin = new TestClient(server.baseUrl);
       await admin.postForm("/login", { email: "admin@outage.test", password: "adminpass1" });
+      const ready = await customersReadyToOrder(server, "outage", 5);
+      const customers = ready.emails;
+      await smtp.stop();
+      await ready.place();
+      // The sender has tried and failed; the mails wait in the outbox.
+      await until(async () => {
+        const rows = await server.database.db("outbox").whereIn("recipient", customers);
+        return rows.length === 5 && rows.every((row) => row.state === "queued" && row.attempts >= 1);
+      }, "failed attempts while the mail server is down");
+      expect(smtp.to(customers[0]!)).toEqual([]);
       const page = await (await admin.get("/admin/outbox?state=queued")).text();
       expect(page).toContain(customers[0]);
       expect(page).toMatch(/Attempt \d+ failed: [^<]*ECONNREFUSED/);
@@ -170,7 +191,7 @@ describe("an SMTP outage", () => {
   });
 });
 
-describe("several app servers", () => {
+describe("several app servers", SLOW, () => {
   it("never send one message twice, and the next server sends what a stopped one left", async () => {
     const slow = smtp;
     const first = await startTestServer({ SMTP_URL: slow.url }, { mail: { pollMs: 20 } });
@@ -219,7 +240,7 @@ describe("several app servers", () => {
   });
 });
 
-describe("without SMTP_URL", () => {
+describe("without SMTP_URL", SLOW, () => {
   it("writes each mail as an .eml file under DATA_DIR/outbox", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-mail-"));
     const server = await startTestServer(
