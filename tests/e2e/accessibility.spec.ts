@@ -3,7 +3,17 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { waitForHydration } from "./held-scripts";
-import { ADMIN, addToCart, logIn, placeOrder, productsInStock, registerCustomer, shortId } from "./store-api";
+import {
+  ADMIN,
+  addToCart,
+  adminToken,
+  createProduct,
+  logIn,
+  placeOrder,
+  productsInStock,
+  registerCustomer,
+  shortId,
+} from "./store-api";
 
 /**
  * axe-core with every one of its rules, experimental ones included, on every page type of the
@@ -144,8 +154,22 @@ test.describe("accessibility (axe-core, every rule)", () => {
   test("the log-in, sign-up and cart pages and refused forms for a guest, and lite mode", async ({ page }) => {
     const [product] = await productsInStock(page.request);
     const findings: Finding[] = [];
-    for (const path of ["/login", "/login?redirectTo=%2Fcart", "/signup", "/cart"])
+    for (const path of ["/login", "/login?redirectTo=%2Fcart", "/signup", "/cart", "/forgot-password", "/unsubscribe"])
       findings.push(...(await visitAndAudit(page, path)));
+    // Links from mails that no longer work: a clear page (400) with what to do.
+    findings.push(...(await visitAndAudit(page, "/reset-password?token=used-up", { status: 400 })));
+    findings.push(...(await visitAndAudit(page, "/unsubscribe?token=unknown", { status: 400 })));
+    // A sold-out watch offers "Notify me when it's back"; a refused address is said beside its field.
+    const soldOut = await createProduct(page.request, await adminToken(page.request), {
+      name: `Axe Sold Out ${Date.now()}`,
+      imageUrl: "/images/placeholder-watch.svg",
+      stock: 0,
+    });
+    findings.push(...(await visitAndAudit(page, `/products/${soldOut._id}`)));
+    await page.getByLabel("Email").fill("not-an-email");
+    await page.getByRole("button", { name: "Notify Me" }).click();
+    await expect(page.getByText("Please enter a valid email address")).toBeVisible();
+    findings.push(...(await audit(page, "/products/{id} notify me refused")));
 
     // A refused form: its messages beside the fields.
     await page.goto("/signup");
@@ -195,9 +219,22 @@ test.describe("accessibility (axe-core, every rule)", () => {
       "/profile",
       "/profile/edit",
       "/profile/password",
+      `/my-orders/${orderId}`,
+      `/my-orders/${orderId}/cancel`,
     ]) {
       findings.push(...(await visitAndAudit(page, path)));
     }
+    // A waiting stock alert on the profile.
+    const soldOut = await createProduct(page.request, await adminToken(page.request), {
+      name: `Axe Alert ${Date.now()}`,
+      imageUrl: "/images/placeholder-watch.svg",
+      stock: 0,
+    });
+    const alert = await page.request.post(`/api/v1/products/${soldOut._id}/notify`, {
+      data: { email: customer.email },
+    });
+    expect(alert.status()).toBe(202);
+    findings.push(...(await visitAndAudit(page, "/profile")).map((finding) => `with an alert ${finding}`));
     findings.push(
       ...(await visitAndAudit(page, "/order-success/00000000-0000-4000-8000-000000000000", { status: 404 })),
     );
@@ -259,6 +296,8 @@ test.describe("accessibility (axe-core, every rule)", () => {
       `/admin/users/${customer.id}/role`,
       `/admin/users/${customer.id}/delete`,
       "/admin/messages",
+      "/admin/outbox",
+      "/admin/outbox?state=sent",
       "/profile",
     ]) {
       findings.push(...(await visitAndAudit(page, path)));

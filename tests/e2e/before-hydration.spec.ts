@@ -519,6 +519,64 @@ test.describe("before the scripts run", () => {
   });
 });
 
+test.describe("before the scripts run: the store's mail", () => {
+  test("forgot password: an email typed early is kept and sent, and the answer is shown", async ({ page }) => {
+    const customer = await registerCustomer(page.request, "early.forgot");
+    const scripts = await holdScripts(page);
+    await open(page, "/forgot-password");
+    await page.getByLabel("Email").fill(customer.email);
+    await scripts.release();
+    await expect(page.getByLabel("Email")).toHaveValue(customer.email);
+    await page.getByRole("button", { name: "Send Reset Link" }).click();
+    await expect(page.getByText("If an account exists for that email, we have sent a link.")).toBeVisible();
+
+    // Pressed before the scripts run: a plain post, with the same answer.
+    scripts.holdAgain();
+    await open(page, "/forgot-password");
+    await page.getByLabel("Email").fill(customer.email);
+    await page.getByRole("button", { name: "Send Reset Link" }).click();
+    await expect(page.getByText("If an account exists for that email, we have sent a link.")).toBeVisible();
+    await scripts.release();
+  });
+
+  test("notify me: an address typed early on a sold-out watch is kept and sent", async ({ page }) => {
+    const token = await adminToken(page.request);
+    const product = await createProduct(page.request, token, {
+      name: `Early Alert ${Date.now()}`,
+      imageUrl: PLACEHOLDER_PATH,
+      stock: 0,
+    });
+    const email = `early.alert.${Date.now()}@example.com`;
+    const scripts = await holdScripts(page);
+    await open(page, `/products/${product._id}`);
+    await page.getByLabel("Email").fill(email);
+    await scripts.release();
+    await expect(page.getByLabel("Email")).toHaveValue(email);
+    await page.getByRole("button", { name: "Notify Me" }).click();
+    await expect(page.getByText(`We will email ${email} when ${product.name} is back in stock.`)).toBeVisible();
+    await deleteProduct(page.request, token, product._id);
+  });
+
+  test("my orders: Cancel order pressed early asks, and the answer given after the scripts run cancels", async ({
+    page,
+  }) => {
+    const customer = await registerCustomer(page.request, "early.cancel");
+    const [product] = await productsInStock(page.request, 2);
+    const orderId = await placeOrder(page.request, customer, product!._id);
+    await logIn(page, customer);
+
+    const scripts = await holdScripts(page);
+    await open(page, "/my-orders");
+    await page.getByRole("link", { name: `Cancel order #${shortId(orderId)}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/my-orders/${orderId}/cancel$`));
+    await scripts.release();
+    await page.getByRole("button", { name: "Yes, cancel order" }).click();
+    await expect(page).toHaveURL(new RegExp(`/my-orders/${orderId}$`));
+    await expect(page.getByText(`Order #${shortId(orderId)} was cancelled.`)).toBeVisible();
+    expect(await orderStatus(page.request, customer.token, orderId)).toBe("Cancelled");
+  });
+});
+
 test.describe("before the scripts run: product images", () => {
   test.use({ allowConsoleErrors: [DEAD_IMAGE_CONSOLE_ERROR] });
   const product = productWithDeadImage();
