@@ -105,7 +105,7 @@ export class OrdersService {
         )
         .orderBy("id")
         .forUpdate()
-        .select("id", "name", "price", "imageUrl", "stock");
+        .select("id", "name", "price", "imageUrl", "photoId", "images", "stock");
       const byId = new Map(products.map((product) => [product.id, product]));
       const short = lines.filter((line) => (byId.get(line.productId)?.stock ?? 0) < line.quantity);
       if (short.length > 0) {
@@ -142,6 +142,9 @@ export class OrdersService {
             productId: product.id,
             productName: product.name,
             productImageUrl: product.imageUrl,
+            // The photo's files stay while this order shows them (migration 12).
+            photoId: product.photoId,
+            productImages: product.images,
             quantity: line.quantity,
             unitPrice: product.price,
             position,
