@@ -11,8 +11,9 @@ export const PLACEHOLDER_IMAGE = "/images/placeholder-watch.svg";
  * rest load lazily.
  *
  * An uploaded photo (`images`, docs/product.md "Products") comes in several widths: the browser
- * picks one for the slot (`sizes`, from image-slots.ts) and its screen, AVIF where there is one
- * and it reads it; lite mode and `Save-Data: on` get the narrowest that fills the slot instead.
+ * picks one for the slot (`sizes`, from image-slots.ts) and its screen; a browser that reads AVIF
+ * gets the smaller file at each width (every such browser reads WebP too). Lite mode and
+ * `Save-Data: on` get the narrowest that fills the slot instead.
  * While it loads, the photo's tiny blurred placeholder (a data: URI inlined in the page) shows in
  * its place. An Image URL, or a drawn SVG watch, is one file as it is.
  */
@@ -63,7 +64,9 @@ export function ProductImage({
     );
   }
 
+  // For browsers that read AVIF: the smaller file at each width (AVIF where it was kept).
   const avif = variantsOf(images, "image/avif");
+  const smallest = webp.map((variant) => avif.find((candidate) => candidate.width === variant.width) ?? variant);
   const where = slot ?? fixedSlot(size);
   const largest = webp[webp.length - 1]!;
   const height = Math.round((size * largest.height) / largest.width);
@@ -78,20 +81,30 @@ export function ProductImage({
 
   let picture;
   if (lite) {
-    // One file per viewport width, at one image pixel per CSS pixel: AVIF where there is one.
-    const choices = liteChoices(where, avif.length > 0 ? avif : webp);
-    const fallback = variantFor(webp, liteChoices(where, webp).at(-1)!.variant.width);
+    // One file per range of viewport widths, at one image pixel per CSS pixel; an AVIF file is
+    // followed by the WebP of the same width for browsers that do not read AVIF.
+    const choices = liteChoices(where, smallest).flatMap(({ media, variant }) =>
+      variant.type === "image/avif"
+        ? [
+            { media, variant },
+            { media, variant: webp.find((candidate) => candidate.width === variant.width)! },
+          ]
+        : [{ media, variant }],
+    );
+    const widest = liteChoices(where, webp).at(-1)!.variant;
     picture = (
       <picture>
-        {choices.map((choice, index) => (
-          <source
-            key={index}
-            media={choice.media ?? undefined}
-            type={choice.variant.type}
-            srcSet={choice.variant.url}
-          />
-        ))}
-        <img {...common} src={fallback.url} alt={alt} />
+        {choices.map(({ media, variant }) =>
+          media === null && variant === widest ? null : (
+            <source
+              key={`${media} ${variant.url}`}
+              media={media ?? undefined}
+              type={variant.type}
+              srcSet={variant.url}
+            />
+          ),
+        )}
+        <img {...common} src={widest.url} alt={alt} />
       </picture>
     );
   } else {
@@ -101,7 +114,7 @@ export function ProductImage({
     picture =
       avif.length > 0 ? (
         <picture>
-          <source type="image/avif" srcSet={srcsetOf(avif)} sizes={sizes} />
+          <source type="image/avif" srcSet={srcsetOf(smallest)} sizes={sizes} />
           {image}
         </picture>
       ) : (

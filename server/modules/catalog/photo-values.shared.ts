@@ -10,7 +10,7 @@ export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 /** And hold 40 megapixels at most: a larger one costs too much memory to decode. */
 export const PHOTO_MAX_PIXELS = 40_000_000;
 
-/** The image types a variant may have; `images` lists WebP, then AVIF where it was smaller. */
+/** The image types a variant may have; `images` lists WebP at every width, then AVIF at the widths where it was smaller. */
 export const PHOTO_VARIANT_TYPES = ["image/webp", "image/avif"] as const;
 export type PhotoVariantType = (typeof PHOTO_VARIANT_TYPES)[number];
 

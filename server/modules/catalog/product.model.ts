@@ -20,8 +20,9 @@ import { PHOTO_VARIANT_TYPES, type ProductImage } from "./photo-values.shared";
 export { CATEGORIES, type Category };
 
 /**
- * The variants of an uploaded photo, smallest first (WebP, then AVIF where it was smaller); empty
- * for a product shown by its Image URL alone. Orders and cart lines carry the same list.
+ * The variants of an uploaded photo, narrowest first: WebP at every width, then AVIF at the
+ * widths where it was smaller; empty for a product shown by its Image URL alone. Orders and cart
+ * lines carry the same list.
  */
 export const productImagesShape = described(
   arrayOf(
@@ -32,7 +33,7 @@ export const productImagesShape = described(
       type: oneOf(PHOTO_VARIANT_TYPES),
     }),
   ),
-  "The uploaded photo at several widths (never wider than the photo), for srcset; [] when the product has only an image URL",
+  "The uploaded photo at several widths (never wider than the photo), for srcset: WebP at each width, AVIF at the widths where it is smaller; [] when the product has only an image URL",
 );
 
 /** A product as clients see it (docs/product.md, "Products"). */
