@@ -83,7 +83,11 @@ export function photoForm(
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   if (photo) {
-    form.append(field, new Blob([new Uint8Array(photo.bytes)], { type: photo.type ?? "image/jpeg" }), photo.name ?? "photo.jpg");
+    form.append(
+      field,
+      new Blob([new Uint8Array(photo.bytes)], { type: photo.type ?? "image/jpeg" }),
+      photo.name ?? "photo.jpg",
+    );
   }
   return form;
 }
