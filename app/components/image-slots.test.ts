@@ -36,7 +36,7 @@ describe("image slots", () => {
       "(max-width: 820px) and (min-resolution: 2.5dppx) calc(66.67vw - 21.33px), (max-width: 820px) calc(100vw - 32px), " +
         "(max-width: 1199px) calc(50vw - 32px), 568px",
     );
-    expect(sizesOf(fixedSlot(56))).toBe("56px");
+    expect(sizesOf(fixedSlot(56))).toBe("(min-resolution: 2.5dppx) 37.33px, 56px");
   });
 
   it("lists variants narrowest first, one type at a time", () => {

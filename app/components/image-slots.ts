@@ -54,7 +54,13 @@ function lengthOf(range: SlotRange, scale = 1): string {
 export function sizesOf(slot: ImageSlot): string {
   return slot
     .flatMap((range) => {
-      if (range.upTo === undefined) return [lengthOf(range)];
+      // A thumbnail of fixed size (the whole slot one range) is capped too; a layout's last
+      // range is for wide screens only.
+      if (range.upTo === undefined) {
+        return slot.length === 1
+          ? [`(min-resolution: ${DENSITY_CAP + 0.5}dppx) ${lengthOf(range, DENSITY_CAP / 3)}`, lengthOf(range)]
+          : [lengthOf(range)];
+      }
       const media = `(max-width: ${range.upTo}px)`;
       const capped =
         range.upTo <= PHONE_WIDTH && range.vw > 0

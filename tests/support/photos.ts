@@ -22,9 +22,12 @@ export async function plainImage(
  * (grain and soft light over a drawn watch), so that it weighs what a phone's JPEG does (3–4 MB)
  * and its variants what a photo's do.
  */
-export async function phonePhoto(options: { width?: number; height?: number } = {}): Promise<Buffer> {
+export async function phonePhoto(
+  options: { width?: number; height?: number; orientation?: 1 | 6; grain?: number } = {},
+): Promise<Buffer> {
   const width = options.width ?? 4000;
   const height = options.height ?? 3000;
+  const orientation = options.orientation ?? 6;
   const cx = width / 2;
   const cy = height / 2;
   const r = Math.min(width, height) / 3;
@@ -35,10 +38,14 @@ export async function phonePhoto(options: { width?: number; height?: number } = 
       <radialGradient id="dial" cx="45%" cy="40%" r="60%"><stop offset="0" stop-color="#1d3557"/><stop offset="1" stop-color="#0b1320"/></radialGradient>
     </defs>
     <rect width="100%" height="100%" fill="url(#bg)"/>
-    <rect x="0" y="${cy - r / 2}" width="${width}" height="${r}" fill="#3b2a1e"/>
+    ${
+      orientation === 6
+        ? `<rect x="0" y="${cy - r / 2}" width="${width}" height="${r}" fill="#3b2a1e"/>`
+        : `<rect x="${cx - r / 2}" y="0" width="${r}" height="${height}" fill="#3b2a1e"/>`
+    }
     <circle cx="${cx}" cy="${cy}" r="${r}" fill="#c0c0c0"/>
     <circle cx="${cx}" cy="${cy}" r="${r * 0.9}" fill="url(#dial)"/>
-    <g transform="rotate(-90 ${cx} ${cy})">
+    <g transform="rotate(${orientation === 6 ? -90 : 0} ${cx} ${cy})">
       <text x="${cx}" y="${cy - r * 0.35}" font-size="${r / 8}" text-anchor="middle" fill="#ddd" font-family="serif">WAQT</text>
       <rect x="${cx - r / 60}" y="${cy - r * 0.7}" width="${r / 30}" height="${r * 0.7}" fill="#f1f1f1"/>
       <rect x="${cx - r / 60}" y="${cy - r / 60}" width="${r * 0.5}" height="${r / 30}" fill="#f1f1f1"/>
@@ -62,11 +69,11 @@ export async function phonePhoto(options: { width?: number; height?: number } = 
     raw: { width, height, channels: 1 as const },
     blend: "overlay" as const,
   });
-  const layers = [await noise(40, 25), await noise(8, 12), await noise(1, 10)];
+  const layers = [await noise(40, 25), await noise(8, 12), await noise(1, options.grain ?? 10)];
   return sharp(Buffer.from(svg))
     .composite(layers)
     .jpeg({ quality: 92 })
-    .withMetadata({ orientation: 6 })
+    .withMetadata({ orientation })
     .withExif({
       IFD0: { Make: "Waqt Test Phone", Model: "X1" },
       IFD3: { GPSLatitudeRef: "N", GPSLatitude: "31/1 31/1 0/1", GPSLongitudeRef: "E", GPSLongitude: "74/1 21/1 0/1" },
