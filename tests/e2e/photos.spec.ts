@@ -154,4 +154,40 @@ test.describe("product photos", () => {
     await expect(page.getByLabel("Name")).toHaveValue("Not A Photo Watch");
     await expect(page.getByLabel("Description")).toHaveValue("Kept after the refusal");
   });
+
+  test("a photo chosen before the page's script has arrived is kept, previewed once it runs, and uploaded", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
+    test.skip(!javaScriptEnabled, "about the moment the script arrives");
+    // The scripts are held back until the admin has filled the form and chosen the photo.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/assets/**/*.js", async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto("/login?redirectTo=%2Fadmin%2Fproducts%2Fnew", { waitUntil: "commit" });
+    await page.getByLabel("Email").fill(ADMIN.email);
+    await page.getByLabel("Password", { exact: true }).fill(ADMIN.password);
+    await page.getByRole("button", { name: "Log In" }).click();
+    await expect(page.getByRole("heading", { name: "Add Product" })).toBeVisible();
+    const name = `Early Photo Watch ${Date.now()}`;
+    await page.getByLabel("Name").fill(name);
+    await page.getByLabel("Description").fill("Chosen before the script arrived.");
+    await page.getByLabel("Price (Rs.)").fill("9000");
+    await page.getByLabel("Stock").fill("2");
+    await page.getByLabel("Category").selectOption("Men");
+    await page.getByLabel("Photo").setInputFiles({ name: "early.jpg", mimeType: "image/jpeg", buffer: photo });
+    await expect(page.getByRole("img", { name: "Preview of early.jpg" })).toHaveCount(0);
+
+    release();
+    // Hydrated: the file the browser kept is previewed, and everything typed is still there.
+    await expect(page.getByRole("img", { name: "Preview of early.jpg" })).toBeVisible();
+    await expect(page.getByLabel("Name")).toHaveValue(name);
+    await page.getByRole("button", { name: "Add Product" }).click();
+    await expect(page.getByText("Product created successfully!")).toBeVisible({ timeout: 30_000 });
+    await page.goto(`/products?search=${encodeURIComponent(name)}`);
+    await expect(page.locator(".product-card img[srcset]")).toHaveCount(1);
+  });
 });
