@@ -17,7 +17,7 @@ import { Product, type PublicProduct } from "./product.model";
 export type { PhotoUpload };
 
 /** What the product form's edit page shows: the product, and the Image URL field as the admin gave it. */
-export type ProductForEditing = { product: PublicProduct; imageUrl: string; hasPhoto: boolean };
+export type ProductForEditing = { product: PublicProduct; imageUrl: string };
 
 export type ProductList = { products: PublicProduct[]; pagination: Pagination };
 
@@ -182,8 +182,10 @@ export class CatalogService {
   async getProductForEditing(id: string): Promise<ProductForEditing> {
     const product = isUuid(id) ? await Product.query(this.db).findById(id) : undefined;
     if (!product) throw new NotFoundError("Product not found");
-    const hasPhoto = product.photoId !== null;
-    return { product: product.toPublic(), imageUrl: hasPhoto ? product.fallbackImageUrl : product.imageUrl, hasPhoto };
+    return {
+      product: product.toPublic(),
+      imageUrl: product.photoId !== null ? product.fallbackImageUrl : product.imageUrl,
+    };
   }
 
   /** The formats a photo may have here (HEIC only where the installed sharp reads it). */
