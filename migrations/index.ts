@@ -9,6 +9,8 @@ import * as catalogChangedByProduct from "./20261120000007_catalog_changed_by_pr
 import * as credentialsVersion from "./20261123000008_credentials_version";
 import * as orderDeliveryDetails from "./20261123000009_order_delivery_details";
 import * as orderPhoneConfirmation from "./20261123000010_order_phone_confirmation";
+import * as productPhotos from "./20261123000011_product_photos";
+import * as orderItemPhotos from "./20261123000012_order_item_photos";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -25,6 +27,8 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261123000008_credentials_version": credentialsVersion,
   "20261123000009_order_delivery_details": orderDeliveryDetails,
   "20261123000010_order_phone_confirmation": orderPhoneConfirmation,
+  "20261123000011_product_photos": productPhotos,
+  "20261123000012_order_item_photos": orderItemPhotos,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
