@@ -3,6 +3,7 @@ import { ForbiddenError } from "../../server/modules/shared/errors.shared";
 import type { PublicProduct } from "../../server/modules/catalog/product.model";
 import { AddToCartForm } from "../cart/add-to-cart-form";
 import { NotFoundScreen } from "../components/not-found-screen";
+import { DETAIL_SLOT } from "../components/image-slots";
 import { ProductImage } from "../components/product-image";
 import { RouteErrorScreen } from "../components/route-error-screen";
 import { requestContext } from "../context";
@@ -105,7 +106,17 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
         <Link to="/products">← Back to Products</Link>
       </p>
       <div className="product-detail__grid">
-        <ProductImage src={product.imageUrl} alt={product.name} size={600} eager className="product-detail__image" />
+        {/* The largest element of the page: fetched first, never lazily. */}
+        <ProductImage
+          src={product.imageUrl}
+          images={product.images}
+          placeholder={product.imagePlaceholder}
+          slot={DETAIL_SLOT}
+          alt={product.name}
+          size={600}
+          priority
+          className="product-detail__image"
+        />
         <div className="product-detail__info">
           <h1>{product.name}</h1>
           <dl className="details">

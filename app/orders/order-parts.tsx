@@ -40,7 +40,7 @@ export function OrderItems({ order }: { order: PublicOrder }) {
     <ul className="order-items">
       {order.items.map((item, index) => (
         <li key={`${item.product._id ?? "gone"}-${index}`} className="order-item">
-          <ProductImage src={item.product.imageUrl} alt="" size={56} />
+          <ProductImage src={item.product.imageUrl} images={item.product.images} alt="" size={56} />
           <span className="order-item__name">
             {item.product._id ? (
               <Link to={`/products/${item.product._id}`}>{item.product.name}</Link>

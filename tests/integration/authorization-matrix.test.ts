@@ -19,6 +19,7 @@ import { hashPassword } from "../../server/modules/accounts/passwords";
 import { databaseFingerprint } from "../support/db-fingerprint";
 import { TestClient } from "../support/http-client";
 import { insertProducts } from "../support/fixtures";
+import { plainImage } from "../support/photos";
 import { loadServerBuild, startTestServer, type TestServer } from "../support/test-server";
 
 type Role = "guest" | "customer" | "other" | "admin";
@@ -38,6 +39,8 @@ type Fixtures = {
   customerOrderId: string;
   /** An out-of-stock product (stock alerts). */
   soldOutProductId: string;
+  /** The file name of a variant of the product's photo (/photos/<file>). */
+  photoFile: string;
   /** A product or user made for one request, for the calls that delete. */
   victimProduct(): Promise<string>;
   victimUser(): Promise<string>;
@@ -202,6 +205,13 @@ const EXPRESS_MATRIX: Record<string, Row> = {
   "POST /api/v1/products": row(401, 403, 403, 400),
   "PUT /api/v1/products/:id": row(401, 403, 403, 400, { params: (f) => ({ id: f.productId }) }),
   "DELETE /api/v1/products/:id": row(401, 403, 403, 200, { params: async (f) => ({ id: await f.victimProduct() }) }),
+  // A JSON body where a photo belongs: the admin gets 415, after the guard.
+  "POST /api/v1/products/:id/image": row(401, 403, 403, 415, { params: (f) => ({ id: f.productId }) }),
+  "DELETE /api/v1/products/:id/image": row(401, 403, 403, 200, {
+    params: async (f) => ({ id: await f.victimProduct() }),
+  }),
+  // Photos' files are public, like the pages that show them.
+  "GET /photos/:file": everyone(200, { params: (f) => ({ file: f.photoFile }) }),
   "GET /api/v1/cart": row(401, 200, 200, 200),
   "POST /api/v1/cart": row(401, 400, 400, 400),
   "PUT /api/v1/cart": row(401, 400, 400, 400),
@@ -330,6 +340,10 @@ beforeAll(async () => {
     { name: "Matrix Watch", stock: 50 },
     { name: "Matrix Sold Out", stock: 0 },
   ]);
+  const withPhoto = await server.services.catalog.setProductPhoto(productId!, {
+    bytes: await plainImage(200, 200),
+    truncated: false,
+  });
   await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
   const order = await server.services.orders.placeOrder(credentials.customer.id!, {
     address: {
@@ -361,6 +375,7 @@ beforeAll(async () => {
       });
       return victim._id;
     },
+    photoFile: withPhoto.images[0]!.url.split("/photos/")[1]!,
     async victimProduct() {
       victims += 1;
       return (await insertProducts(server, [{ name: `Victim Watch ${victims}` }]))[0]!;

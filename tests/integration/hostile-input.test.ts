@@ -467,6 +467,8 @@ const FORM_FIELDS = [
   "messageId",
   "userId",
   "website",
+  "image",
+  "removeImage",
 ];
 const hostileForm = fc.dictionary(
   fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FORM_FIELDS) }, hostileString),
@@ -536,6 +538,23 @@ const formBody = (fields: Record<string, string>): fc.Arbitrary<FormBody> =>
         return data;
       })(),
     }),
+    // multipart, with a "photo" that is random bytes, sometimes behind an image's first bytes
+    fc
+      .tuple(
+        fc.constantFrom(
+          [],
+          [0xff, 0xd8, 0xff],
+          [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+          [...Buffer.from("RIFF0000WEBP")],
+        ),
+        fc.uint8Array({ maxLength: 3000 }),
+      )
+      .map(([magic, junk]) => {
+        const data = new FormData();
+        for (const [key, value] of Object.entries(fields)) data.append(key, value);
+        data.append("image", new Blob([new Uint8Array([...magic, ...junk])], { type: "image/jpeg" }), "photo.jpg");
+        return { body: data } as FormBody;
+      }),
     fc.constantFrom<FormBody>(
       { contentType: "application/x-www-form-urlencoded", body: "email=%E0%A4%A&password=%" },
       { contentType: "application/x-www-form-urlencoded", body: "a=1&a=2&a[]=3&__proto__[x]=1" },

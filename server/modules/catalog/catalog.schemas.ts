@@ -40,6 +40,17 @@ export function isProductImageUrl(value: string): boolean {
   }
 }
 
+const imageUrlField = () =>
+  yup
+    .string()
+    .trim()
+    .max(500, "Image URL must be at most 500 characters")
+    .test(
+      "image-url",
+      "Image URL must be a web address (http:// or https://) or a site path under /images",
+      (value) => !value || isProductImageUrl(value),
+    );
+
 /** A product as an admin writes it, from the product form or POST/PUT /api/v1/products. */
 export const productInputSchema = yup.object({
   name: yup.string().trim().required("Name is required").max(200, "Name must be at most 200 characters"),
@@ -61,16 +72,7 @@ export const productInputSchema = yup.object({
     .transform(emptyToUndefined)
     .required("Category is required")
     .oneOf(CATEGORIES, "Category must be Men or Women"),
-  imageUrl: yup
-    .string()
-    .trim()
-    .required("Image URL is required")
-    .max(500, "Image URL must be at most 500 characters")
-    .test(
-      "image-url",
-      "Image URL must be a web address (http:// or https://) or a site path under /images",
-      (value) => !value || isProductImageUrl(value),
-    ),
+  imageUrl: imageUrlField().required("Image URL is required"),
   stock: yup
     .number()
     .transform(emptyToUndefined)
@@ -103,3 +105,9 @@ export const cancelStockAlertSchema = yup.object({
 export const unsubscribeSchema = yup.object({
   token: yup.string().trim().required("This unsubscribe link is invalid").max(200, "This unsubscribe link is invalid"),
 });
+/**
+ * The product form (docs/product.md, "Products"): a photo or an Image URL, so the URL may be
+ * empty here; the service checks that one of the two is there.
+ */
+export const productFormSchema = productInputSchema.shape({ imageUrl: imageUrlField().default("") });
+export type ProductFormInput = yup.InferType<typeof productFormSchema>;

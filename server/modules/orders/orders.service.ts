@@ -129,7 +129,7 @@ export class OrdersService {
         )
         .orderBy("id")
         .forUpdate()
-        .select("id", "name", "price", "imageUrl", "stock");
+        .select("id", "name", "price", "imageUrl", "photoId", "images", "stock");
       const byId = new Map(products.map((product) => [product.id, product]));
       const short = lines.filter((line) => (byId.get(line.productId)?.stock ?? 0) < line.quantity);
       if (short.length > 0) {
@@ -166,6 +166,9 @@ export class OrdersService {
             productId: product.id,
             productName: product.name,
             productImageUrl: product.imageUrl,
+            // The photo's files stay while this order shows them (migration 12).
+            photoId: product.photoId,
+            productImages: product.images,
             quantity: line.quantity,
             unitPrice: product.price,
             position,
@@ -563,10 +566,18 @@ function phoneDigits(term: string): string | null {
 type OrderQuery = ReturnType<typeof Order.query>;
 
 /**
- * The order's units go back on the shelf (products deleted since are skipped); answers the ids
- * of the products that were sold out before (their stock alerts are due now).
+ * The order's units go back on the shelf (products deleted since are skipped). The products are
+ * locked first, in id order, as checkout and un-cancelling lock them: the UPDATE alone takes its
+ * row locks in whatever order its plan visits them, and could deadlock with a checkout of the
+ * same watches (seen once in tests/integration/races, "cancel and un-cancel at once", as a 500).
+ * Answers the ids of the products that were sold out before (their stock alerts are due now).
  */
 async function returnStock(trx: Knex.Transaction, orderId: string): Promise<string[]> {
+  await Product.query(trx)
+    .whereIn("id", OrderItem.query(trx).where({ orderId }).whereNotNull("productId").select("productId"))
+    .orderBy("id")
+    .forUpdate()
+    .select("id");
   const { rows } = await trx.raw<{ rows: { id: string }[] }>(
     `UPDATE products SET stock = products.stock + returned.quantity, updated_at = now()
        FROM (SELECT product_id, SUM(quantity)::int AS quantity FROM order_items
