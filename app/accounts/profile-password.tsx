@@ -1,6 +1,6 @@
 import { Form, redirect } from "react-router";
 import { requestContext } from "../context";
-import { Field, FormActions, FormError, formFailure, formHeaders, formValues } from "../lib/forms";
+import { Field, NewPasswordFields, FormActions, FormError, formFailure, formHeaders, formValues } from "../lib/forms";
 import { requireUser } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/profile-password";
@@ -56,23 +56,11 @@ export default function ProfilePassword({ actionData }: Route.ComponentProps) {
           error={errors.currentPassword}
           required
         />
-        <Field
+        <NewPasswordFields
           name="newPassword"
           label="New Password"
-          type="password"
-          autoComplete="new-password"
-          error={errors.newPassword}
-          required
-          minLength={8}
-          hint="At least 8 characters"
-        />
-        <Field
-          name="confirmPassword"
-          label="Confirm New Password"
-          type="password"
-          autoComplete="new-password"
-          error={errors.confirmPassword}
-          required
+          confirmLabel="Confirm New Password"
+          errors={errors}
         />
         <FormActions label="Change Password" pendingLabel="Changing..." cancelTo="/profile" />
       </Form>

@@ -1,7 +1,7 @@
 import { Form, data, redirect, useNavigation } from "react-router";
 import { PASSWORD_RESET_DONE, RESET_LINK_INVALID } from "../../server/modules/accounts/accounts-values.shared";
 import { requestContext } from "../context";
-import { Field, FormError, formFailure, formValues } from "../lib/forms";
+import { FormError, NewPasswordFields, formFailure, formValues } from "../lib/forms";
 import { routeMeta } from "../lib/meta";
 import { ForgotPasswordForm } from "./forgot-password";
 import type { Route } from "./+types/reset-password";
@@ -60,24 +60,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       <FormError message={actionData?.formError} />
       <Form method="post" noValidate>
         <input type="hidden" name="token" value={loaderData.token} />
-        <Field
-          name="password"
-          label="New Password"
-          type="password"
-          autoComplete="new-password"
-          error={errors.password}
-          required
-          minLength={8}
-          hint="At least 8 characters"
-        />
-        <Field
-          name="confirmPassword"
-          label="Confirm New Password"
-          type="password"
-          autoComplete="new-password"
-          error={errors.confirmPassword}
-          required
-        />
+        <NewPasswordFields label="New Password" confirmLabel="Confirm New Password" errors={errors} />
         <button type="submit" className="button button--block" disabled={navigation.state === "submitting"}>
           {navigation.state === "submitting" ? "Saving..." : "Reset Password"}
         </button>

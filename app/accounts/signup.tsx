@@ -1,7 +1,16 @@
 import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { ForbiddenError } from "../../server/modules/shared/errors.shared";
 import { requestContext } from "../context";
-import { Field, FormError, Honeypot, formFailure, formHeaders, formValues, isHoneypotFilled } from "../lib/forms";
+import {
+  Field,
+  NewPasswordFields,
+  FormError,
+  Honeypot,
+  formFailure,
+  formHeaders,
+  formValues,
+  isHoneypotFilled,
+} from "../lib/forms";
 import { redirectSignedInUser, safeRedirectPath } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/signup";
@@ -71,24 +80,7 @@ export default function Signup({ actionData }: Route.ComponentProps) {
           error={errors.email}
           required
         />
-        <Field
-          name="password"
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          error={errors.password}
-          required
-          minLength={8}
-          hint="At least 8 characters"
-        />
-        <Field
-          name="confirmPassword"
-          label="Confirm Password"
-          type="password"
-          autoComplete="new-password"
-          error={errors.confirmPassword}
-          required
-        />
+        <NewPasswordFields label="Password" confirmLabel="Confirm Password" errors={errors} />
         <button type="submit" className="button button--block" disabled={navigation.state === "submitting"}>
           {navigation.state === "submitting" ? "Creating account..." : "Sign Up"}
         </button>

@@ -1,6 +1,6 @@
 import { Form, redirect } from "react-router";
 import { requestContext } from "../context";
-import { Field, FormActions, FormError, formFailure, formValues } from "../lib/forms";
+import { Field, NewPasswordFields, FormActions, FormError, formFailure, formValues } from "../lib/forms";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/user-create";
@@ -51,16 +51,7 @@ export default function CreateAdmin({ actionData }: Route.ComponentProps) {
           error={errors.email}
           required
         />
-        <Field
-          name="password"
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          error={errors.password}
-          required
-          minLength={8}
-          hint="At least 8 characters"
-        />
+        <NewPasswordFields label="Password" confirmLabel={null} errors={errors} />
         <FormActions label="Create Admin" pendingLabel="Creating..." cancelTo="/admin/users" />
       </Form>
     </section>

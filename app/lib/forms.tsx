@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Link, data, useNavigation } from "react-router";
+import { PASSWORD_MIN_LENGTH } from "../../server/modules/accounts/accounts-values.shared";
 import { DomainError, InvalidInputError, retryAfterOf, statusOf } from "../../server/modules/shared/errors.shared";
 
 export type FieldErrors = Record<string, string>;
@@ -182,5 +183,47 @@ export function FormActions({
         Cancel
       </Link>
     </div>
+  );
+}
+
+/**
+ * A new password and, unless `confirmLabel` is null, its confirmation: sign-up, the profile's
+ * password change, the reset link's page and an admin's new account ask for it alike (the
+ * sign-up rule, docs/product.md, "Accounts"; the server checks it again).
+ */
+export function NewPasswordFields({
+  name = "password",
+  label,
+  confirmLabel,
+  errors,
+}: {
+  name?: string;
+  label: string;
+  confirmLabel: string | null;
+  errors: Partial<Record<string, string>>;
+}) {
+  return (
+    <>
+      <Field
+        name={name}
+        label={label}
+        type="password"
+        autoComplete="new-password"
+        error={errors[name]}
+        required
+        minLength={PASSWORD_MIN_LENGTH}
+        hint={`At least ${PASSWORD_MIN_LENGTH} characters`}
+      />
+      {confirmLabel ? (
+        <Field
+          name="confirmPassword"
+          label={confirmLabel}
+          type="password"
+          autoComplete="new-password"
+          error={errors.confirmPassword}
+          required
+        />
+      ) : null}
+    </>
   );
 }

@@ -4,3 +4,8 @@
 export const RESET_LINK_SENT = "If an account exists for that email, we have sent a link.";
 export const RESET_LINK_INVALID = "This reset link is invalid or has expired";
 export const PASSWORD_RESET_DONE = "Your password was reset. You are signed in.";
+
+/** A new password's length (the sign-up rule, for every new password; docs/product.md, "Accounts"). */
+export const PASSWORD_MIN_LENGTH = 8;
+/** bcrypt reads at most 72 bytes; longer passwords are refused rather than silently cut. */
+export const PASSWORD_MAX_BYTES = 72;

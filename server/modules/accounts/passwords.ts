@@ -2,9 +2,7 @@ import bcrypt from "bcrypt";
 
 /** bcrypt's work factor: about a quarter of a second per hash on a small server. */
 export const BCRYPT_COST = 12;
-/** bcrypt reads at most 72 bytes; longer passwords are refused rather than silently cut. */
-export const PASSWORD_MAX_BYTES = 72;
-export const PASSWORD_MIN_LENGTH = 8;
+export { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from "./accounts-values.shared";
 
 export function hashPassword(password: string, cost = BCRYPT_COST): Promise<string> {
   return bcrypt.hash(password, cost);
