@@ -1,7 +1,6 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
-import compression from "compression";
 import express, { type Express, type RequestHandler } from "express";
 import type pg from "pg";
 import { pinoHttp } from "pino-http";
@@ -22,6 +21,7 @@ import { photoFiles } from "./http/photo-files";
 import { readPhotoFormRequest } from "./http/photo-upload";
 import { markPersonalised } from "./http/personalised-answer";
 import { queryCounter } from "./http/query-counter";
+import { responseCompression } from "./http/response-compression";
 import { securityHeaders } from "./http/security-headers";
 import { sameOriginPagePosts } from "./http/same-origin";
 import type { Logger } from "./logger";
@@ -84,7 +84,7 @@ export function createApp(deps: AppDependencies): Express {
     }
   });
 
-  app.use(compression());
+  app.use(responseCompression());
   app.use(securityHeaders({ development: config.env === "development" }));
   if (deps.pageCache) {
     // Guests' catalogue pages and anonymous API catalogue reads, answered before the static
