@@ -121,7 +121,13 @@ export function createApp(deps: AppDependencies): Express {
   // ---- Pages ----
   app.use(pageFormPosts());
   app.use(sameOriginPagePosts({ publicUrl: config.publicUrl, development: config.env !== "production" }));
-  app.use(pageSessions({ pool: deps.sessionPool, secret: config.sessionSecret }));
+  app.use(
+    pageSessions({
+      pool: deps.sessionPool,
+      secret: config.sessionSecret,
+      readSession: (sessionId, now) => services.accounts.readPageSession(sessionId, now),
+    }),
+  );
   app.use(sessionStoreUnavailable());
   // The pages' services answer database unavailability as a 503 (page-errors.ts).
   const pageServices = servicesForPages(services);
@@ -140,12 +146,22 @@ export function createApp(deps: AppDependencies): Express {
         // No session could be read, or no user: the root middleware answers 503 (page-errors.ts).
         let databaseUnavailable = res.locals.databaseUnavailable === true;
         let user = null;
+        let cartCount: number | null = null;
         try {
           if (session.userId && !databaseUnavailable) {
             // Whatever this request renders is this user's: never kept by the guest page cache.
             markPersonalised(res);
-            // Loaded on every request: a role change, a deletion or a password change applies at once.
-            user = await services.accounts.findSignedInUser(session.userId, session.credentialsVersion);
+            // Loaded on every request, with the session (page-session.ts): a role change, a
+            // deletion or a password change applies at once.
+            const signedIn =
+              res.locals.signedIn ??
+              ({
+                user: await services.accounts.findSignedInUser(session.userId, session.credentialsVersion),
+                cartCount: null,
+              } as const);
+            user = signedIn.user;
+            // Read before the request's action, if any: after one, the root loader reads it afresh.
+            if (req.method === "GET" || req.method === "HEAD") cartCount = signedIn.cartCount;
             // The account is gone or its password changed since this session signed in.
             if (!user) await session.signOut();
           }
@@ -161,6 +177,7 @@ export function createApp(deps: AppDependencies): Express {
           publicUrl: config.publicUrl,
           env: config.env,
           user,
+          cartCount: user ? cartCount : null,
           clientIp: req.ip ?? "",
           session,
           cspNonce: res.locals.cspNonce,
