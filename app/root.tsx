@@ -39,12 +39,12 @@ export const middleware: Route.MiddlewareFunction[] = [
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { user, store, publicUrl, services, session, lite } = context.get(requestContext);
+  const { user, cartCount, store, publicUrl, services, session, lite } = context.get(requestContext);
   return {
     lite,
     user: user ? { name: user.name, role: user.role } : null,
     // The badge in the top bar: the total quantity in the cart, on every page.
-    cartCount: user ? await services.cart.countItems(user._id) : 0,
+    cartCount: user ? (cartCount ?? (await services.cart.countItems(user._id))) : 0,
     flash: session.takeFlash(),
     site: { name: store.name, tagline: store.tagline, publicUrl },
     store,

@@ -1,7 +1,6 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
-import compression from "compression";
 import express, { type Express, type RequestHandler } from "express";
 import type pg from "pg";
 import { pinoHttp } from "pino-http";
@@ -22,6 +21,7 @@ import { photoFiles } from "./http/photo-files";
 import { readPhotoFormRequest } from "./http/photo-upload";
 import { markPersonalised } from "./http/personalised-answer";
 import { queryCounter } from "./http/query-counter";
+import { responseCompression } from "./http/response-compression";
 import { securityHeaders } from "./http/security-headers";
 import { sameOriginPagePosts } from "./http/same-origin";
 import type { Logger } from "./logger";
@@ -84,7 +84,7 @@ export function createApp(deps: AppDependencies): Express {
     }
   });
 
-  app.use(compression());
+  app.use(responseCompression());
   app.use(securityHeaders({ development: config.env === "development" }));
   if (deps.pageCache) {
     // Guests' catalogue pages and anonymous API catalogue reads, answered before the static
@@ -121,7 +121,13 @@ export function createApp(deps: AppDependencies): Express {
   // ---- Pages ----
   app.use(pageFormPosts());
   app.use(sameOriginPagePosts({ publicUrl: config.publicUrl, development: config.env !== "production" }));
-  app.use(pageSessions({ pool: deps.sessionPool, secret: config.sessionSecret }));
+  app.use(
+    pageSessions({
+      pool: deps.sessionPool,
+      secret: config.sessionSecret,
+      readSession: (sessionId, now) => services.accounts.readPageSession(sessionId, now),
+    }),
+  );
   app.use(sessionStoreUnavailable());
   // The pages' services answer database unavailability as a 503 (page-errors.ts).
   const pageServices = servicesForPages(services);
@@ -140,12 +146,22 @@ export function createApp(deps: AppDependencies): Express {
         // No session could be read, or no user: the root middleware answers 503 (page-errors.ts).
         let databaseUnavailable = res.locals.databaseUnavailable === true;
         let user = null;
+        let cartCount: number | null = null;
         try {
           if (session.userId && !databaseUnavailable) {
             // Whatever this request renders is this user's: never kept by the guest page cache.
             markPersonalised(res);
-            // Loaded on every request: a role change, a deletion or a password change applies at once.
-            user = await services.accounts.findSignedInUser(session.userId, session.credentialsVersion);
+            // Loaded on every request, with the session (page-session.ts): a role change, a
+            // deletion or a password change applies at once.
+            const signedIn =
+              res.locals.signedIn ??
+              ({
+                user: await services.accounts.findSignedInUser(session.userId, session.credentialsVersion),
+                cartCount: null,
+              } as const);
+            user = signedIn.user;
+            // Read before the request's action, if any: after one, the root loader reads it afresh.
+            if (req.method === "GET" || req.method === "HEAD") cartCount = signedIn.cartCount;
             // The account is gone or its password changed since this session signed in.
             if (!user) await session.signOut();
           }
@@ -161,6 +177,7 @@ export function createApp(deps: AppDependencies): Express {
           publicUrl: config.publicUrl,
           env: config.env,
           user,
+          cartCount: user ? cartCount : null,
           clientIp: req.ip ?? "",
           session,
           cspNonce: res.locals.cspNonce,

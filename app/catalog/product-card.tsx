@@ -9,8 +9,22 @@ export function stockLabel(stock: number): string {
   return stock > 0 ? `${stock} in stock` : "Out of stock";
 }
 
+/**
+ * What a catalogue card shows of a product. A page sends its loader data again for hydration, so
+ * the loaders send this much of each product rather than the whole row (dates, category).
+ */
+export type CardProduct = Pick<
+  PublicProduct,
+  "_id" | "name" | "brand" | "description" | "price" | "stock" | "imageUrl" | "images" | "imagePlaceholder"
+>;
+
+export function cardProductOf(product: PublicProduct): CardProduct {
+  const { _id, name, brand, description, price, stock, imageUrl, images, imagePlaceholder } = product;
+  return { _id, name, brand, description, price, stock, imageUrl, images, imagePlaceholder };
+}
+
 /** One watch in the catalogue grid: image, name, description, price, stock and Add to Cart. */
-export function ProductCard({ product, eagerImage }: { product: PublicProduct; eagerImage: boolean }) {
+export function ProductCard({ product, eagerImage }: { product: CardProduct; eagerImage: boolean }) {
   return (
     <li className="product-card">
       <Link to={`/products/${product._id}`} className="product-card__link">

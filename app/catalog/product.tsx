@@ -1,4 +1,12 @@
-import { Form, Link, isRouteErrorResponse, redirect, useNavigation, useRouteError } from "react-router";
+import {
+  Form,
+  Link,
+  isRouteErrorResponse,
+  redirect,
+  useNavigation,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
 import { ForbiddenError } from "../../server/modules/shared/errors.shared";
 import type { PublicProduct } from "../../server/modules/catalog/product.model";
 import { AddToCartForm } from "../cart/add-to-cart-form";
@@ -12,18 +20,21 @@ import { formatRupees } from "../lib/money";
 import { absoluteSiteUrl, pageMeta, siteOf } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
 import { stockLabel } from "./product-card";
+import type { RootData } from "../root";
 import { QuantityStepper } from "./quantity-stepper";
 import type { Route } from "./+types/product";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { services, publicUrl, store, user } = context.get(requestContext);
-  const product = await foundOr404(services.catalog.getProduct(params.productId));
+  const { services, user } = context.get(requestContext);
+  const {
+    createdAt: _createdAt,
+    updatedAt: _updatedAt,
+    ...product
+  } = await foundOr404(services.catalog.getProduct(params.productId));
+  // The page shows no dates; its structured data is made from the product as it renders, rather
+  // than sent twice (in the page and again in the data for hydration).
   // A signed-in customer's alerts go to the account's address (the field is hidden and filled).
-  return {
-    product,
-    structuredData: productStructuredData(product, publicUrl, store.name),
-    alertEmail: user?.email ?? null,
-  };
+  return { product, alertEmail: user?.email ?? null };
 }
 
 /**
@@ -52,7 +63,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export const headers: Route.HeadersFunction = formHeaders;
 
 /** schema.org Product, for search engines: price in PKR and whether it can be bought now. */
-function productStructuredData(product: PublicProduct, publicUrl: string, storeName: string) {
+function productStructuredData(
+  product: Omit<PublicProduct, "createdAt" | "updatedAt">,
+  publicUrl: string,
+  storeName: string,
+) {
   return {
     "@context": "https://schema.org",
     "@type": "Product",
@@ -97,11 +112,15 @@ function jsonForScript(value: unknown): string {
 }
 
 export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { product, structuredData, alertEmail } = loaderData;
+  const { product, alertEmail } = loaderData;
+  const site = (useRouteLoaderData("root") as RootData | undefined)?.site;
+  const structuredData = site ? productStructuredData(product, site.publicUrl, site.name) : null;
   const inStock = product.stock > 0;
   return (
     <article className="product-detail">
-      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonForScript(structuredData) }} />
+      {structuredData ? (
+        <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonForScript(structuredData) }} />
+      ) : null}
       <p>
         <Link to="/products">← Back to Products</Link>
       </p>

@@ -4,7 +4,7 @@ import { requestContext } from "../context";
 import { pageMeta, siteOf } from "../lib/meta";
 import { CATALOG_PAGE_SIZE, SORT_LABELS, catalogHref, readCatalogView, type CatalogView } from "./catalog-query";
 import { paginationItems } from "./pagination";
-import { ProductCard } from "./product-card";
+import { ProductCard, cardProductOf } from "./product-card";
 import type { Route } from "./+types/products";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -21,7 +21,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (products.length === 0 && pagination.totalPages > 0 && view.page > pagination.totalPages) {
     throw redirect(catalogHref({ ...view, page: pagination.totalPages }));
   }
-  return { view, products, pagination };
+  return { view, products: products.map(cardProductOf), pagination };
 }
 
 export const meta: Route.MetaFunction = ({ data, matches }) => {

@@ -10,7 +10,18 @@ import type { Route } from "./+types/home";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
-  return { newest: await services.catalog.newestInStock(4) };
+  const newest = await services.catalog.newestInStock(4);
+  // What the tiles show, not the whole rows: the data is sent again for hydration.
+  return {
+    newest: newest.map(({ _id, name, price, imageUrl, images, imagePlaceholder }) => ({
+      _id,
+      name,
+      price,
+      imageUrl,
+      images,
+      imagePlaceholder,
+    })),
+  };
 }
 
 export const meta: Route.MetaFunction = routeMeta({

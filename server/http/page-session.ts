@@ -1,7 +1,10 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import connectPgSimple from "connect-pg-simple";
 import type { Request, RequestHandler, Response } from "express";
 import session from "express-session";
 import type pg from "pg";
+import type { StoredPageSession } from "../modules/accounts/accounts.service";
+import type { PublicUser } from "../modules/accounts/user.model";
 import type { FlashCookies } from "./flash-cookie";
 import { asPageError } from "./page-errors";
 import type { PageSession } from "./request-context";
@@ -17,16 +20,49 @@ declare module "express-session" {
 export const SESSION_COOKIE = "waqt.sid";
 const SESSION_DAYS = 30;
 
+/** What was read with the session: the user it signs in (still valid) and their cart's quantity. */
+export type SignedIn = { user: PublicUser | null; cartCount: number };
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      /** Set by pageSessions when a stored session was read. */
+      signedIn?: SignedIn;
+    }
+  }
+}
+
 /**
  * Browser sessions for the pages, kept in PostgreSQL so that several app servers share them.
  * The cookie holds only the signed session id: httpOnly, SameSite=Lax, Secure behind HTTPS.
  */
-export function pageSessions(options: { pool: pg.Pool; secret: string }): RequestHandler {
+export function pageSessions(options: {
+  pool: pg.Pool;
+  secret: string;
+  /** The session, its user and cart badge in one query (AccountsService.readPageSession). */
+  readSession: (sessionId: string, now: Date) => Promise<StoredPageSession | null>;
+}): RequestHandler {
   const PgStore = connectPgSimple(session);
-  return session({
+  // express-session asks the store for a session by id only; what was read with it reaches the
+  // request through this slot, opened around the session middleware for each request.
+  const slots = new AsyncLocalStorage<{ signedIn?: SignedIn }>();
+  class PageSessionStore extends PgStore {
+    override get(sessionId: string, callback: (error: unknown, data?: session.SessionData | null) => void) {
+      const slot = slots.getStore();
+      options.readSession(sessionId, new Date()).then(
+        (stored) => {
+          if (stored && slot) slot.signedIn = { user: stored.user, cartCount: stored.cartCount };
+          callback(null, (stored?.data as session.SessionData | undefined) ?? null);
+        },
+        (error: unknown) => callback(error),
+      );
+    }
+  }
+  const middleware = session({
     name: SESSION_COOKIE,
     secret: options.secret,
-    store: new PgStore({
+    store: new PageSessionStore({
       pool: options.pool,
       tableName: "sessions",
       createTableIfMissing: false,
@@ -49,6 +85,15 @@ export function pageSessions(options: { pool: pg.Pool; secret: string }): Reques
       path: "/",
     },
   });
+  return (req, res, next) => {
+    const slot: { signedIn?: SignedIn } = {};
+    slots.run(slot, () =>
+      middleware(req, res, (error?: unknown) => {
+        if (slot.signedIn) res.locals.signedIn = slot.signedIn;
+        next(error);
+      }),
+    );
+  };
 }
 
 export function pageSessionOf(req: Request, res: Response, flashes: FlashCookies): PageSession {

@@ -33,6 +33,11 @@ export type RequestContext = {
   publicUrl: string;
   env: Config["env"];
   user: PublicUser | null;
+  /**
+   * The quantity in the signed-in user's cart (the top bar's badge), read with the session; null
+   * for a guest, or when it must be read afresh (an action ran in this request).
+   */
+  cartCount: number | null;
   /** The client's address (through TRUST_PROXY), for rate limits. */
   clientIp: string;
   session: PageSession;

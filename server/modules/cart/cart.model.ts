@@ -12,6 +12,15 @@ export class Cart extends BaseModel {
   removedProductNames!: string[];
   createdAt!: Date;
   updatedAt!: Date;
+  items?: CartItem[];
+
+  static relationMappings = () => ({
+    items: {
+      relation: Model.HasManyRelation,
+      modelClass: CartItem,
+      join: { from: "carts.id", to: "cart_items.cartId" },
+    },
+  });
 }
 
 /** A line of a cart; a product appears once per cart. */

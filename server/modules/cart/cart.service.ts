@@ -116,16 +116,16 @@ export class CartService {
   }
 
   private async readCart(db: Knex, userId: string): Promise<CartWithTotal> {
-    const cart = await Cart.query(db).where({ userId }).first();
-    const lines = cart
-      ? await CartItem.query(db)
-          .where("cartItems.cartId", cart.id)
-          .withGraphJoined("product")
-          .orderBy([
-            { column: "cartItems.createdAt", order: "asc" },
-            { column: "product.id", order: "asc" },
-          ])
-      : [];
+    // One round trip for the cart, its lines and their products (it is read on every cart page).
+    const cart = await Cart.query(db)
+      .where("carts.userId", userId)
+      .withGraphJoined("items.product")
+      .orderBy([
+        { column: "items.createdAt", order: "asc" },
+        { column: "items:product.id", order: "asc" },
+      ])
+      .first();
+    const lines = (cart?.items ?? []).filter((line) => line.product);
     const items: CartLine[] = lines.map((line) => ({
       product: {
         _id: line.product!.id,
