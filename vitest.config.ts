@@ -18,7 +18,7 @@ export default defineConfig({
     // WAQT_CANARY=1 adds a test that fails on purpose (tests/canary): .ci/run checks that it turns the run red.
     include: process.env.WAQT_CANARY === "1" ? [...suites, "tests/canary/**/*.test.ts"] : suites,
     globalSetup: ["tests/support/global-setup.ts"],
-    setupFiles: ["tests/support/fast-check-seed.ts"],
+    setupFiles: ["tests/support/fast-check-seed.ts", "tests/support/no-deprecated-queries.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Two cores: two workers keep the machine responsive for PostgreSQL.

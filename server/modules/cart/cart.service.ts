@@ -116,6 +116,7 @@ export class CartService {
   }
 
   private async readCart(db: Knex, userId: string): Promise<CartWithTotal> {
+    await knowCartTables(this.db);
     // One round trip for the cart, its lines and their products (it is read on every cart page).
     const cart = await Cart.query(db)
       .where("carts.userId", userId)
@@ -148,6 +149,23 @@ export class CartService {
       total: cartTotal(items),
     };
   }
+}
+
+/**
+ * withGraphJoined needs the columns of the tables it joins, and Objection reads them the first
+ * time, for the three tables at once: inside a caller's transaction those reads went out together
+ * on one connection, which pg deprecates (pg 9 refuses it). Read once per process, one after the
+ * other, on the pool; a failure is tried again next time.
+ */
+let cartTablesKnown: Promise<void> | null = null;
+function knowCartTables(db: Database): Promise<void> {
+  cartTablesKnown ??= (async () => {
+    for (const model of [Cart, CartItem, Product]) await model.fetchTableMetadata({ knex: db });
+  })().catch((error: unknown) => {
+    cartTablesKnown = null;
+    throw error;
+  });
+  return cartTablesKnown;
 }
 
 /** The product, share-locked so that it is not deleted while the cart refers to it. */
