@@ -6,18 +6,26 @@ import { AccountsService } from "./modules/accounts/accounts.service";
 import { CartService } from "./modules/cart/cart.service";
 import { CatalogService } from "./modules/catalog/catalog.service";
 import { ContactService } from "./modules/contact/contact.service";
+import { DiscountsService } from "./modules/discounts/discounts.service";
 import { OrdersService } from "./modules/orders/orders.service";
+import { ReturnsService } from "./modules/orders/returns.service";
+import type { Clock } from "./modules/shared/clock";
 import { RateLimiter } from "./modules/shared/rate-limiter";
 
-/** The domain layer: one instance of each module's service, shared by the pages and the API. */
-export function createServices(deps: { db: Database; config: Config; logger: Logger }) {
+/**
+ * The domain layer: one instance of each module's service, shared by the pages and the API.
+ * `clock` is where the services read the time (tests move it instead of waiting).
+ */
+export function createServices(deps: { db: Database; config: Config; logger: Logger; clock?: Clock }) {
   const rateLimiter = new RateLimiter(deps.db, deps.config.rateLimits);
   return {
     rateLimiter,
     accounts: new AccountsService(deps.db, rateLimiter),
     catalog: new CatalogService(deps.db),
     cart: new CartService(deps.db),
-    orders: new OrdersService(deps.db),
+    orders: new OrdersService(deps.db, deps.clock),
+    returns: new ReturnsService(deps.db, deps.clock),
+    discounts: new DiscountsService(deps.db),
     contact: new ContactService(deps.db, rateLimiter),
     backups: new BackupStatusService(deps.db, deps.config),
   };
