@@ -10,18 +10,19 @@ import { BackupStatusPanel } from "./backup-status";
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  const [figures, messageCount, backups] = await Promise.all([
+  const [figures, messageCount, requestedReturns, backups] = await Promise.all([
     services.orders.dashboardFigures(),
     services.contact.countMessages(),
+    services.returns.countRequested(),
     services.backups.status(),
   ]);
-  return { ...figures, messageCount, backups };
+  return { ...figures, messageCount, requestedReturns, backups };
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Admin Dashboard", path: "/admin", noindex: true });
 
-/** Products, orders, users and the contact messages (docs/product.md, "Admin"). */
-function adminAreas(messageCount: number) {
+/** Products, orders, users, the contact messages, discount codes and returns (docs/product.md, "Admin"). */
+function adminAreas(messageCount: number, requestedReturns: number) {
   return [
     { to: "/admin/products", title: "Manage Products", text: "Add, edit and delete watches; set prices and stock" },
     {
@@ -34,6 +35,12 @@ function adminAreas(messageCount: number) {
       to: "/admin/messages",
       title: "Messages",
       text: `${messageCount} ${messageCount === 1 ? "message" : "messages"} from the contact page`,
+    },
+    { to: "/admin/discounts", title: "Discount Codes", text: "Create, edit and deactivate codes; see their uses" },
+    {
+      to: "/admin/returns",
+      title: "Returns",
+      text: `${requestedReturns} ${requestedReturns === 1 ? "return" : "returns"} waiting for an answer`,
     },
   ];
 }
@@ -48,6 +55,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
     unconfirmedOrders,
     latestOrders,
     messageCount,
+    requestedReturns,
     backups,
   } = loaderData;
   return (
@@ -76,7 +84,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         </li>
       </ul>
       <ul className="collections">
-        {adminAreas(messageCount).map((area) => (
+        {adminAreas(messageCount, requestedReturns).map((area) => (
           <li key={area.to}>
             <Link className="collection-card" to={area.to}>
               <span className="collection-card__title">{area.title}</span>

@@ -16,7 +16,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A page past the end (orders cancelled away, an old link) shows the last one.
   if (list.orders.length === 0 && list.pagination.totalPages >= 1)
     throw redirect(`/my-orders?page=${list.pagination.totalPages}`);
-  return list;
+  // Delivered less than 7 days ago, nothing under way: the card offers a return (docs/product.md, "Returns").
+  const returnable = list.orders
+    .filter((order) => services.returns.refusalFor(order) === null)
+    .map((order) => order._id);
+  return { ...list, returnable };
 }
 
 /** The store's default page size (docs/product.md, "Limits"). */
@@ -25,7 +29,7 @@ const ORDERS_PER_PAGE = 10;
 export const meta: Route.MetaFunction = routeMeta({ title: "My Orders", path: "/my-orders", noindex: true });
 
 export default function MyOrders({ loaderData }: Route.ComponentProps) {
-  const { orders, pagination } = loaderData;
+  const { orders, pagination, returnable } = loaderData;
   return (
     <section>
       <h1>My Orders</h1>
@@ -39,7 +43,7 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
       ) : (
         <div className="order-list">
           {orders.map((order) => (
-            <OrderCard key={order._id} order={order} />
+            <OrderCard key={order._id} order={order} canReturn={returnable.includes(order._id)} />
           ))}
         </div>
       )}

@@ -1,6 +1,8 @@
 import { Link } from "react-router";
 import { shortOrderId, type OrderStatus } from "../../server/modules/orders/order-values.shared";
 import type { PublicOrder } from "../../server/modules/orders/orders.service";
+import type { PublicReturn } from "../../server/modules/orders/returns.service";
+import type { ReturnStatus } from "../../server/modules/orders/return-values.shared";
 import { ProductImage } from "../components/product-image";
 import { formatRupees } from "../lib/money";
 
@@ -86,8 +88,73 @@ export function OrderShipping({ order }: { order: PublicOrder }) {
   );
 }
 
-/** One order as a card: number, date, status, items, total and, once shipped, courier and tracking number (My Orders, profile). */
-export function OrderCard({ order }: { order: PublicOrder }) {
+/**
+ * The discount an order took, beside its subtotal (docs/product.md, "Discount codes"); nothing
+ * for an order without a code.
+ */
+export function OrderDiscount({ order }: { order: PublicOrder }) {
+  if (!order.discount) return null;
+  return (
+    <p className="order-discount">
+      <span>{`Subtotal ${formatRupees(order.subtotal)}`}</span>
+      <span>{`Discount (${order.discount.code}) −${formatRupees(order.discount.amount)}`}</span>
+    </p>
+  );
+}
+
+/** Requested yellow, Approved blue, Received green, Rejected red, like the orders' own. */
+export function ReturnStatusBadge({ status }: { status: ReturnStatus }) {
+  return <span className={`status status--return-${status.toLowerCase()}`}>{status}</span>;
+}
+
+/** One return as its customer follows it: what, why, where it stands, and the refund. */
+export function ReturnSummary({ orderReturn }: { orderReturn: PublicReturn }) {
+  return (
+    <>
+      <p className="return-summary__head">
+        {`Return requested ${formatOrderDate(orderReturn.createdAt)}: `}
+        {orderReturn.items.map((item) => `${item.quantity} × ${item.product.name}`).join(", ")}{" "}
+        <ReturnStatusBadge status={orderReturn.status} />
+      </p>
+      <p className="muted">{`Reason: ${orderReturn.reason}${orderReturn.note ? ` (“${orderReturn.note}”)` : ""}`}</p>
+      {orderReturn.status === "Rejected" && orderReturn.rejectionReason ? (
+        <p>{`Not accepted: ${orderReturn.rejectionReason}`}</p>
+      ) : null}
+      {orderReturn.refund ? (
+        <p>
+          {`Refunded ${formatRupees(orderReturn.refundAmount)} by ${orderReturn.refund.method}`}
+          {orderReturn.refund.reference ? `, reference ${orderReturn.refund.reference}` : ""}
+        </p>
+      ) : orderReturn.status === "Rejected" ? null : (
+        <p>{`Refund on arrival: ${formatRupees(orderReturn.refundAmount)}`}</p>
+      )}
+    </>
+  );
+}
+
+/** An order's returns and their states (docs/product.md, "Returns"); nothing when there are none. */
+export function OrderReturns({ order }: { order: PublicOrder }) {
+  if (order.returns.length === 0) return null;
+  return (
+    <section className="order-returns" aria-label={`Returns of order #${shortOrderId(order._id)}`}>
+      <h3>Returns</h3>
+      <ul>
+        {order.returns.map((orderReturn) => (
+          <li key={orderReturn._id}>
+            <ReturnSummary orderReturn={orderReturn} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * One order as a card: number, date, status, items, the discount, total, once shipped courier and
+ * tracking number, and its returns (My Orders, profile). `canReturn`: the order can be returned
+ * now, so the card offers it.
+ */
+export function OrderCard({ order, canReturn = false }: { order: PublicOrder; canReturn?: boolean }) {
   return (
     <article className="card order-card" aria-label={`Order #${shortOrderId(order._id)}`}>
       <header className="order-card__header">
@@ -97,7 +164,20 @@ export function OrderCard({ order }: { order: PublicOrder }) {
       </header>
       <OrderItems order={order} />
       <OrderShipping order={order} />
+      <OrderDiscount order={order} />
       <p className="order-card__total">{`Total: ${formatRupees(order.totalPrice)}`}</p>
+      <OrderReturns order={order} />
+      {canReturn ? (
+        <p>
+          <Link
+            className="button button--ghost button--small"
+            to={`/my-orders/${order._id}/return`}
+            aria-label={`Request a return of order #${shortOrderId(order._id)}`}
+          >
+            Request a return
+          </Link>
+        </p>
+      ) : null}
     </article>
   );
 }

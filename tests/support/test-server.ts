@@ -40,6 +40,8 @@ export async function startTestServer(
     /** Another app server on this database (it stays when this one closes). */ shareDatabaseOf?: TestServer;
     /** The app reaches the database through this port instead (a proxy a test can cut, tcp-proxy.ts). */
     databasePort?: number;
+    /** Where the services read the time: a test moves it instead of waiting (TestClock below). */
+    clock?: () => Date;
   } = {},
 ): Promise<TestServer> {
   const { connectDatabase, loadConfig, createServices, startPageCache, createApp, createHttpServer } =
@@ -64,7 +66,7 @@ export async function startTestServer(
     ...env,
   });
   const logger = pino({ level: "silent" });
-  const services = createServices({ db: appDb, config, logger });
+  const services = createServices({ db: appDb, config, logger, clock: options.clock });
   const sessionPool = new pg.Pool({ connectionString: appUrl, max: 3 });
   sessionPool.on("error", () => {});
   // Off unless a test asks (PAGE_CACHE=on): most tests change products by SQL and read at once.
@@ -98,4 +100,23 @@ export async function startTestServer(
       if (!options.shareDatabaseOf) await database.drop();
     },
   };
+}
+
+/** A clock a test sets and moves: the services read it instead of the system's time. */
+export class TestClock {
+  private offsetMs = 0;
+  private fixed: number | null = null;
+  /** The clock for startTestServer: the system time moved by the test, or a time it set. */
+  readonly now = (): Date => new Date((this.fixed ?? Date.now()) + this.offsetMs);
+  set(instant: Date | string) {
+    this.fixed = new Date(instant).getTime();
+    this.offsetMs = 0;
+  }
+  advance(ms: number) {
+    this.offsetMs += ms;
+  }
+  reset() {
+    this.fixed = null;
+    this.offsetMs = 0;
+  }
 }

@@ -4,7 +4,6 @@ import { STORE_TIME_ZONE } from "../orders/order-values.shared";
 import { isZonedLocal, zonedLocalToDate } from "../shared/zoned-time.shared";
 import {
   CODE_NOT_VALID,
-  DISCOUNT_CODE_MAX,
   DISCOUNT_CODE_PATTERN,
   DISCOUNT_TYPES,
   PERCENT_MAX,
@@ -28,7 +27,6 @@ export const discountCodeField = () =>
     .transform(blankToUndefined)
     .transform(asCode)
     .typeError(CODE_NOT_VALID)
-    .max(DISCOUNT_CODE_MAX, CODE_NOT_VALID)
     .matches(DISCOUNT_CODE_PATTERN, CODE_NOT_VALID);
 
 /** ISO 8601 with a zone: "2026-12-01T05:00:00Z" or "2026-12-01T10:00:00+05:00". */

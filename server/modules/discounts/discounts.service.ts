@@ -28,7 +28,7 @@ export class DiscountsService {
   async listCodes(): Promise<PublicDiscount[]> {
     const rows = await DiscountCode.query(this.db)
       .modify("newestFirst")
-      .select("discountCodes.*", DiscountCode.raw(USED_COUNT_SQL));
+      .select("discount_codes.*", DiscountCode.raw(USED_COUNT_SQL));
     return rows.map((row) => row.toPublic((row as DiscountCode & { usedCount: number }).usedCount));
   }
 
@@ -88,7 +88,7 @@ export class DiscountsService {
 
   private async readCode(db: Knex, id: string): Promise<PublicDiscount> {
     if (!isUuid(id)) throw new NotFoundError("Discount code not found");
-    const row = await DiscountCode.query(db).findById(id).select("discountCodes.*", DiscountCode.raw(USED_COUNT_SQL));
+    const row = await DiscountCode.query(db).findById(id).select("discount_codes.*", DiscountCode.raw(USED_COUNT_SQL));
     if (!row) throw new NotFoundError("Discount code not found");
     return row.toPublic((row as DiscountCode & { usedCount: number }).usedCount);
   }

@@ -136,6 +136,11 @@ export class ReturnsService {
     return { returns: rows, pagination: paginationOf(page, limit, total) };
   }
 
+  /** Returns waiting for the store's answer (the dashboard's count). */
+  async countRequested(): Promise<number> {
+    return OrderReturn.query(this.db).where("status", "Requested").resultSize();
+  }
+
   async getDeskReturn(returnId: string): Promise<DeskReturn> {
     if (!isUuid(returnId)) throw new NotFoundError("Return not found");
     const [found] = await this.deskRows(this.db, (query) => query.where("orderReturns.id", returnId));
@@ -191,7 +196,7 @@ export class ReturnsService {
     const query = OrderReturn.query(db)
       .modify("newestFirst")
       .join("orders", "orders.id", "orderReturns.orderId")
-      .select("orderReturns.*", "orders.customerName", "orders.customerEmail")
+      .select("order_returns.*", "orders.customerName", "orders.customerEmail")
       .withGraphFetched("items(inOrder)");
     narrow(query);
     const rows = (await query) as (OrderReturn & { customerName: string; customerEmail: string })[];
