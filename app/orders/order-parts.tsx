@@ -122,8 +122,9 @@ export function ReturnSummary({ orderReturn }: { orderReturn: PublicReturn }) {
       ) : null}
       {orderReturn.refund ? (
         <p>
-          {`Refunded ${formatRupees(orderReturn.refundAmount)} by ${orderReturn.refund.method}`}
-          {orderReturn.refund.reference ? `, reference ${orderReturn.refund.reference}` : ""}
+          {`Refunded ${formatRupees(orderReturn.refundAmount)} by ${orderReturn.refund.method}${
+            orderReturn.refund.reference ? `, reference ${orderReturn.refund.reference}` : ""
+          }`}
         </p>
       ) : orderReturn.status === "Rejected" ? null : (
         <p>{`Refund on arrival: ${formatRupees(orderReturn.refundAmount)}`}</p>
