@@ -50,7 +50,7 @@ async function fillAddress(page: Page) {
 }
 
 /** "Rs. 12,500.50" → 12500.5 */
-const rupees = (text: string) => Number(text.replace(/[^0-9.]/g, ""));
+const rupees = (text: string) => Number(text.replace(/^\s*Rs\.\s*/, "").replace(/,/g, ""));
 /** As the store writes money: "Rs. 12,500", with paisa only when there are any. */
 const formatRs = (amount: number) =>
   `Rs. ${amount.toLocaleString("en-PK", Math.round(amount * 100) % 100 === 0 ? { maximumFractionDigits: 0 } : { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
