@@ -7,11 +7,12 @@ import { defineConfig } from "@playwright/test";
  */
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 const DATA_DIR = "test-results/e2e-data";
+// The canary fails on purpose; it runs only when .ci/run asks for it (WAQT_CANARY=1).
+const CANARY_IGNORED = process.env.WAQT_CANARY === "1" ? [] : ["**/canary.spec.ts"];
 
 export default defineConfig({
   testDir: "tests/e2e",
-  // The canary fails on purpose; it runs only when .ci/run asks for it (WAQT_CANARY=1).
-  testIgnore: process.env.WAQT_CANARY === "1" ? [] : ["**/canary.spec.ts"],
+  testIgnore: CANARY_IGNORED,
   outputDir: "test-results/artifacts",
   timeout: 60_000,
   expect: { timeout: 10_000 },
@@ -36,8 +37,14 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "no-js", use: { javaScriptEnabled: false } },
-    { name: "js", use: { javaScriptEnabled: true } },
+    {
+      name: "no-js",
+      use: { javaScriptEnabled: false },
+      // What happens before the scripts run and the axe audit (which runs in the page) need
+      // JavaScript in the browser; every page they visit is also covered by the journeys here.
+      testIgnore: [...CANARY_IGNORED, "**/before-hydration.spec.ts", "**/accessibility.spec.ts"],
+    },
+    { name: "js", use: { javaScriptEnabled: true }, testIgnore: CANARY_IGNORED },
   ],
   webServer: {
     // A store of its own: a fresh embedded database with the demo data, the production build.

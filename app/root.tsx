@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import {
   Links,
   Meta,
@@ -5,6 +6,7 @@ import {
   Scripts,
   ScrollRestoration,
   data,
+  isRouteErrorResponse,
   useMatches,
   useRouteError,
   useRouteLoaderData,
@@ -16,7 +18,9 @@ import { SiteHeader } from "./components/site-header";
 import { SessionFlash } from "./components/flash-banner";
 import { RouteErrorScreen } from "./components/route-error-screen";
 import { requestContext } from "./context";
+import { pageMeta, siteOf } from "./lib/meta";
 import { useNonce } from "./lib/nonce";
+import { useHydrated } from "./lib/use-hydrated";
 import "./app.css";
 
 /**
@@ -53,6 +57,16 @@ export function useRootData(): RootData | undefined {
   return useRouteLoaderData<typeof loader>("root");
 }
 
+/**
+ * The title of an error shown by this layout's boundary (e.g. another customer's order): the
+ * page's own `meta` does not run then. Pages without an error have their own titles.
+ */
+export const meta: Route.MetaFunction = ({ error, matches }) => {
+  if (!error) return [];
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return pageMeta(siteOf(matches), { title: notFound ? "Page not found" : "Something went wrong", noindex: true });
+};
+
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 /**
@@ -66,6 +80,12 @@ function usePrintable(): boolean {
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const data = useRootData();
+  const hydrated = useHydrated();
+  useEffect(() => {
+    // Set after the render that follows hydration, in which every control has taken over from
+    // its plain form (docs/decisions/2026-11-23-before-hydration.md): the journeys wait on it.
+    if (hydrated) document.documentElement.dataset.hydrated = "true";
+  }, [hydrated]);
   const printable = usePrintable();
   if (printable) {
     return (

@@ -19,6 +19,8 @@ export default [
   route("order-success/:orderId", "orders/order-success.tsx"),
   route("my-orders", "orders/my-orders.tsx"),
   route("my-orders/:orderId/return", "orders/order-return.tsx"),
+  route("my-orders/:orderId", "orders/order-details.tsx"),
+  route("my-orders/:orderId/cancel", "orders/order-cancel.tsx"),
 
   // Accounts
   route("signup", "accounts/signup.tsx"),
@@ -27,6 +29,11 @@ export default [
   route("profile", "accounts/profile.tsx"),
   route("profile/edit", "accounts/profile-edit.tsx"),
   route("profile/password", "accounts/profile-password.tsx"),
+  route("forgot-password", "accounts/forgot-password.tsx"),
+  route("reset-password", "accounts/reset-password.tsx"),
+
+  // Stock alerts: the link in their mails
+  route("unsubscribe", "catalog/unsubscribe.tsx"),
 
   // Admin
   route("admin", "admin/dashboard.tsx"),
@@ -50,6 +57,7 @@ export default [
   route("admin/discounts/:discountId/edit", "admin/discount-edit.tsx"),
   route("admin/returns", "admin/returns.tsx"),
   route("admin/returns/:returnId", "admin/return-details.tsx"),
+  route("admin/outbox", "admin/outbox.tsx"),
 
   // For search engines
   route("sitemap.xml", "content/sitemap.ts"),

@@ -27,6 +27,8 @@ const HELP = `npm run bench -- [options]
   --skip-build          use the existing builds as they are
   --cpu-prof            profile the store process (node --cpu-prof) and print where its time went
   --lighthouse          also run the Lighthouse audits (npm run bench:lighthouse)
+                        (the image weight of each page type, npm run bench:images, runs unless
+                        --only leaves "images" out; --only images runs only it)
   --keep                keep the bench database (and print its URL)
   --serve               seed and start the store and the baselines, print their addresses and wait
                         for Ctrl-C (to look around, profile or audit by hand)
@@ -99,6 +101,12 @@ async function main() {
   }
   // First, so that the report below includes its scores.
   if (args.lighthouse) execSync("npx tsx bench/lighthouse.ts --skip-build", { cwd: ROOT, stdio: "inherit" });
+  // Image bytes per page type, with photos uploaded to a small catalogue of its own.
+  if (!only || only.has("images")) {
+    const imagesOut = only ? "bench/results/tmp" : "bench/results";
+    execSync(`npx tsx bench/images.ts --skip-build --out ${imagesOut}`, { cwd: ROOT, stdio: "inherit" });
+    if (only?.size === 1) return;
+  }
   const loadAverageAtStart = os.loadavg();
 
   console.log(`Seeding ${products.toLocaleString("en")} products…`);
@@ -343,8 +351,11 @@ async function main() {
     fs.mkdirSync(outDir, { recursive: true });
     const lighthousePath = path.join(ROOT, "bench/results/lighthouse.json");
     const lighthouse = fs.existsSync(lighthousePath) ? JSON.parse(fs.readFileSync(lighthousePath, "utf8")) : null;
+    const imagesPath = path.join(only ? outDir : path.join(ROOT, "bench/results"), "images.json");
+    const images = fs.existsSync(imagesPath) ? JSON.parse(fs.readFileSync(imagesPath, "utf8")) : null;
     const markdown = renderMarkdown(result, {
       lighthouse,
+      images,
       svgName: `${stem === "bench" ? "throughput" : `throughput-${products}`}.svg`,
     });
     fs.writeFileSync(path.join(outDir, `${stem}.json`), JSON.stringify(result, null, 2) + "\n");

@@ -12,6 +12,11 @@ import * as orderPhoneConfirmation from "./20261123000010_order_phone_confirmati
 import * as discountCodes from "./20261123000016_discount_codes";
 import * as orderDeliveredAt from "./20261123000017_order_delivered_at";
 import * as returns from "./20261123000018_returns";
+import * as outbox from "./20261123000013_outbox";
+import * as passwordResetTokens from "./20261123000014_password_reset_tokens";
+import * as stockAlerts from "./20261123000015_stock_alerts";
+import * as productPhotos from "./20261123000011_product_photos";
+import * as orderItemPhotos from "./20261123000012_order_item_photos";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -31,6 +36,11 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261123000016_discount_codes": discountCodes,
   "20261123000017_order_delivered_at": orderDeliveredAt,
   "20261123000018_returns": returns,
+  "20261123000013_outbox": outbox,
+  "20261123000014_password_reset_tokens": passwordResetTokens,
+  "20261123000015_stock_alerts": stockAlerts,
+  "20261123000011_product_photos": productPhotos,
+  "20261123000012_order_item_photos": orderItemPhotos,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

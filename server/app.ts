@@ -18,6 +18,8 @@ import { type PageCache, pageCacheMiddleware } from "./http/page-cache";
 import { pageErrorHandler, servicesForPages, sessionStoreUnavailable } from "./http/page-errors";
 import { pageFormPosts } from "./http/page-form-posts";
 import { pageSessionOf, pageSessions } from "./http/page-session";
+import { photoFiles } from "./http/photo-files";
+import { readPhotoFormRequest } from "./http/photo-upload";
 import { markPersonalised } from "./http/personalised-answer";
 import { queryCounter } from "./http/query-counter";
 import { securityHeaders } from "./http/security-headers";
@@ -90,6 +92,10 @@ export function createApp(deps: AppDependencies): Express {
     app.use(pageCacheMiddleware(deps.pageCache, { liteCookie: LITE_COOKIE, isLite: isLiteMode }));
   }
 
+  // Product photos' files, from PostgreSQL through a memory cache: before the static files are
+  // searched, as their names are content hashes that no file on disk has.
+  app.use(photoFiles(services));
+
   if (deps.viteMiddlewares) {
     app.use(deps.viteMiddlewares);
   } else if (deps.clientAssetsDir) {
@@ -160,6 +166,7 @@ export function createApp(deps: AppDependencies): Express {
           cspNonce: res.locals.cspNonce,
           lite: isLiteMode(req.headers.cookie, req.get("save-data")),
           requestId: String(req.id),
+          readPhotoForm: readPhotoFormRequest,
         });
         return context;
       },

@@ -60,6 +60,38 @@ describe("configuration", () => {
     expect(errorOf({ ADMIN_EMAIL: "boss@waqt.pk" })).toMatch(/ADMIN_PASSWORD is required/);
   });
 
+  it("sends mail as files under DATA_DIR/outbox by default, from SITE_NAME <STORE_EMAIL>, and reads the mail settings", () => {
+    const dataDir = tempDataDir();
+    const defaults = loadConfig({ DATA_DIR: dataDir });
+    expect(defaults.mail).toEqual({
+      smtpUrl: null,
+      from: "Waqt <support@waqt.pk>",
+      outboxDir: path.join(dataDir, "outbox"),
+      maxAttempts: 8,
+      retrySeconds: 60,
+    });
+    expect(loadConfig({ DATA_DIR: dataDir, SITE_NAME: "Waqt, Lahore", STORE_EMAIL: "hi@waqt.pk" }).mail.from).toBe(
+      '"Waqt, Lahore" <hi@waqt.pk>',
+    );
+    const set = loadConfig({
+      DATA_DIR: dataDir,
+      SMTP_URL: "smtps://user:secret@mail.example:465",
+      MAIL_FROM: "Orders <orders@waqt.pk>",
+      MAIL_MAX_ATTEMPTS: "3",
+      MAIL_RETRY_SECONDS: "0.5",
+    });
+    expect(set.mail).toMatchObject({
+      smtpUrl: "smtps://user:secret@mail.example:465",
+      from: "Orders <orders@waqt.pk>",
+      maxAttempts: 3,
+      retrySeconds: 0.5,
+    });
+    expect(errorOf({ SMTP_URL: "http://mail.example" })).toContain("SMTP_URL must be an smtp:// or smtps:// URL");
+    expect(errorOf({ MAIL_FROM: "Orders" })).toContain("MAIL_FROM must be an address");
+    expect(errorOf({ MAIL_MAX_ATTEMPTS: "0" })).toContain("MAIL_MAX_ATTEMPTS");
+    expect(errorOf({ MAIL_RETRY_SECONDS: "-1" })).toContain("MAIL_RETRY_SECONDS");
+  });
+
   it("refuses TRUST_PROXY=true, which would believe any client's X-Forwarded-For, and accepts hops or addresses", () => {
     expect(errorOf({ TRUST_PROXY: "true" })).toMatch(
       /^Invalid configuration: TRUST_PROXY must be a hop count .* not true/,

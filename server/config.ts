@@ -37,8 +37,23 @@ export type Config = {
   /** Seed the demo catalogue and accounts when the database is empty (the embedded default does). */
   seedDemoData: boolean;
   store: StoreDetails;
+  /** How mail leaves the store (server/mail/; docs/decisions/2026-11-23-outbox.md). */
+  mail: MailConfig;
   /** Benchmark only: count database queries per request (server/http/query-counter.ts). Off by default. */
   benchQueryCount: boolean;
+};
+
+export type MailConfig = {
+  /** smtp:// or smtps:// with credentials; null: each mail becomes an .eml file under outboxDir. */
+  smtpUrl: string | null;
+  /** The From of every mail: MAIL_FROM, or `SITE_NAME <STORE_EMAIL>`. */
+  from: string;
+  /** Where mails are written without SMTP_URL: DATA_DIR/outbox. */
+  outboxDir: string;
+  /** Attempts before a message is marked failed for good. */
+  maxAttempts: number;
+  /** The wait after the first failed attempt; it doubles after each, up to an hour. */
+  retrySeconds: number;
 };
 
 export class ConfigError extends Error {
@@ -121,6 +136,39 @@ const envSchema = yup.object({
   ADMIN_NAME: yup.string().trim().min(2, "must be at least 2 characters long"),
   SEED_DEMO_DATA: yup.string().oneOf(["on", "off", ""], "must be on or off"),
   BENCH_QUERY_COUNT: yup.string().oneOf(["on", "off"], "must be on or off").default("off"),
+  SMTP_URL: yup
+    .string()
+    .trim()
+    .test("smtp-url", "must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example:587", (value) => {
+      if (!value) return true;
+      try {
+        const url = new URL(value);
+        return ["smtp:", "smtps:"].includes(url.protocol) && Boolean(url.hostname);
+      } catch {
+        return false;
+      }
+    }),
+  MAIL_FROM: yup
+    .string()
+    .trim()
+    .max(300, "must be at most 300 characters")
+    .matches(/^(?:[^<>]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/, {
+      message: "must be an address, or a name and an address: Waqt <support@waqt.pk>",
+      excludeEmptyString: true,
+    }),
+  MAIL_MAX_ATTEMPTS: yup
+    .number()
+    .typeError("must be a whole number (1-100)")
+    .integer("must be a whole number (1-100)")
+    .min(1, "must be a whole number (1-100)")
+    .max(100, "must be a whole number (1-100)")
+    .default(8),
+  MAIL_RETRY_SECONDS: yup
+    .number()
+    .typeError("must be a number of seconds (0.01-3600)")
+    .min(0.01, "must be a number of seconds (0.01-3600)")
+    .max(3600, "must be a number of seconds (0.01-3600)")
+    .default(60),
 });
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -167,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
+  const store = storeDetails(env);
 
   return {
     env: nodeEnv,
@@ -187,9 +236,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { email: raw.ADMIN_EMAIL, password: raw.ADMIN_PASSWORD!, name: raw.ADMIN_NAME ?? "Administrator" }
       : null,
     seedDemoData: raw.SEED_DEMO_DATA ? raw.SEED_DEMO_DATA === "on" : !databaseUrl,
-    store: storeDetails(env),
+    store,
+    mail: {
+      smtpUrl: raw.SMTP_URL || null,
+      from: raw.MAIL_FROM || defaultMailFrom(store),
+      outboxDir: path.join(dataDir, "outbox"),
+      maxAttempts: raw.MAIL_MAX_ATTEMPTS,
+      retrySeconds: raw.MAIL_RETRY_SECONDS,
+    },
     benchQueryCount: raw.BENCH_QUERY_COUNT === "on",
   };
+}
+
+/** `SITE_NAME <STORE_EMAIL>`, the name quoted when it holds characters an address header reads otherwise. */
+function defaultMailFrom(store: StoreDetails): string {
+  const name = /^[\p{L}\p{N} .'-]+$/u.test(store.name) ? store.name : `"${store.name.replace(/["\\]/g, "")}"`;
+  return `${name} <${store.email}>`;
 }
 
 function splitList(value: string): string[] {

@@ -12,3 +12,5 @@ export { connectDatabase } from "./db/database";
 export { createHttpServer } from "./http/http-server";
 export { startPageCache, PageCache } from "./http/page-cache";
 export { createServices, type Services } from "./services";
+export { createMailTransport, type MailTransport } from "./mail/mail-transport";
+export { startOutboxSender, type OutboxSender } from "./mail/outbox-sender";

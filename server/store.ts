@@ -14,6 +14,8 @@ import { embeddedClusterDir, openDatabase, type OpenDatabase } from "./db/open-d
 import { createHttpServer } from "./http/http-server";
 import { startPageCache } from "./http/page-cache";
 import { createLogger, type Logger } from "./logger";
+import { createMailTransport } from "./mail/mail-transport";
+import { startOutboxSender } from "./mail/outbox-sender";
 import { createServices } from "./services";
 
 /** The folder with package.json (the server runs from build/server in production, from server/ in development). */
@@ -100,6 +102,18 @@ async function serve(
     }
   }
 
+  // The outbox sender delivers what the services wrote to the outbox (docs/decisions/2026-11-23-outbox.md).
+  const mailTransport = createMailTransport(config.mail, { publicUrl: config.publicUrl, replyTo: config.store.email });
+  logger.info(`mail: ${mailTransport.description}, from ${config.mail.from}`);
+  const outboxSender = startOutboxSender({
+    db,
+    transport: mailTransport,
+    logger,
+    maxAttempts: config.mail.maxAttempts,
+    retrySeconds: config.mail.retrySeconds,
+    sweep: () => services.stockAlerts.queueDue(),
+  });
+
   const sessionPool = new pg.Pool({ connectionString: database.url, max: 5, connectionTimeoutMillis: 5_000 });
   sessionPool.on("error", (error) => logger.warn({ err: error }, "session pool connection lost"));
   const pageCache = config.pageCache ? startPageCache(database.url, logger) : null;
@@ -129,13 +143,20 @@ async function serve(
     : null;
 
   const server = createHttpServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(config.port, config.host, () => {
-      server.off("error", reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(config.port, config.host, () => {
+        server.off("error", reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await outboxSender.stop();
+    await pageCache?.close();
+    await backups?.stop();
+    throw error;
+  }
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   logger.info(
@@ -167,6 +188,8 @@ async function serve(
       clearInterval(sweep);
       clearTimeout(timer);
       await pageCache?.close();
+      // The message in hand is finished and marked; the rest wait in the table for the next start.
+      await outboxSender.stop();
       await sessionPool.end().catch(() => {});
       // Every committed transaction reaches the archive before PostgreSQL stops.
       await backups?.stop();

@@ -63,6 +63,9 @@ export default function Login({ actionData }: Route.ComponentProps) {
           error={errors.password}
           required
         />
+        <p className="form-aside">
+          <Link to="/forgot-password">Forgot your password?</Link>
+        </p>
         <button type="submit" className="button button--block" disabled={navigation.state === "submitting"}>
           {navigation.state === "submitting" ? "Logging in..." : "Log In"}
         </button>

@@ -1,5 +1,6 @@
-import { Link } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import { requestContext } from "../context";
+import { flashRefusal, formValues } from "../lib/forms";
 import { OrderCard } from "../orders/order-parts";
 import { requireUser } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
@@ -11,14 +12,31 @@ const LATEST_ORDERS = 3;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const { services } = context.get(requestContext);
-  const { orders, meta } = await services.orders.listMyOrders(user._id, { limit: LATEST_ORDERS });
-  return { user, orders, orderCount: meta.count };
+  const [{ orders, meta }, alerts] = await Promise.all([
+    services.orders.listMyOrders(user._id, { limit: LATEST_ORDERS }),
+    services.stockAlerts.listWaiting(user.email),
+  ]);
+  return { user, orders, orderCount: meta.count, alerts };
+}
+
+/** Cancels one of the customer's waiting stock alerts (docs/product.md, "Back in stock"). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const { services, session } = context.get(requestContext);
+  const values = formValues(await request.formData());
+  try {
+    const productName = await services.stockAlerts.cancelAlert(user.email, values);
+    session.setFlash({ tone: "success", message: `You will not be told when ${productName} is back.` });
+  } catch (error) {
+    flashRefusal(session, error, "Failed to cancel the alert");
+  }
+  throw redirect("/profile", 303);
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "My Profile", path: "/profile", noindex: true });
 
 export default function Profile({ loaderData }: Route.ComponentProps) {
-  const { user, orders, orderCount } = loaderData;
+  const { user, orders, orderCount, alerts } = loaderData;
   const address = [
     user.address.street,
     user.address.city,
@@ -87,6 +105,32 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           </ul>
         </aside>
       </div>
+      <section className="card profile__alerts" aria-labelledby="stock-alerts">
+        <h2 id="stock-alerts">Stock alerts</h2>
+        {alerts.length === 0 ? (
+          <p className="muted">
+            No alerts waiting. On a watch that is out of stock, choose &quot;Notify me when it&apos;s back&quot;.
+          </p>
+        ) : (
+          <>
+            <p>{`We will send ${user.email} one email when each of these is back in stock.`}</p>
+            <ul className="alert-list">
+              {alerts.map((alert) => (
+                <li key={alert._id}>
+                  <Link to={`/products/${alert.product._id}`}>{alert.product.name}</Link>
+                  <Form method="post" className="inline-form">
+                    <input type="hidden" name="alertId" value={alert._id} />
+                    <button type="submit" className="button button--small button--ghost">
+                      <span>Cancel alert</span>
+                      <span className="visually-hidden">{` for ${alert.product.name}`}</span>
+                    </button>
+                  </Form>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </section>
       <section className="profile__orders" aria-labelledby="recent-orders">
         <header className="page-header">
           <h2 id="recent-orders">Recent Orders</h2>

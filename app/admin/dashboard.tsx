@@ -10,19 +10,20 @@ import { BackupStatusPanel } from "./backup-status";
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  const [figures, messageCount, requestedReturns, backups] = await Promise.all([
+  const [figures, messageCount, requestedReturns, backups, outbox] = await Promise.all([
     services.orders.dashboardFigures(),
     services.contact.countMessages(),
     services.returns.countRequested(),
     services.backups.status(),
+    services.outbox.counts(),
   ]);
-  return { ...figures, messageCount, requestedReturns, backups };
+  return { ...figures, messageCount, requestedReturns, backups, outbox };
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Admin Dashboard", path: "/admin", noindex: true });
 
-/** Products, orders, users, the contact messages, discount codes and returns (docs/product.md, "Admin"). */
-function adminAreas(messageCount: number, requestedReturns: number) {
+/** Products, orders, users, the contact messages, discount codes, returns and the outbox (docs/product.md, "Admin"). */
+function adminAreas(messageCount: number, requestedReturns: number, outbox: { queued: number; failed: number }) {
   return [
     { to: "/admin/products", title: "Manage Products", text: "Add, edit and delete watches; set prices and stock" },
     {
@@ -42,6 +43,11 @@ function adminAreas(messageCount: number, requestedReturns: number) {
       title: "Returns",
       text: `${requestedReturns} ${requestedReturns === 1 ? "return" : "returns"} waiting for an answer`,
     },
+    {
+      to: outbox.failed > 0 ? "/admin/outbox?state=failed" : "/admin/outbox",
+      title: "Outbox",
+      text: `Emails to customers and the store: ${outbox.queued} waiting, ${outbox.failed} failed`,
+    },
   ];
 }
 
@@ -57,6 +63,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
     messageCount,
     requestedReturns,
     backups,
+    outbox,
   } = loaderData;
   return (
     <section>
@@ -84,7 +91,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         </li>
       </ul>
       <ul className="collections">
-        {adminAreas(messageCount, requestedReturns).map((area) => (
+        {adminAreas(messageCount, requestedReturns, outbox).map((area) => (
           <li key={area.to}>
             <Link className="collection-card" to={area.to}>
               <span className="collection-card__title">{area.title}</span>

@@ -15,7 +15,7 @@ export function shipOrderPath(orderId: string, returnTo: string): string {
  * for them (the action redirects there; with JavaScript the select goes there itself).
  *
  * A status chosen before the scripts ran has not been sent: the Update button then stays until
- * it is pressed or the select is used again.
+ * it is pressed or the select is used again (docs/decisions/2026-11-23-before-hydration.md).
  */
 export function OrderStatusForm({
   orderId,

@@ -57,7 +57,8 @@ export function PackingSlip({ order, store }: { order: PublicOrder; store: Store
   return (
     <article className="slip" aria-label={`Packing slip for order #${shortOrderId(order._id)}`}>
       <header className="slip__from">
-        <p className="slip__shop">{store.name}</p>
+        {/* The sender, large: a label on the parcel, not a paragraph nor a heading. */}
+        <div className="slip__shop">{store.name}</div>
         <p>
           {`Return address: ${store.address.street}, ${store.address.city}, ${store.address.country}`}
           <br />

@@ -1,24 +1,31 @@
 import { redirect } from "react-router";
 import { requestContext } from "../context";
-import { formFailure, formValues } from "../lib/forms";
+import { formFailure } from "../lib/forms";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { ProductForm, productFormValues } from "./product-form";
 import type { Route } from "./+types/product-create";
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
-  return null;
+  const { services } = context.get(requestContext);
+  return { photoFormats: await services.catalog.photoFormats() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   requireAdmin(context, request);
-  const { services, session } = context.get(requestContext);
-  const values = formValues(await request.formData());
+  const { services, session, readPhotoForm } = context.get(requestContext);
+  // Read only now, after the guard: the post may carry a photo of up to 10 MB.
+  let form;
   try {
-    await services.catalog.createProduct(values);
+    form = await readPhotoForm(request);
   } catch (error) {
-    return formFailure(error, values, { fallback: "Failed to save the product" });
+    return formFailure(error, {}, { fallback: "Failed to save the product" });
+  }
+  try {
+    await services.catalog.createProductFromForm(form.fields, form.photo);
+  } catch (error) {
+    return formFailure(error, form.fields, { fallback: "Failed to save the product" });
   }
   session.setFlash({ tone: "success", message: "Product created successfully!" });
   throw redirect("/admin/products", 303);
@@ -26,13 +33,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Add Product", path: "/admin/products/new", noindex: true });
 
-export default function CreateProduct({ actionData }: Route.ComponentProps) {
+export default function CreateProduct({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <section className="form-page">
       <h1>Add Product</h1>
       <ProductForm
-        values={productFormValues(null, actionData)}
+        values={productFormValues(null, "", actionData)}
         failure={actionData}
+        photoFormats={loaderData.photoFormats}
         submitLabel="Add Product"
         pendingLabel="Saving..."
       />

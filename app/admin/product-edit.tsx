@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import { requestContext } from "../context";
-import { formFailure, formValues } from "../lib/forms";
+import { formFailure } from "../lib/forms";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
@@ -10,18 +10,27 @@ import type { Route } from "./+types/product-edit";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  const product = await foundOr404(services.catalog.getProduct(params.productId));
-  return { product };
+  const editing = await foundOr404(services.catalog.getProductForEditing(params.productId));
+  return { ...editing, photoFormats: await services.catalog.photoFormats() };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   requireAdmin(context, request);
-  const { services, session } = context.get(requestContext);
-  const values = formValues(await request.formData());
+  const { services, session, readPhotoForm } = context.get(requestContext);
+  // Read only now, after the guard: the post may carry a photo of up to 10 MB.
+  let form;
   try {
-    await services.catalog.updateProduct(params.productId, values);
+    form = await readPhotoForm(request);
   } catch (error) {
-    return formFailure(error, values, { fallback: "Failed to save the product" });
+    return formFailure(error, {}, { fallback: "Failed to save the product" });
+  }
+  try {
+    await services.catalog.updateProductFromForm(params.productId, form.fields, {
+      photo: form.photo,
+      removePhoto: form.fields.removeImage === "on",
+    });
+  } catch (error) {
+    return formFailure(error, form.fields, { fallback: "Failed to save the product" });
   }
   session.setFlash({ tone: "success", message: "Product updated successfully!" });
   throw redirect("/admin/products", 303);
@@ -34,8 +43,10 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
     <section className="form-page">
       <h1>Edit Product</h1>
       <ProductForm
-        values={productFormValues(loaderData.product, actionData)}
+        values={productFormValues(loaderData.product, loaderData.imageUrl, actionData)}
         failure={actionData}
+        photoFormats={loaderData.photoFormats}
+        product={loaderData.product}
         submitLabel="Save Changes"
         pendingLabel="Saving..."
       />

@@ -1,10 +1,15 @@
 import { Form } from "react-router";
 import type { PublicProduct } from "../../server/modules/catalog/product.model";
 import { Field, FormActions, FormError, type FormFailure } from "../lib/forms";
+import { PhotoField } from "./photo-field";
 
-/** The fields of a product as the form shows them: the saved product, or what was just typed. */
+/**
+ * The fields of a product as the form shows them: the saved product (its Image URL field holds
+ * the URL the admin gave, not the photo's), or what was just typed.
+ */
 export function productFormValues(
   product: PublicProduct | null,
+  imageUrl: string,
   failure: FormFailure | undefined,
 ): Record<string, string> {
   if (failure) return failure.values;
@@ -16,30 +21,38 @@ export function productFormValues(
     price: String(product.price),
     stock: String(product.stock),
     category: product.category,
-    imageUrl: product.imageUrl,
+    imageUrl,
   };
 }
 
 /**
- * Add and Edit share this form: every field required but brand, errors beside their fields.
- * noValidate: the server's messages are the ones shown, the same with or without JavaScript.
+ * Add and Edit share this form: every field required but brand, and a photo or an Image URL
+ * (docs/product.md, "Products"); errors beside their fields. A multipart form, so that the photo
+ * travels with the fields, with or without JavaScript. noValidate: the server's messages are the
+ * ones shown, the same with or without JavaScript.
  */
 export function ProductForm({
   values,
   failure,
   submitLabel,
   pendingLabel,
+  photoFormats,
+  product = null,
 }: {
   values: Record<string, string>;
   failure: FormFailure | undefined;
   submitLabel: string;
   pendingLabel: string;
+  /** The formats this server reads, for the hint and the file picker. */
+  photoFormats: string[];
+  /** The product being edited, whose photo (if any) is shown with a way to remove it. */
+  product?: PublicProduct | null;
 }) {
   const errors = failure?.fieldErrors ?? {};
   return (
     <>
       <FormError message={failure?.formError} />
-      <Form method="post" noValidate className="card">
+      <Form method="post" encType="multipart/form-data" noValidate className="card">
         <Field
           name="name"
           label="Name"
@@ -107,15 +120,20 @@ export function ProductForm({
             <option value="Women">Women</option>
           </select>
         </Field>
+        <PhotoField
+          error={errors.image}
+          formats={photoFormats}
+          product={product && product.images.length > 0 ? product : null}
+          removeChecked={values.removeImage === "on"}
+        />
         <Field
           name="imageUrl"
           label="Image URL"
           defaultValue={values.imageUrl}
           error={errors.imageUrl}
-          required
           maxLength={500}
           autoComplete="off"
-          hint="An https:// address, or a site path such as /images/watches/name.svg"
+          hint="Or an image on the web: an https:// address, or a site path such as /images/watches/name.svg. Shown when there is no photo."
         />
         <FormActions label={submitLabel} pendingLabel={pendingLabel} cancelTo="/admin/products" />
       </Form>

@@ -68,7 +68,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
               {products.map((product, index) => (
                 <tr key={product._id}>
                   <td>
-                    <ProductImage src={product.imageUrl} alt="" size={48} eager={index < 10} />
+                    <ProductImage src={product.imageUrl} images={product.images} alt="" size={48} eager={index < 10} />
                   </td>
                   <td>
                     <Link to={`/products/${product._id}`}>{product.name}</Link>

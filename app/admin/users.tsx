@@ -1,6 +1,7 @@
-import { Form, Link } from "react-router";
+import { Form, Link, redirect, useLocation } from "react-router";
 import { requestContext } from "../context";
-import { requireAdmin } from "../lib/guards";
+import { flashRefusal, formValues } from "../lib/forms";
+import { requireAdmin, safeRedirectPath } from "../lib/guards";
 import { PreviousNextPages, pageFromUrl, searchFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/users";
@@ -17,10 +18,30 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { users, pagination, search, role, currentUserId: admin._id };
 }
 
+/**
+ * Sends a user a link to choose a new password (docs/product.md, "Accounts"): the admin never
+ * sets or sees a password.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  requireAdmin(context, request);
+  const { services, session } = context.get(requestContext);
+  const values = formValues(await request.formData());
+  const back = safeRedirectPath(values.returnTo, "/admin/users");
+  const returnTo = back.startsWith("/admin/users") ? back : "/admin/users";
+  try {
+    const email = await services.accounts.sendResetLink(values);
+    session.setFlash({ tone: "success", message: `A password reset link was sent to ${email}` });
+  } catch (error) {
+    flashRefusal(session, error, "Failed to send the reset link");
+  }
+  throw redirect(returnTo, 303);
+}
+
 export const meta: Route.MetaFunction = routeMeta({ title: "Manage Users", path: "/admin/users", noindex: true });
 
 export default function AdminUsers({ loaderData }: Route.ComponentProps) {
   const { users, pagination, search, role, currentUserId } = loaderData;
+  const location = useLocation();
   const pageLink = (page: number) => {
     const params = new URLSearchParams();
     if (search) params.set("search", search);
@@ -85,6 +106,14 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
                     </td>
                     <td>{new Date(user.createdAt).toLocaleDateString("en-PK")}</td>
                     <td className="actions">
+                      <Form method="post" className="inline-form">
+                        <input type="hidden" name="userId" value={user._id} />
+                        <input type="hidden" name="returnTo" value={location.pathname + location.search} />
+                        <button type="submit" className="button button--small button--ghost">
+                          <span>Send reset link</span>
+                          <span className="visually-hidden">{` to ${user.email}`}</span>
+                        </button>
+                      </Form>
                       {isSelf ? (
                         <span className="muted">This is you</span>
                       ) : (

@@ -28,8 +28,9 @@ export function AddToCartForm({
       <input type="hidden" name="returnTo" value={location.pathname + location.search} />
       <input type="hidden" name="then" value={then} />
       {children ?? <input type="hidden" name="quantity" value="1" />}
-      <button type="submit" className="button" disabled={!inStock} aria-label={`Add ${productName} to cart`}>
-        Add to Cart
+      {/* Named as it reads, then which watch: "Add to Cart Seiko Presage" (several sit in a grid). */}
+      <button type="submit" className="button" disabled={!inStock}>
+        Add to Cart<span className="visually-hidden">{` ${productName}`}</span>
       </button>
     </Form>
   );

@@ -160,7 +160,7 @@ function CartLineRow({ line, confirming }: { line: CartLine; confirming: boolean
   const problem = lineProblem(line);
   return (
     <li className="cart-line card">
-      <ProductImage src={product.imageUrl} alt={product.name} size={96} eager />
+      <ProductImage src={product.imageUrl} images={product.images} alt={product.name} size={96} eager />
       <div className="cart-line__info">
         <Link to={`/products/${product._id}`} className="cart-line__name">
           {product.name}

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { PublicProduct } from "../../server/modules/catalog/product.model";
 import { AddToCartForm } from "../cart/add-to-cart-form";
+import { CARD_SLOT } from "../components/image-slots";
 import { ProductImage } from "../components/product-image";
 import { formatRupees } from "../lib/money";
 
@@ -14,7 +15,15 @@ export function ProductCard({ product, eagerImage }: { product: PublicProduct; e
     <li className="product-card">
       <Link to={`/products/${product._id}`} className="product-card__link">
         {/* The link is named by the watch's name beside the image; an alt would say it twice. */}
-        <ProductImage src={product.imageUrl} alt="" size={400} eager={eagerImage} />
+        <ProductImage
+          src={product.imageUrl}
+          images={product.images}
+          placeholder={product.imagePlaceholder}
+          slot={CARD_SLOT}
+          alt=""
+          size={400}
+          eager={eagerImage}
+        />
         <span className="product-card__name">{product.name}</span>
       </Link>
       {product.brand ? <span className="product-card__brand">{product.brand}</span> : null}

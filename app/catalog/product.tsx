@@ -1,10 +1,13 @@
-import { Link, isRouteErrorResponse, useRouteError } from "react-router";
+import { Form, Link, isRouteErrorResponse, redirect, useNavigation, useRouteError } from "react-router";
+import { ForbiddenError } from "../../server/modules/shared/errors.shared";
 import type { PublicProduct } from "../../server/modules/catalog/product.model";
 import { AddToCartForm } from "../cart/add-to-cart-form";
 import { NotFoundScreen } from "../components/not-found-screen";
+import { DETAIL_SLOT } from "../components/image-slots";
 import { ProductImage } from "../components/product-image";
 import { RouteErrorScreen } from "../components/route-error-screen";
 import { requestContext } from "../context";
+import { Field, FormError, Honeypot, formFailure, formHeaders, formValues, isHoneypotFilled } from "../lib/forms";
 import { formatRupees } from "../lib/money";
 import { absoluteSiteUrl, pageMeta, siteOf } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
@@ -13,10 +16,40 @@ import { QuantityStepper } from "./quantity-stepper";
 import type { Route } from "./+types/product";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { services, publicUrl, store } = context.get(requestContext);
+  const { services, publicUrl, store, user } = context.get(requestContext);
   const product = await foundOr404(services.catalog.getProduct(params.productId));
-  return { product, structuredData: productStructuredData(product, publicUrl, store.name) };
+  // A signed-in customer's alerts go to the account's address (the field is hidden and filled).
+  return {
+    product,
+    structuredData: productStructuredData(product, publicUrl, store.name),
+    alertEmail: user?.email ?? null,
+  };
 }
+
+/**
+ * "Notify me when it's back" on an out-of-stock watch (docs/product.md, "Back in stock"): no
+ * sign-in needed, a honeypot against bots, rate-limited; asking twice is accepted and changes nothing.
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { services, user, session, clientIp } = context.get(requestContext);
+  const values = formValues(await request.formData());
+  if (isHoneypotFilled(values)) {
+    return formFailure(new ForbiddenError("Your request could not be accepted."), values);
+  }
+  try {
+    const { email, productName } = await services.stockAlerts.requestAlert(params.productId, values, {
+      ip: clientIp,
+      email: user?.email,
+    });
+    session.setFlash({ tone: "success", message: `We will email ${email} when ${productName} is back in stock.` });
+  } catch (error) {
+    return formFailure(error, values);
+  }
+  throw redirect(`/products/${params.productId}`, 303);
+}
+
+// Too many requests: 429 with Retry-After, like the API.
+export const headers: Route.HeadersFunction = formHeaders;
 
 /** schema.org Product, for search engines: price in PKR and whether it can be bought now. */
 function productStructuredData(product: PublicProduct, publicUrl: string, storeName: string) {
@@ -63,8 +96,8 @@ function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/</g, "\\u003c");
 }
 
-export default function ProductPage({ loaderData }: Route.ComponentProps) {
-  const { product, structuredData } = loaderData;
+export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { product, structuredData, alertEmail } = loaderData;
   const inStock = product.stock > 0;
   return (
     <article className="product-detail">
@@ -73,7 +106,17 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
         <Link to="/products">← Back to Products</Link>
       </p>
       <div className="product-detail__grid">
-        <ProductImage src={product.imageUrl} alt={product.name} size={600} eager className="product-detail__image" />
+        {/* The largest element of the page: fetched first, never lazily. */}
+        <ProductImage
+          src={product.imageUrl}
+          images={product.images}
+          placeholder={product.imagePlaceholder}
+          slot={DETAIL_SLOT}
+          alt={product.name}
+          size={600}
+          priority
+          className="product-detail__image"
+        />
         <div className="product-detail__info">
           <h1>{product.name}</h1>
           <dl className="details">
@@ -90,18 +133,63 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             <dt>Availability</dt>
             <dd className={inStock ? "stock stock--in" : "stock stock--out"}>{stockLabel(product.stock)}</dd>
           </dl>
-          <p className="product-detail__price">{formatRupees(product.price)}</p>
+          {/* Large and bold, but a figure, not a paragraph or a heading. */}
+          <div className="product-detail__price">{formatRupees(product.price)}</div>
           <p className="product-detail__description">{product.description}</p>
           {inStock ? (
             <AddToCartForm productId={product._id} productName={product.name} inStock then="cart">
               <QuantityStepper name="quantity" label="Quantity" max={product.stock} />
             </AddToCartForm>
           ) : (
-            <p className="muted">This watch is out of stock at the moment.</p>
+            <>
+              <p className="muted">This watch is out of stock at the moment.</p>
+              <NotifyMeForm email={alertEmail} failure={actionData} />
+            </>
           )}
         </div>
       </div>
     </article>
+  );
+}
+
+/** One email when the watch is back; a signed-in customer's address is filled in and hidden. */
+function NotifyMeForm({
+  email,
+  failure,
+}: {
+  email: string | null;
+  failure?: { fieldErrors?: Record<string, string>; formError?: string; values?: Record<string, string> };
+}) {
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting" && navigation.formMethod === "POST";
+  return (
+    <section className="notify-me card" aria-labelledby="notify-me-heading">
+      <h2 id="notify-me-heading">Notify me when it&apos;s back</h2>
+      <FormError message={failure?.formError} />
+      <Form method="post" noValidate>
+        <Honeypot />
+        {email ? (
+          <>
+            <input type="hidden" name="email" value={email} />
+            <p>{`We will send one email to ${email} when this watch is back in stock.`}</p>
+          </>
+        ) : (
+          <Field
+            name="email"
+            label="Email"
+            type="email"
+            autoComplete="email"
+            defaultValue={failure?.values?.email}
+            error={failure?.fieldErrors?.email}
+            hint="One email when it is back in stock, nothing else"
+            required
+          />
+        )}
+        <button type="submit" className="button" disabled={submitting}>
+          {submitting ? "Saving..." : "Notify Me"}
+        </button>
+      </Form>
+    </section>
   );
 }
 

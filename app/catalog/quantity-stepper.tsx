@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "../lib/use-hydrated";
 
 /**
@@ -17,8 +17,14 @@ export function QuantityStepper({
   defaultValue?: number;
 }) {
   const hydrated = useHydrated();
+  const input = useRef<HTMLInputElement>(null);
   // Kept as typed (a half-typed number is allowed); the buttons and leaving the field clamp it.
   const [typed, setTyped] = useState(String(defaultValue));
+  useEffect(() => {
+    // What was typed before the scripts ran is what the form would send: the buttons start from it
+    // (docs/decisions/2026-11-23-before-hydration.md).
+    if (input.current) setTyped(input.current.value);
+  }, []);
   const id = `quantity-${name}`;
   const clamp = (value: number) => Math.min(max, Math.max(1, Number.isFinite(value) ? Math.trunc(value) : 1));
   const quantity = clamp(Number(typed));
@@ -39,6 +45,7 @@ export function QuantityStepper({
           </button>
         ) : null}
         <input
+          ref={input}
           id={id}
           name={name}
           type="number"

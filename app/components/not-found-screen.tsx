@@ -12,7 +12,8 @@ export function NotFoundScreen({
 }) {
   return (
     <section className="error-screen">
-      <p className="error-code">404</p>
+      {/* The status as a large label above the heading: not a paragraph, nor a heading itself. */}
+      <div className="error-code">404</div>
       <h1>{message ?? "Page not found"}</h1>
       <p>{explanation}</p>
       <Link className="button" to={link.to}>

@@ -1,8 +1,10 @@
 /**
- * The FAQ: six categories, the store's claims as answers (docs/product.md, "Contact and content"). It promises only what the store
- * does: there is no password reset or stock alert yet, so those answers say how to get help
- * instead; a shipped order shows its courier and tracking number (docs/product.md, "Shipping an order");
- * checkout takes FIRST10 and My Orders takes returns (docs/product.md, "Discount codes" and "Returns").
+ * The FAQ: six categories, the store's claims as answers (docs/product.md, "Contact and content").
+ * It promises only what the store does: a forgotten password is reset by a link by email, a
+ * sold-out watch can be watched for ("Back in stock"), a pending order can be cancelled by its
+ * customer within 2 hours ("Cancelling an order"), and a shipped order shows and mails its courier
+ * and tracking number ("Shipping an order", "Order mails"); checkout takes FIRST10 and My Orders
+ * takes returns ("Discount codes" and "Returns").
  */
 export type FaqCategory = { title: string; entries: { question: string; answer: string }[] };
 
@@ -13,7 +15,7 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
       {
         question: "How do I place an order?",
         answer:
-          "Create an account or log in, add watches to your cart, then choose Proceed to Checkout, enter your shipping address and mobile number and press Place Order. You will see your order number straight away, and the order appears under My Orders.",
+          "Create an account or log in, add watches to your cart, then choose Proceed to Checkout, enter your shipping address and mobile number and press Place Order. You will see your order number straight away, we email you a confirmation with the items, the total and what happens next, and the order appears under My Orders.",
       },
       {
         question: "Do I need an account to order?",
@@ -28,7 +30,7 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
       {
         question: "Can I change or cancel my order?",
         answer:
-          "Yes, within 2 hours of ordering. Contact us by phone or through the contact page with your order number (shown on the confirmation page and under My Orders) and we will change or cancel it for you.",
+          "Yes, within 2 hours of ordering, while the order is still pending. To cancel, open My Orders, choose the order and press Cancel order, then confirm: the order is cancelled at once and we email you to say so. To change an order (an address, a watch), contact us by phone or through the contact page with your order number within those 2 hours. After 2 hours, or once the order has shipped, it can no longer be cancelled online.",
       },
       {
         question: "How do I use the FIRST10 discount code?",
@@ -57,7 +59,7 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
       {
         question: "How can I follow my order?",
         answer:
-          "Before we send a cash-on-delivery order, we call the mobile number you gave at checkout to confirm it. My Orders shows the status of each order: Pending while we prepare it, Shipped once it is with the courier, and Delivered. Once it has shipped, My Orders also shows the courier (such as TCS, Leopards or M&P) and the tracking number: enter it on the courier's website to follow your parcel to your door. For anything more, contact us with your order number.",
+          "Before we send a cash-on-delivery order, we call the mobile number you gave at checkout to confirm it. My Orders shows the status of each order: Pending while we prepare it, Shipped once it is with the courier, and Delivered; we email you when it ships and when it is delivered. The shipping email and the order's page under My Orders give the courier (such as TCS, Leopards or M&P) and the tracking number: enter it on the courier's website to follow your parcel to your door. For anything more, contact us with your order number.",
       },
     ],
   },
@@ -75,9 +77,9 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
           "Yes. Each watch carries its manufacturer's warranty; the warranty card and certificate of authenticity are in the box. Contact us if you ever need to make a claim and we will help you through it.",
       },
       {
-        question: "A watch I want is out of stock. Can you get it?",
+        question: "A watch I want is out of stock. Can you tell me when it is back?",
         answer:
-          "Often, yes. Contact us with the watch's name and we will try to source it for you; sourcing usually takes 2-3 weeks. We will tell you the price and timing before you commit.",
+          "Yes. On the watch's page, choose Notify me when it's back and leave your email (signed in, we use your account's). When the watch is back in stock we send you one email; every such email has a link to stop all stock alerts. Signed in, you can see and cancel your waiting alerts under My Profile. Looking for a watch we do not carry? Contact us with its name and we will try to source it; sourcing usually takes 2-3 weeks.",
       },
     ],
   },
@@ -107,7 +109,7 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
       {
         question: "I forgot my password. What can I do?",
         answer:
-          "Contact us from the email address of your account and we will help you get back in. If you are signed in, you can change your password at any time from My Profile.",
+          "On the log-in page, choose Forgot your password? and enter your account's email. We email you a link to choose a new password; it works once, within 1 hour. Choosing a new password signs you out on every other device and signs you in on this one. If you are signed in, you can change your password at any time from My Profile; either way we email you when it changes.",
       },
       {
         question: "How do I update my details or address?",

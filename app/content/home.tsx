@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { CARD_SLOT } from "../components/image-slots";
 import { ProductImage } from "../components/product-image";
 import { requestContext } from "../context";
 import { formatRupees } from "../lib/money";
@@ -66,7 +67,14 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             {loaderData.newest.map((product) => (
               <li key={product._id} className="product-card">
                 <Link to={`/products/${product._id}`} className="product-card__link">
-                  <ProductImage src={product.imageUrl} alt="" size={400} />
+                  <ProductImage
+                    src={product.imageUrl}
+                    images={product.images}
+                    placeholder={product.imagePlaceholder}
+                    slot={CARD_SLOT}
+                    alt=""
+                    size={400}
+                  />
                   <span className="product-card__name">{product.name}</span>
                 </Link>
                 <span className="product-card__price">{formatRupees(product.price)}</span>

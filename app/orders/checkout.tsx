@@ -180,7 +180,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           <ul className="order-items">
             {items.map((line) => (
               <li key={line.product._id} className="order-item">
-                <ProductImage src={line.product.imageUrl} alt="" size={56} />
+                <ProductImage src={line.product.imageUrl} images={line.product.images} alt="" size={56} />
                 <span className="order-item__name">{`${line.product.name} × ${line.quantity}`}</span>
                 <span>{formatRupees(lineTotal(line))}</span>
               </li>

@@ -42,7 +42,7 @@ export function OrderItems({ order }: { order: PublicOrder }) {
     <ul className="order-items">
       {order.items.map((item, index) => (
         <li key={`${item.product._id ?? "gone"}-${index}`} className="order-item">
-          <ProductImage src={item.product.imageUrl} alt="" size={56} />
+          <ProductImage src={item.product.imageUrl} images={item.product.images} alt="" size={56} />
           <span className="order-item__name">
             {item.product._id ? (
               <Link to={`/products/${item.product._id}`}>{item.product.name}</Link>
@@ -152,12 +152,21 @@ export function OrderReturns({ order }: { order: PublicOrder }) {
 
 /**
  * One order as a card: number, date, status, items, the discount, total, once shipped courier and
- * tracking number, and its returns (My Orders, profile). `canReturn`: the order can be returned
- * now, so the card offers it.
+ * tracking number, and its returns (My Orders, profile), with a link to its page. `cancellable`:
+ * the customer may still cancel it; `canReturn`: it can be returned now. The card offers each.
  */
-export function OrderCard({ order, canReturn = false }: { order: PublicOrder; canReturn?: boolean }) {
+export function OrderCard({
+  order,
+  cancellable = false,
+  canReturn = false,
+}: {
+  order: PublicOrder;
+  cancellable?: boolean;
+  canReturn?: boolean;
+}) {
+  const number = shortOrderId(order._id);
   return (
-    <article className="card order-card" aria-label={`Order #${shortOrderId(order._id)}`}>
+    <article className="card order-card" aria-label={`Order #${number}`}>
       <header className="order-card__header">
         <OrderNumber id={order._id} />
         <span className="muted">{formatOrderDate(order.createdAt)}</span>
@@ -168,17 +177,37 @@ export function OrderCard({ order, canReturn = false }: { order: PublicOrder; ca
       <OrderDiscount order={order} />
       <p className="order-card__total">{`Total: ${formatRupees(order.totalPrice)}`}</p>
       <OrderReturns order={order} />
-      {canReturn ? (
-        <p>
-          <Link
-            className="button button--ghost button--small"
-            to={`/my-orders/${order._id}/return`}
-            aria-label={`Request a return of order #${shortOrderId(order._id)}`}
-          >
-            Request a return
-          </Link>
-        </p>
-      ) : null}
+      <p className="actions">
+        <Link className="button button--small button--ghost" to={`/my-orders/${order._id}`}>
+          <span>View details</span>
+          <span className="visually-hidden">{` of order #${number}`}</span>
+        </Link>
+        {cancellable ? <CancelOrderLink order={order} /> : null}
+        {canReturn ? <RequestReturnLink order={order} /> : null}
+      </p>
     </article>
+  );
+}
+
+/**
+ * The customer's own "Cancel order", while it is allowed (docs/product.md, "Cancelling an
+ * order"): it leads to the confirmation step, a page of its own.
+ */
+export function CancelOrderLink({ order }: { order: PublicOrder }) {
+  return (
+    <Link className="button button--small button--danger" to={`/my-orders/${order._id}/cancel`}>
+      <span>Cancel order</span>
+      <span className="visually-hidden">{` #${shortOrderId(order._id)}`}</span>
+    </Link>
+  );
+}
+
+/** "Request a return" while the order can be returned (docs/product.md, "Returns"): the return form. */
+export function RequestReturnLink({ order }: { order: PublicOrder }) {
+  return (
+    <Link className="button button--small button--ghost" to={`/my-orders/${order._id}/return`}>
+      <span>Request a return</span>
+      <span className="visually-hidden">{` of order #${shortOrderId(order._id)}`}</span>
+    </Link>
   );
 }

@@ -40,6 +40,8 @@ export default function OrderSuccess({ loaderData }: Route.ComponentProps) {
           Delivery takes 3-5 business days to major cities and 5-7 business days to other areas; shipping is free.
         </li>
         <li>{`Pay ${formatRupees(order.totalPrice)} in cash when your order arrives (Cash on Delivery).`}</li>
+        <li>{`We have emailed this confirmation to ${order.user.email}.`}</li>
+        <li>Changed your mind? You can cancel the order yourself under My Orders within 2 hours.</li>
       </ul>
       <h2>Your order</h2>
       <OrderItems order={order} />

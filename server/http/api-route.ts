@@ -3,6 +3,7 @@ import type * as yup from "yup";
 import type { Shape } from "../modules/shared/shapes";
 import type { Services } from "../services";
 import type { ApiUser } from "./bearer-auth";
+import type { PhotoForm } from "./photo-upload";
 
 /**
  * One /api/v1 call, described once: the router mounts it, the OpenAPI document describes it
@@ -28,6 +29,8 @@ export type ApiHandlerContext<B, Q> = {
   body: B;
   query: Q;
   params: Record<string, string>;
+  /** The multipart form of a route that takes a photo (`photoUpload`); null elsewhere. */
+  upload: PhotoForm | null;
 };
 
 export type ApiRoute = {
@@ -38,6 +41,11 @@ export type ApiRoute = {
   summary: string;
   access: ApiAccess;
   body?: yup.AnyObjectSchema;
+  /**
+   * The call takes a photo as multipart/form-data in the field `image` instead of a JSON body
+   * (photo-upload.ts): the only kind of API call that does.
+   */
+  photoUpload?: boolean;
   query?: yup.AnyObjectSchema;
   /** Status of a success, 200 unless said. */
   successStatus?: number;

@@ -1,5 +1,7 @@
 import express, { type Router } from "express";
-import { ForbiddenError, UnauthorizedError } from "../modules/shared/errors.shared";
+import { ForbiddenError, UnauthorizedError, UnsupportedMediaTypeError } from "../modules/shared/errors.shared";
+import { photoTooLarge } from "../modules/catalog/photo-processing";
+import { PHOTO_FIELD } from "../modules/catalog/photo-values.shared";
 import type { Services } from "../services";
 import { apiErrorHandler } from "./api-errors";
 import type { ApiRoute } from "./api-route";
@@ -8,6 +10,7 @@ import { bearerAuth } from "./bearer-auth";
 import { apiCors } from "./cors";
 import { failure, ok } from "./envelope";
 import { buildOpenApiDocument } from "./openapi";
+import { PHOTO_REQUEST_MAX_BYTES, readMultipartPhotoForm, type PhotoForm } from "./photo-upload";
 import { validateInput } from "../modules/shared/validation";
 
 export const API_BODY_LIMIT = "10kb";
@@ -55,6 +58,8 @@ export function createApiRouter(options: {
         }
         const body = route.body ? validateInput(route.body, req.body) : undefined;
         const query = route.query ? validateInput(route.query, req.query) : undefined;
+        // Read only now, for a caller allowed to send it.
+        const upload = route.photoUpload ? await readPhotoUpload(req) : null;
         const result = await route.handler({
           req,
           res,
@@ -63,6 +68,7 @@ export function createApiRouter(options: {
           body,
           query,
           params: req.params as Record<string, string>,
+          upload,
         });
         const { status, message, data, ...extra } = result;
         res
@@ -79,4 +85,14 @@ export function createApiRouter(options: {
   });
   router.use(apiErrorHandler);
   return router;
+}
+
+/** A photo call's body: multipart/form-data (else 415), at most PHOTO_REQUEST_MAX_BYTES (else 413). */
+async function readPhotoUpload(req: express.Request): Promise<PhotoForm> {
+  const contentType = req.get("content-type") ?? "";
+  if (!/^multipart\/form-data\b/i.test(contentType)) {
+    throw new UnsupportedMediaTypeError(`Send the photo as multipart/form-data, in the field "${PHOTO_FIELD}"`);
+  }
+  if (Number(req.get("content-length") ?? 0) > PHOTO_REQUEST_MAX_BYTES) throw photoTooLarge();
+  return readMultipartPhotoForm(req, contentType);
 }

@@ -6,12 +6,14 @@ type JsonSchema = Record<string, unknown>;
 const STATUS_TEXT: Record<number, string> = {
   200: "OK",
   201: "Created",
+  202: "Accepted",
   400: "Invalid input",
   401: "Not signed in, or a bad, expired or revoked token",
   403: "Signed in without the needed role",
   404: "Not found",
   409: "Conflict with the current state",
-  413: "Body larger than 10 kB",
+  413: "Body too large: JSON over 10 kB, a photo over 10 MB",
+  415: "Body of a type this call does not take",
   429: "Too many requests (see Retry-After)",
   500: "Something went wrong",
   503: "Service temporarily unavailable",
@@ -55,6 +57,29 @@ export function buildOpenApiDocument(routes: ApiRoute[], options: { title: strin
       operationId: `${route.method}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
       ...(route.access === "public" ? { security: [] } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
+      ...(route.photoUpload
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                "multipart/form-data": {
+                  schema: {
+                    type: "object",
+                    required: ["image"],
+                    properties: {
+                      image: {
+                        type: "string",
+                        format: "binary",
+                        description:
+                          "The photo: its type is read from its bytes. At most 10 MB and 40 megapixels; EXIF metadata is not kept",
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          }
+        : {}),
       ...(route.body
         ? {
             requestBody: {

@@ -96,8 +96,9 @@ export class PageCache {
     if (page.productIds.some((id) => (this.productChangedAt.get(id) ?? 0) > renderedInGeneration)) return false;
     const size = page.body.length + page.gzipped.length;
     if (size > this.options.maxBytes / 4) return false;
-    const previous = this.entries.get(key);
-    if (previous) this.remove(key, previous);
+    // A kept page stays until it expires or is invalidated: a second rendering that missed while
+    // the first was being compressed does not replace it (its nonce would change under clients).
+    if (this.entries.has(key)) return false;
     this.entries.set(key, page);
     for (const id of page.productIds) {
       const keys = this.pagesShowing.get(id) ?? new Set<string>();

@@ -4,11 +4,21 @@ import type { RequestHandler } from "express";
 export const PAGE_BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
+ * The product form's pages (Add and Edit, and their `.data` twins for client navigation), the
+ * only pages that take a photo: multipart/form-data up to PHOTO_FORM_MAX_BYTES, read by their
+ * action after its guard (photo-upload.ts).
+ */
+export const PHOTO_FORM_PAGES = /^\/admin\/products\/(?:new|[^/]+\/edit)(?:\.data|\/_\.data|\/)?$/;
+/** A photo of up to 10 MB with its form; a larger one is still read (and dropped) up to here, to be refused beside its field. */
+export const PHOTO_FORM_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
  * What a page may be posted: a form, urlencoded (what every form of the store sends, with
- * JavaScript or without), of a known and small length. Actions read the body with
- * request.formData(), which throws on any other content type or on a broken multipart body:
- * that was a 500 for the client's mistake (found by tests/integration/hostile-input). And a body
- * sent in chunks has no Content-Length to check, so it would be read whole, however large.
+ * JavaScript or without), of a known and small length; the product form's pages also take
+ * multipart/form-data with a photo. Actions read the body with request.formData(), which
+ * throws on any other content type or on a broken multipart body: that was a 500 for the
+ * client's mistake (found by tests/integration/hostile-input). And a body sent in chunks has no
+ * Content-Length to check, so it would be read whole, however large.
  */
 export function pageFormPosts(): RequestHandler {
   return (req, res, next) => {
@@ -18,12 +28,16 @@ export function pageFormPosts(): RequestHandler {
       res.status(411).type("text/plain").send("Forms must be sent with a Content-Length");
       return;
     }
-    if (Number(length ?? 0) > PAGE_BODY_LIMIT_BYTES) {
-      res.status(413).type("text/plain").send("Request body is too large");
+    const type = (req.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    const photoForm = type === "multipart/form-data" && PHOTO_FORM_PAGES.test(req.path);
+    if (Number(length ?? 0) > (photoForm ? PHOTO_FORM_MAX_BYTES : PAGE_BODY_LIMIT_BYTES)) {
+      res
+        .status(413)
+        .type("text/plain")
+        .send(photoForm ? "The photo must be at most 10 MB" : "Request body is too large");
       return;
     }
-    const type = (req.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-    if (type !== "application/x-www-form-urlencoded") {
+    if (type !== "application/x-www-form-urlencoded" && !photoForm) {
       res.status(415).type("text/plain").send("Forms must be sent as application/x-www-form-urlencoded");
       return;
     }

@@ -2,6 +2,9 @@ import type { Config } from "../config";
 import type { PublicUser } from "../modules/accounts/user.model";
 import type { Services } from "../services";
 import type { StoreDetails } from "../store-details";
+import type { PhotoForm } from "./photo-upload";
+
+export type { PhotoForm };
 
 /** A message for the next page a shopper sees (after a redirect), shown once. */
 export type Flash = { tone: "success" | "error"; message: string; id?: number };
@@ -37,6 +40,11 @@ export type RequestContext = {
   /** Pages go without scripts (lite-mode.ts). */
   lite: boolean;
   requestId: string;
+  /**
+   * Reads the product form's post, multipart with a photo or urlencoded (photo-upload.ts): the
+   * action calls it after its guard, so nobody else's upload is ever read.
+   */
+  readPhotoForm(request: Request): Promise<PhotoForm>;
   /** The database did not answer before the pages began (session or user lookup): a 503. */
   databaseUnavailable: boolean;
 };

@@ -42,7 +42,7 @@ test.describe("lite mode", () => {
     const name = (await card.locator(".product-card__name").textContent())!;
     await card.getByRole("link").first().click();
     await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-    await page.getByRole("button", { name: `Add ${name} to cart` }).click();
+    await page.getByRole("button", { name: `Add to Cart ${name}` }).click();
     await expect(page).toHaveURL(/\/cart$/);
     await expect(page.locator(".cart-line").filter({ hasText: name })).toBeVisible();
 

@@ -19,6 +19,7 @@ import { hashPassword } from "../../server/modules/accounts/passwords";
 import { databaseFingerprint } from "../support/db-fingerprint";
 import { TestClient } from "../support/http-client";
 import { insertProducts } from "../support/fixtures";
+import { plainImage } from "../support/photos";
 import { loadServerBuild, startTestServer, type TestServer } from "../support/test-server";
 
 type Role = "guest" | "customer" | "other" | "admin";
@@ -40,9 +41,15 @@ type Fixtures = {
   discountId: string;
   /** A return the customer asked for, of another (delivered) order. */
   returnId: string;
+  /** An out-of-stock product (stock alerts). */
+  soldOutProductId: string;
+  /** The file name of a variant of the product's photo (/photos/<file>). */
+  photoFile: string;
   /** A product or user made for one request, for the calls that delete. */
   victimProduct(): Promise<string>;
   victimUser(): Promise<string>;
+  /** A fresh Pending order of the customer, for the calls that cancel. */
+  victimOrder(): Promise<string>;
 };
 
 type Row = {
@@ -66,6 +73,7 @@ const ADMIN_PAGE = row("login", "home", "home", 200);
 const GUEST_PAGE = row(200, "home", "home", "home");
 const victimProduct = async (fixtures: Fixtures) => ({ productId: await fixtures.victimProduct() });
 const victimUser = async (fixtures: Fixtures) => ({ userId: await fixtures.victimUser() });
+const victimOrder = async (fixtures: Fixtures) => ({ orderId: await fixtures.victimOrder() });
 
 /**
  * Pages, keyed by method and the path as app/routes.ts writes it. Form posts send an empty form
@@ -91,6 +99,12 @@ const PAGE_MATRIX: Record<string, Row> = {
   // anyone else, admins included, gets the 404 page. An empty form from the owner is refused.
   "GET /my-orders/:orderId/return": row("login", 200, 404, 404),
   "POST /my-orders/:orderId/return": row("login", 400, 404, 404),
+  // The customer's own order; anyone else, admins included, gets the 404 page.
+  "GET /my-orders/:orderId": row("login", 200, 404, 404),
+  "GET /my-orders/:orderId/cancel": row("login", 200, 404, 404),
+  "POST /my-orders/:orderId/cancel": row("login", { redirect: "/my-orders/:orderId" }, 404, 404, {
+    params: victimOrder,
+  }),
   "GET /signup": GUEST_PAGE,
   "POST /signup": row(400, "home", "home", "home"),
   "GET /login": GUEST_PAGE,
@@ -98,12 +112,26 @@ const PAGE_MATRIX: Record<string, Row> = {
   "GET /logout": everyone("home"),
   "POST /logout": everyone("home"),
   "GET /profile": SIGNED_IN_PAGE,
+  // Cancelling a stock alert: an empty form is refused with a message on the profile.
+  "POST /profile": row("login", { redirect: "/profile" }, { redirect: "/profile" }, { redirect: "/profile" }),
   "GET /profile/edit": SIGNED_IN_PAGE,
   "POST /profile/edit": row("login", 400, 400, 400),
   "GET /profile/password": SIGNED_IN_PAGE,
   "POST /profile/password": row("login", 400, 400, 400),
+  "GET /forgot-password": everyone(200),
+  "POST /forgot-password": everyone(400),
+  // Without a working token: the clear page with the form to ask again.
+  "GET /reset-password": everyone(400),
+  "POST /reset-password": everyone(400),
+  // Without a token: the page that says alerts were stopped; an empty post is refused.
+  "GET /unsubscribe": everyone(200),
+  "POST /unsubscribe": everyone(400),
+  // Notify me on a product in stock: refused, by anyone.
+  "POST /products/:productId": everyone(400),
   "GET /admin": ADMIN_PAGE,
   "GET /admin/users": ADMIN_PAGE,
+  // Sending a reset link: an empty form is refused with a message on the list.
+  "POST /admin/users": row("login", "home", "home", { redirect: "/admin/users" }),
   "GET /admin/users/new": ADMIN_PAGE,
   "POST /admin/users/new": row("login", "home", "home", 400),
   "GET /admin/users/:userId/role": ADMIN_PAGE,
@@ -138,6 +166,9 @@ const PAGE_MATRIX: Record<string, Row> = {
   "GET /admin/returns": ADMIN_PAGE,
   "GET /admin/returns/:returnId": ADMIN_PAGE,
   "POST /admin/returns/:returnId": row("login", "home", "home", 400),
+  "GET /admin/outbox": ADMIN_PAGE,
+  // Retrying a message: an empty form is refused with a message on the failed list.
+  "POST /admin/outbox": row("login", "home", "home", { redirect: "/admin/outbox?state=failed" }),
   "GET /admin/products": ADMIN_PAGE,
   "GET /admin/products/new": ADMIN_PAGE,
   "POST /admin/products/new": row("login", "home", "home", 400),
@@ -185,11 +216,22 @@ const EXPRESS_MATRIX: Record<string, Row> = {
   "GET /api/v1/auth/me": row(401, 200, 200, 200),
   "PUT /api/v1/auth/update-profile": row(401, 400, 400, 400),
   "PUT /api/v1/auth/change-password": row(401, 400, 400, 400),
+  "POST /api/v1/auth/forgot-password": everyone(400),
+  "POST /api/v1/auth/reset-password": everyone(400),
   "GET /api/v1/products": everyone(200),
   "GET /api/v1/products/:id": everyone(200, { params: (f) => ({ id: f.productId }) }),
+  // No sign-in needed; an empty body is refused.
+  "POST /api/v1/products/:id/notify": everyone(400, { params: (f) => ({ id: f.soldOutProductId }) }),
   "POST /api/v1/products": row(401, 403, 403, 400),
   "PUT /api/v1/products/:id": row(401, 403, 403, 400, { params: (f) => ({ id: f.productId }) }),
   "DELETE /api/v1/products/:id": row(401, 403, 403, 200, { params: async (f) => ({ id: await f.victimProduct() }) }),
+  // A JSON body where a photo belongs: the admin gets 415, after the guard.
+  "POST /api/v1/products/:id/image": row(401, 403, 403, 415, { params: (f) => ({ id: f.productId }) }),
+  "DELETE /api/v1/products/:id/image": row(401, 403, 403, 200, {
+    params: async (f) => ({ id: await f.victimProduct() }),
+  }),
+  // Photos' files are public, like the pages that show them.
+  "GET /photos/:file": everyone(200, { params: (f) => ({ file: f.photoFile }) }),
   "GET /api/v1/cart": row(401, 200, 200, 200),
   "POST /api/v1/cart": row(401, 400, 400, 400),
   "PUT /api/v1/cart": row(401, 400, 400, 400),
@@ -212,6 +254,10 @@ const EXPRESS_MATRIX: Record<string, Row> = {
   "GET /api/v1/discounts": row(401, 403, 403, 200),
   "POST /api/v1/discounts": row(401, 403, 403, 400),
   "PUT /api/v1/discounts/:id": row(401, 403, 403, 400, { params: (f) => ({ id: f.discountId }) }),
+  // Only the owner cancels; anyone else, admins included, gets 404.
+  "POST /api/v1/orders/:id/cancel": row(401, 200, 404, 404, {
+    params: async (f) => ({ id: await f.victimOrder() }),
+  }),
   "GET /api/v1/users": row(401, 403, 403, 200),
   "POST /api/v1/users/create-admin": row(401, 403, 403, 400),
   "PUT /api/v1/users/:userId/role": row(401, 403, 403, 400),
@@ -320,7 +366,14 @@ beforeAll(async () => {
       .returning("id");
     credentials[role].id = user.id;
   }
-  const [productId] = await insertProducts(server, [{ name: "Matrix Watch", stock: 50 }]);
+  const [productId, soldOutProductId] = await insertProducts(server, [
+    { name: "Matrix Watch", stock: 50 },
+    { name: "Matrix Sold Out", stock: 0 },
+  ]);
+  const withPhoto = await server.services.catalog.setProductPhoto(productId!, {
+    bytes: await plainImage(200, 200),
+    truncated: false,
+  });
   await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
   const order = await server.services.orders.placeOrder(credentials.customer.id!, {
     address: {
@@ -357,6 +410,21 @@ beforeAll(async () => {
     customerOrderId: order._id,
     discountId: discount.id,
     returnId: orderReturn._id,
+    soldOutProductId: soldOutProductId!,
+    async victimOrder() {
+      await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
+      const victim = await server.services.orders.placeOrder(credentials.customer.id!, {
+        address: {
+          street: "Customer Private Lane",
+          city: "Lahore",
+          state: "Punjab",
+          zipCode: "54000",
+          country: "Pakistan",
+        },
+      });
+      return victim._id;
+    },
+    photoFile: withPhoto.images[0]!.url.split("/photos/")[1]!,
     async victimProduct() {
       victims += 1;
       return (await insertProducts(server, [{ name: `Victim Watch ${victims}` }]))[0]!;
@@ -386,7 +454,12 @@ function expectAnswer(context: string, response: { status: number; headers: Head
   }
   expect([302, 303], `${context}: a redirect, got ${response.status}`).toContain(response.status);
   const expected =
-    answer === "login" ? `/login?redirectTo=${encodeURIComponent(path)}` : answer === "home" ? "/" : answer.redirect;
+    answer === "login"
+      ? `/login?redirectTo=${encodeURIComponent(path)}`
+      : answer === "home"
+        ? "/"
+        : // ":orderId" in an expected redirect is the id the request was made with.
+          answer.redirect.replace(":orderId", path.split("/")[2] ?? "");
   expect(location, `${context}: redirect target`).toBe(expected);
 }
 

@@ -1,6 +1,7 @@
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertProducts } from "../support/fixtures";
+import { phonePhoto } from "../support/photos";
 import { startTestServer, type TestServer } from "../support/test-server";
 
 /**
@@ -10,9 +11,15 @@ import { startTestServer, type TestServer } from "../support/test-server";
  */
 const BUDGETS = {
   /** Every script /products makes the browser load (module preloads and the entry), gzip. */
-  productsJavaScriptGzipBytes: 122 * 1024, // measured 116.6 kB: React 19 + React Router (~112 kB) and the page's modules
+  productsJavaScriptGzipBytes: 122 * 1024, // measured 117.6 kB: React 19 + React Router (~112 kB) and the page's modules (responsive photos added 1 kB)
   /** The /products document (12 cards), gzip. */
   productsHtmlGzipBytes: 6 * 1024, // measured 5.0 kB
+  /**
+   * The same with a photo on every card: each card lists its photo's files in srcset (and the
+   * page's data repeats them for hydration) and inlines its placeholder, about half a kB per
+   * card once compressed, against 40 kB for the photo itself on a phone.
+   */
+  productsWithPhotosHtmlGzipBytes: 12 * 1024, // measured 10.8 kB
 };
 
 let server: TestServer;
@@ -87,4 +94,30 @@ describe("page weight budgets", () => {
       "public, max-age=31536000, immutable",
     );
   });
+
+  it("keeps /products within budget with a photo on every card, and its photos below the first row lazy", async () => {
+    const photos = await startTestServer();
+    try {
+      const ids = await insertProducts(
+        photos,
+        Array.from({ length: 12 }, (_, index) => ({ name: `Photo Watch ${index}`, stock: 3 })),
+      );
+      // A phone's photo, smaller than 12 megapixels to be quick: the same six widths come of it.
+      const photo = await phonePhoto({ width: 2000, height: 1500 });
+      for (const id of ids) await photos.services.catalog.setProductPhoto(id, { bytes: photo, truncated: false });
+      const html = await (await fetch(photos.baseUrl + "/products")).text();
+      const htmlGzip = gzipSize(html);
+      console.info(
+        `/products with 12 photos: HTML ${(htmlGzip / 1024).toFixed(1)} kB (gzip, budget ${(BUDGETS.productsWithPhotosHtmlGzipBytes / 1024).toFixed(0)} kB)`,
+      );
+      expect(htmlGzip).toBeLessThanOrEqual(BUDGETS.productsWithPhotosHtmlGzipBytes);
+      const cardPhotos = (html.match(/<img [^>]*>/g) ?? []).filter((image) => /srcset=/i.test(image));
+      expect(cardPhotos).toHaveLength(12);
+      for (const image of cardPhotos) expect(image).toMatch(/ width="\d+" height="\d+"/);
+      expect(cardPhotos.slice(4).every((image) => image.includes('loading="lazy"'))).toBe(true);
+      expect(cardPhotos[0]).not.toContain('loading="lazy"');
+    } finally {
+      await photos.close();
+    }
+  }, 180_000);
 });

@@ -86,6 +86,7 @@ describe("POST /cart", () => {
                 name: "Seamaster",
                 price: 1250.5,
                 imageUrl: "https://shop.example.pk/images/watches/seamaster.svg",
+                images: [],
                 stock: 4,
               },
               quantity: 2,

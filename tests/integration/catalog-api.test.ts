@@ -65,6 +65,8 @@ describe("GET /products", () => {
       price: 1250000.5,
       category: "Men",
       imageUrl: "https://shop.example.pk/images/watches/seamaster.svg",
+      images: [],
+      imagePlaceholder: null,
       stock: 3,
       brand: "Omega",
       createdAt: expect.any(String),

@@ -106,11 +106,14 @@ describe("about and FAQ pages", () => {
       expect(html).toContain(claim);
     }
     expect((html.match(/<details/g) ?? []).length).toBeGreaterThanOrEqual(18);
-    // Nothing the store cannot do (no reset link); what it does now: a call, then courier and tracking number.
-    expect(html).not.toMatch(/reset link/i);
+    // What the store does now: a call, courier and tracking number by mail and under My Orders,
+    // reset links, stock alerts, and cancelling within 2 hours from My Orders.
     expect(html).toContain("we call the mobile number you gave at checkout");
-    expect(html).toContain("My Orders also shows the courier");
-    expect(html).toContain("tracking number");
+    expect(html).toContain("give the courier (such as TCS, Leopards or M&amp;P) and the tracking number");
+    expect(html).toContain("choose Forgot your password?");
+    expect(html).toContain("choose Notify me when it&#x27;s back");
+    expect(html).toContain("open My Orders, choose the order and press Cancel order");
+    expect(html).not.toContain("Contact us from the email address of your account");
   });
 
   it("are listed in the sitemap", async () => {

@@ -436,7 +436,7 @@ describe("packing slips", () => {
     expect(text).not.toContain("<nav");
     expect(text).toContain('class="slips slips--a6"');
     for (const part of [
-      '<p class="slip__shop">Waqt</p>',
+      '<div class="slip__shop">Waqt</div>',
       "Return address: 45 MM Alam Road, Gulberg III, Lahore, Pakistan",
       '<p class="slip__name">Zainab Raza</p>',
       '<p class="slip__phone">0345-1112223</p>',

@@ -217,6 +217,9 @@ const VALID_BODIES = (): Record<string, Record<string, unknown>> => ({
     address,
   },
   "PUT /auth/change-password": { currentPassword: "not-the-password", newPassword: "password123" },
+  "POST /auth/forgot-password": { email: "customer@hostile.test" },
+  "POST /auth/reset-password": { token: "not-a-real-token", password: "password123" },
+  "POST /products/:id/notify": { email: "fuzz.alert@hostile.test" },
   "POST /products": product,
   "PUT /products/:id": product,
   "POST /cart": { productId: ids.productId, quantity: 1 },
@@ -529,6 +532,13 @@ const FORM_FIELDS = [
   "rejectionReason",
   "method",
   "reference",
+  "token",
+  "alertId",
+  "messageId",
+  "userId",
+  "website",
+  "image",
+  "removeImage",
 ];
 const hostileForm = fc.dictionary(
   fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FORM_FIELDS) }, hostileString),
@@ -605,6 +615,13 @@ const VALID_FORMS = (): Record<string, Record<string, string>> => ({
   ),
   "/admin/users/new": { name: "Fuzz Admin", email: "fuzz.admin2@hostile.test", password: "password123" },
   "/admin/users/:userId/role": { role: "customer" },
+  "/admin/users": { userId: ids.customerId, returnTo: "/admin/users?role=customer" },
+  "/admin/outbox": { messageId: "00000000-0000-4000-8000-000000000000" },
+  "/forgot-password": { email: "customer@hostile.test" },
+  "/reset-password": { token: "not-a-real-token", password: "password123", confirmPassword: "password123" },
+  "/unsubscribe": { token: "not-a-real-token" },
+  "/products/:productId": { email: "fuzz.alert@hostile.test" },
+  "/profile": { alertId: "00000000-0000-4000-8000-000000000000" },
 });
 
 type FormBody = { contentType?: string; body: string | FormData };
@@ -626,6 +643,23 @@ const formBody = (fields: Record<string, string>): fc.Arbitrary<FormBody> =>
         return data;
       })(),
     }),
+    // multipart, with a "photo" that is random bytes, sometimes behind an image's first bytes
+    fc
+      .tuple(
+        fc.constantFrom(
+          [],
+          [0xff, 0xd8, 0xff],
+          [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+          [...Buffer.from("RIFF0000WEBP")],
+        ),
+        fc.uint8Array({ maxLength: 3000 }),
+      )
+      .map(([magic, junk]) => {
+        const data = new FormData();
+        for (const [key, value] of Object.entries(fields)) data.append(key, value);
+        data.append("image", new Blob([new Uint8Array([...magic, ...junk])], { type: "image/jpeg" }), "photo.jpg");
+        return { body: data } as FormBody;
+      }),
     fc.constantFrom<FormBody>(
       { contentType: "application/x-www-form-urlencoded", body: "email=%E0%A4%A&password=%" },
       { contentType: "application/x-www-form-urlencoded", body: "a=1&a=2&a[]=3&__proto__[x]=1" },

@@ -213,7 +213,7 @@ describe("POST /orders", () => {
     const items = [...response.body.data.items].sort((a, b) => a.product.name.localeCompare(b.product.name));
     expect(items).toEqual([
       {
-        product: { _id: casio, name: "Casio", imageUrl: "https://cdn.example.com/casio.jpg" },
+        product: { _id: casio, name: "Casio", imageUrl: "https://cdn.example.com/casio.jpg", images: [] },
         quantity: 2,
         price: 0.2,
       },
@@ -222,6 +222,7 @@ describe("POST /orders", () => {
           _id: seamaster,
           name: "Seamaster",
           imageUrl: "https://shop.example.pk/images/watches/seamaster.svg",
+          images: [],
         },
         quantity: 3,
         price: 1000.1,
@@ -294,7 +295,7 @@ describe("prices and details are taken at order time", () => {
     const afterRepricing = await client.api("GET", `/orders/${orderId}`, { token: customerToken });
     expect(afterRepricing.body.data.items).toEqual([
       {
-        product: { _id: id, name: "Speedmaster", imageUrl: "https://shop.example.pk/images/speedy.svg" },
+        product: { _id: id, name: "Speedmaster", imageUrl: "https://shop.example.pk/images/speedy.svg", images: [] },
         quantity: 3,
         price: 1000.1,
       },
@@ -307,7 +308,12 @@ describe("prices and details are taken at order time", () => {
       expect(afterDeletion.status).toBe(200);
       expect(afterDeletion.body.data.items).toEqual([
         {
-          product: { _id: null, name: "Speedmaster", imageUrl: "https://shop.example.pk/images/speedy.svg" },
+          product: {
+            _id: null,
+            name: "Speedmaster",
+            imageUrl: "https://shop.example.pk/images/speedy.svg",
+            images: [],
+          },
           quantity: 3,
           price: 1000.1,
         },
@@ -319,6 +325,7 @@ describe("prices and details are taken at order time", () => {
       _id: null,
       name: "Speedmaster",
       imageUrl: "https://shop.example.pk/images/speedy.svg",
+      images: [],
     });
   });
 });
@@ -460,7 +467,12 @@ describe("GET /orders/me", () => {
     expect(response.body.meta).toMatchObject({ count: 3 });
     expect(response.body.data.map((order: { totalPrice: number }) => order.totalPrice)).toEqual([300, 200, 100]);
     expect(response.body.data[0].items[0]).toEqual({
-      product: { _id: null, name: "Archived Watch", imageUrl: "https://shop.example.pk/images/archived.svg" },
+      product: {
+        _id: null,
+        name: "Archived Watch",
+        imageUrl: "https://shop.example.pk/images/archived.svg",
+        images: [],
+      },
       quantity: 1,
       price: 300,
     });

@@ -59,6 +59,8 @@ describe("the server process", () => {
     expect(await home.text()).toContain("New arrivals");
     expect(first.output()).toContain("demo data seeded (first start)");
     expect(first.output()).toContain("admin@waqt.pk");
+    // Without SMTP_URL the store's mail becomes .eml files, and the log says where.
+    expect(first.output()).toContain(`mail: .eml files under ${path.join(dataDir, "outbox")} (SMTP_URL is not set)`);
 
     const exited = exitOf(first.child);
     first.child.kill("SIGTERM");

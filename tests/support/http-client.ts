@@ -23,6 +23,11 @@ export class TestClient {
     });
   }
 
+  /** A multipart form post from one of the store's own pages (a form with a file, as a browser sends it). */
+  async postMultipart(path: string, form: FormData, headers: Record<string, string> = {}) {
+    return this.send(path, { method: "POST", headers: { origin: this.baseUrl, ...headers }, body: form });
+  }
+
   /** A JSON API call, with a bearer token when given. */
   async api(
     method: string,

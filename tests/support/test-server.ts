@@ -5,7 +5,7 @@ import pg from "pg";
 import { pino } from "pino";
 import type { Express } from "express";
 import type * as ServerBuild from "../../server/index";
-import type { Config, PageCache, Services } from "../../server/index";
+import type { Config, OutboxSender, PageCache, Services } from "../../server/index";
 import { createTestDatabase, type TestDatabase } from "./test-database";
 
 export type TestServer = {
@@ -17,6 +17,8 @@ export type TestServer = {
   pageCache: PageCache | null;
   /** The Express app itself, so that tests can read its route table (tests/integration/authorization-matrix). */
   app: Express;
+  /** Present when started with `mail`: this server's outbox sender (SMTP_URL, or .eml files under DATA_DIR). */
+  outboxSender: OutboxSender | null;
   close(): Promise<void>;
 };
 
@@ -40,12 +42,22 @@ export async function startTestServer(
     /** Another app server on this database (it stays when this one closes). */ shareDatabaseOf?: TestServer;
     /** The app reaches the database through this port instead (a proxy a test can cut, tcp-proxy.ts). */
     databasePort?: number;
-    /** Where the services read the time: a test moves it instead of waiting (TestClock below). */
+    /** Where the services read the time (tests move it instead of waiting). */
     clock?: () => Date;
+    /** Start this server's outbox sender, as the store does, looking every `pollMs`. */
+    mail?: { pollMs?: number };
   } = {},
 ): Promise<TestServer> {
-  const { connectDatabase, loadConfig, createServices, startPageCache, createApp, createHttpServer } =
-    await loadServerBuild();
+  const {
+    connectDatabase,
+    loadConfig,
+    createServices,
+    startPageCache,
+    createApp,
+    createHttpServer,
+    createMailTransport,
+    startOutboxSender,
+  } = await loadServerBuild();
   const database = options.shareDatabaseOf?.database ?? (await createTestDatabase());
   let appUrl = database.url;
   if (options.databasePort) {
@@ -67,6 +79,17 @@ export async function startTestServer(
   });
   const logger = pino({ level: "silent" });
   const services = createServices({ db: appDb, config, logger, clock: options.clock });
+  const outboxSender = options.mail
+    ? startOutboxSender({
+        db: appDb,
+        transport: createMailTransport(config.mail, { publicUrl: config.publicUrl, replyTo: config.store.email }),
+        logger,
+        maxAttempts: config.mail.maxAttempts,
+        retrySeconds: config.mail.retrySeconds,
+        pollMs: options.mail.pollMs ?? 100,
+        sweep: () => services.stockAlerts.queueDue(),
+      })
+    : null;
   const sessionPool = new pg.Pool({ connectionString: appUrl, max: 3 });
   sessionPool.on("error", () => {});
   // Off unless a test asks (PAGE_CACHE=on): most tests change products by SQL and read at once.
@@ -91,7 +114,9 @@ export async function startTestServer(
     database,
     pageCache: pageCache?.cache ?? null,
     app,
+    outboxSender,
     async close() {
+      await outboxSender?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await pageCache?.close();

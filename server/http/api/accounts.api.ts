@@ -1,12 +1,15 @@
 import { publicUserShape } from "../../modules/accounts/user.model";
 import { arrayOf, integer, object, text } from "../../modules/shared/shapes";
 import { defineApiRoute, type ApiRoute } from "../api-route";
+import { RESET_LINK_SENT } from "../../modules/accounts/accounts.service";
 import {
   changePasswordSchema,
   createAdminSchema,
+  forgotPasswordSchema,
   loginSchema,
   profileSchema,
   registerSchema,
+  resetPasswordSchema,
   roleSchema,
   userListQuerySchema,
 } from "../../modules/accounts/accounts.schemas";
@@ -104,6 +107,35 @@ export const accountsApiRoutes: ApiRoute[] = [
       );
       const { token } = await services.accounts.issueToken(user!._id, credentialsVersion);
       return { message: "Password changed successfully", data: { token } };
+    },
+  }),
+  defineApiRoute({
+    method: "post",
+    path: "/auth/forgot-password",
+    tag: "Auth",
+    summary:
+      "Mail a link to reset the password (valid 1 hour, single-use). The answer is the same whether or not the email has an account, and takes as long",
+    access: "public",
+    body: forgotPasswordSchema,
+    errorStatuses: [429],
+    handler: async ({ services, body, req }) => {
+      await services.accounts.requestPasswordReset(body, { ip: req.ip ?? "" });
+      return { message: RESET_LINK_SENT, data: null };
+    },
+  }),
+  defineApiRoute({
+    method: "post",
+    path: "/auth/reset-password",
+    tag: "Auth",
+    summary:
+      "Set a new password with the token of a reset link; every session and token of the user ends, and a fresh token is returned. A used, expired or unknown token: 400",
+    access: "public",
+    body: resetPasswordSchema,
+    responseData: userAndToken,
+    handler: async ({ services, body }) => {
+      const { user, credentialsVersion } = await services.accounts.resetPassword(body);
+      const { token } = await services.accounts.issueToken(user._id, credentialsVersion);
+      return { message: "Password reset successfully", data: { user, token } };
     },
   }),
   defineApiRoute({

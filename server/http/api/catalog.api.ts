@@ -1,6 +1,6 @@
 import { defineApiRoute, type ApiRoute } from "../api-route";
 import { PRODUCT_SORTS } from "../../modules/catalog/catalog-values.shared";
-import { productInputSchema, productListQuerySchema } from "../../modules/catalog/catalog.schemas";
+import { notifyMeSchema, productInputSchema, productListQuerySchema } from "../../modules/catalog/catalog.schemas";
 import { productShape } from "../../modules/catalog/product.model";
 import { arrayOf } from "../../modules/shared/shapes";
 
@@ -34,6 +34,21 @@ export const catalogApiRoutes: ApiRoute[] = [
   }),
   defineApiRoute({
     method: "post",
+    path: "/products/:id/notify",
+    tag: "Products",
+    summary:
+      "Ask for one mail when this out-of-stock product is back in stock (no sign-in needed; asking again changes nothing). In stock: 400",
+    access: "public",
+    body: notifyMeSchema,
+    successStatus: 202,
+    errorStatuses: [404, 429],
+    handler: async ({ services, body, params, req }) => {
+      await services.stockAlerts.requestAlert(params.id, body, { ip: req.ip ?? "" });
+      return { message: "We will email you when it is back in stock", data: null };
+    },
+  }),
+  defineApiRoute({
+    method: "post",
     path: "/products",
     tag: "Products",
     summary: "Create a product",
@@ -50,7 +65,8 @@ export const catalogApiRoutes: ApiRoute[] = [
     method: "put",
     path: "/products/:id",
     tag: "Products",
-    summary: "Replace a product's fields",
+    summary:
+      "Replace a product's fields. Send back the `imageUrl` you were given to keep an uploaded photo; another address replaces the photo",
     access: "admin",
     body: productInputSchema,
     responseData: productShape,
@@ -58,6 +74,35 @@ export const catalogApiRoutes: ApiRoute[] = [
     handler: async ({ services, body, params }) => ({
       message: "Product updated successfully",
       data: await services.catalog.updateProduct(params.id, body),
+    }),
+  }),
+  defineApiRoute({
+    method: "post",
+    path: "/products/:id/image",
+    tag: "Products",
+    summary:
+      "Upload the product's photo: multipart/form-data with the file in the field `image` (JPEG, PNG, WebP, AVIF, or HEIC where the server reads it; at most 10 MB and 40 megapixels). It replaces any photo; the Image URL is kept for when the photo is removed. Answers the product with `images` and `imageUrl` (the largest variant)",
+    access: "admin",
+    photoUpload: true,
+    responseData: productShape,
+    errorStatuses: [400, 404, 413, 415],
+    handler: async ({ services, params, upload }) => ({
+      message: "Product photo uploaded successfully",
+      data: await services.catalog.setProductPhoto(params.id, upload?.photo ?? null),
+    }),
+  }),
+  defineApiRoute({
+    method: "delete",
+    path: "/products/:id/image",
+    tag: "Products",
+    summary:
+      "Remove the product's photo: the product shows its Image URL again, or the placeholder when it has none (orders keep the photo they sold)",
+    access: "admin",
+    responseData: productShape,
+    errorStatuses: [404],
+    handler: async ({ services, params }) => ({
+      message: "Product photo removed successfully",
+      data: await services.catalog.removeProductPhoto(params.id),
     }),
   }),
   defineApiRoute({

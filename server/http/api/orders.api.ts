@@ -90,6 +90,20 @@ export const ordersApiRoutes: ApiRoute[] = [
   }),
   defineApiRoute({
     method: "post",
+    path: "/orders/:id/cancel",
+    tag: "Orders",
+    summary:
+      "The customer cancels their own order: only while it is Pending and less than 2 hours old (else 409 with the reason); the stock comes back. Anyone else's order: 404 (admins change the status instead)",
+    access: "signed-in",
+    responseData: orderShape,
+    errorStatuses: [404, 409],
+    handler: async ({ services, params, user }) => ({
+      message: "Order cancelled",
+      data: await services.orders.cancelOwnOrder(user!._id, params.id),
+    }),
+  }),
+  defineApiRoute({
+    method: "post",
     path: "/orders/:id/confirm",
     tag: "Orders",
     summary:

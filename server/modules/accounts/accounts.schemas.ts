@@ -118,3 +118,30 @@ export const userListQuerySchema = yup.object({
     .transform(emptyToUndefined)
     .oneOf([...ROLES, undefined], "Role must be customer or admin"),
 });
+
+/** "Forgot your password?": the address to send a link to (never said whether it has an account). */
+export const forgotPasswordSchema = yup.object({
+  email: email("Please enter a valid email address"),
+});
+
+/** The reset link's token and the new password (the API); the page adds the confirmation. */
+export const resetPasswordSchema = yup.object({
+  token: yup
+    .string()
+    .trim()
+    .required("This reset link is invalid or has expired")
+    .max(200, "This reset link is invalid or has expired"),
+  password: newPassword("Password must be at least 8 characters long"),
+});
+
+export const resetPasswordFormSchema = resetPasswordSchema.shape({
+  confirmPassword: yup
+    .string()
+    .required("Please confirm your password")
+    .oneOf([yup.ref("password")], "Passwords do not match"),
+});
+
+/** An admin sends a reset link to one user (/admin/users). */
+export const sendResetLinkSchema = yup.object({
+  userId: yup.string().trim().required("User not found").max(100, "User not found"),
+});

@@ -132,6 +132,7 @@ export class CartService {
         name: line.product!.name,
         price: line.product!.price,
         imageUrl: line.product!.imageUrl,
+        images: line.product!.images ?? [],
         stock: line.product!.stock,
       },
       quantity: line.quantity,

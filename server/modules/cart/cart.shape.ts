@@ -1,3 +1,4 @@
+import { productImagesShape } from "../catalog/product.model";
 import {
   arrayOf,
   dateTime,
@@ -18,6 +19,7 @@ export const cartLineShape = object({
     name: text(),
     price: number({ minimum: 0 }),
     imageUrl: text(),
+    images: productImagesShape,
     stock: integer({ minimum: 0 }),
   }),
   quantity: integer({ minimum: 1 }),

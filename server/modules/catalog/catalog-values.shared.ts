@@ -13,3 +13,7 @@ export const DEFAULT_PRODUCT_SORT: ProductSort = "-createdAt";
 export const SEARCH_MAX_LENGTH = 100;
 export const PRICE_MAX = 9_999_999_999.99; // numeric(12, 2)
 export const STOCK_MAX = 1_000_000;
+
+/** Texts of the stock alerts (docs/product.md, "Back in stock"), shown by the pages as they are. */
+export const IN_STOCK_NOW = "This watch is in stock: you can order it now";
+export const UNSUBSCRIBE_LINK_INVALID = "This unsubscribe link is invalid";

@@ -40,6 +40,17 @@ export function isProductImageUrl(value: string): boolean {
   }
 }
 
+const imageUrlField = () =>
+  yup
+    .string()
+    .trim()
+    .max(500, "Image URL must be at most 500 characters")
+    .test(
+      "image-url",
+      "Image URL must be a web address (http:// or https://) or a site path under /images",
+      (value) => !value || isProductImageUrl(value),
+    );
+
 /** A product as an admin writes it, from the product form or POST/PUT /api/v1/products. */
 export const productInputSchema = yup.object({
   name: yup.string().trim().required("Name is required").max(200, "Name must be at most 200 characters"),
@@ -61,16 +72,7 @@ export const productInputSchema = yup.object({
     .transform(emptyToUndefined)
     .required("Category is required")
     .oneOf(CATEGORIES, "Category must be Men or Women"),
-  imageUrl: yup
-    .string()
-    .trim()
-    .required("Image URL is required")
-    .max(500, "Image URL must be at most 500 characters")
-    .test(
-      "image-url",
-      "Image URL must be a web address (http:// or https://) or a site path under /images",
-      (value) => !value || isProductImageUrl(value),
-    ),
+  imageUrl: imageUrlField().required("Image URL is required"),
   stock: yup
     .number()
     .transform(emptyToUndefined)
@@ -82,3 +84,30 @@ export const productInputSchema = yup.object({
   brand: yup.string().trim().max(100, "Brand must be at most 100 characters").default(""),
 });
 export type ProductInput = yup.InferType<typeof productInputSchema>;
+
+/** "Notify me when it's back" (docs/product.md, "Back in stock"): the address to write to. */
+export const notifyMeSchema = yup.object({
+  email: yup
+    .string()
+    .trim()
+    .lowercase()
+    .required("Email is required")
+    .max(254, "Email must be at most 254 characters")
+    .email("Please enter a valid email address"),
+});
+
+/** A signed-in customer cancels one of their waiting alerts (the profile page). */
+export const cancelStockAlertSchema = yup.object({
+  alertId: yup.string().trim().required("Alert is required").max(100, "Alert not found"),
+});
+
+/** The unsubscribe link's token, as the page posts it back. */
+export const unsubscribeSchema = yup.object({
+  token: yup.string().trim().required("This unsubscribe link is invalid").max(200, "This unsubscribe link is invalid"),
+});
+/**
+ * The product form (docs/product.md, "Products"): a photo or an Image URL, so the URL may be
+ * empty here; the service checks that one of the two is there.
+ */
+export const productFormSchema = productInputSchema.shape({ imageUrl: imageUrlField().default("") });
+export type ProductFormInput = yup.InferType<typeof productFormSchema>;

@@ -1,14 +1,25 @@
+import type { Knex } from "knex";
 import type { QueryBuilder } from "objection";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
-import { NotFoundError } from "../shared/errors.shared";
+import { InvalidInputError, NotFoundError, TooLargeError, type FieldError } from "../shared/errors.shared";
 import { paginationOf, type Pagination } from "../shared/list-query";
 import { containsPattern } from "../shared/search";
 import { validateInput } from "../shared/validation";
 import { noteProductLeavingCarts } from "../cart/cart.service";
 import { DEFAULT_PRODUCT_SORT, type ProductSort } from "./catalog-values.shared";
-import { productInputSchema, productListQuerySchema } from "./catalog.schemas";
+import { productFormSchema, productInputSchema, productListQuerySchema } from "./catalog.schemas";
+import { acceptedPhotoFormats, inspectPhoto, preparePhoto, type PhotoUpload } from "./photo-processing";
+import { readPhotoFile, releasePhoto, storePhoto, withoutPhoto } from "./photo-store";
+import { PHOTO_FIELD } from "./photo-values.shared";
 import { Product, type PublicProduct } from "./product.model";
+import type { MailContext } from "../mail/mail-layout";
+import { queueDueStockAlerts } from "./stock-alerts.service";
+
+export type { PhotoUpload };
+
+/** What the product form's edit page shows: the product, and the Image URL field as the admin gave it. */
+export type ProductForEditing = { product: PublicProduct; imageUrl: string };
 
 export type ProductList = { products: PublicProduct[]; pagination: Pagination };
 
@@ -29,7 +40,10 @@ const SORT_ORDER: Record<ProductSort, { expression: string; order: "ASC" | "DESC
 };
 
 export class CatalogService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly mail: MailContext,
+  ) {}
 
   /**
    * One page of the catalogue. A search matches name, brand and description: whole words
@@ -74,22 +88,136 @@ export class CatalogService {
     return product.toPublic();
   }
 
-  /** Replaces every field (PUT): the form and the API send the whole product. */
+  /**
+   * Replaces every field (PUT): the API sends the whole product. Its `imageUrl` is the image
+   * shown, so a client that sends back the photo's address it was given keeps the photo; any
+   * other address replaces the photo (docs/api.md, "Values"). Stock raised from zero sends the
+   * waiting stock alerts in the same transaction (docs/product.md, "Back in stock").
+   */
   async updateProduct(id: string, input: unknown): Promise<PublicProduct> {
     const values = validateInput(productInputSchema, input);
     if (!isUuid(id)) throw new NotFoundError("Product not found");
-    const product = await Product.query(this.db).patchAndFetchById(id, values);
-    if (!product) throw new NotFoundError("Product not found");
-    return product.toPublic();
+    return this.db.transaction(async (trx) => {
+      const current = await lockProduct(trx, id);
+      const keepsPhoto = current.photoId !== null && pointsToPhotoOf(values.imageUrl, current);
+      const product = await Product.query(trx).patchAndFetchById(
+        id,
+        keepsPhoto ? { ...values, imageUrl: current.imageUrl } : { ...values, ...withoutPhoto(values.imageUrl) },
+      );
+      if (!keepsPhoto && current.photoId) await releasePhoto(trx, current.photoId);
+      if (product.stock > 0) await queueDueStockAlerts(trx, this.mail, [id]);
+      return product.toPublic();
+    });
   }
 
-  /** Carts lose the product (the database cascades); orders keep their copy of it. */
+  /**
+   * The product form's Add (docs/product.md, "Products"): a photo or an Image URL, one of them
+   * at least. With both, the photo is shown and the URL kept for when the photo is removed.
+   */
+  async createProductFromForm(input: unknown, photo: PhotoUpload | null): Promise<PublicProduct> {
+    const values = await validateWithPhoto(input, photo);
+    if (!photo && !values.imageUrl) throw photoOrUrlMissing();
+    if (!photo) return this.createProduct(values);
+    const prepared = await preparePhoto(photo);
+    return this.db.transaction(async (trx) => {
+      const shown = await storePhoto(trx, prepared, values.imageUrl);
+      const product = await Product.query(trx).insertAndFetch({ ...values, ...shown });
+      return product.toPublic();
+    });
+  }
+
+  /**
+   * The product form's Edit: the fields, and the photo kept, replaced (a new one chosen) or
+   * removed. Its Image URL field is the URL shown without a photo; a product needs a photo or
+   * an Image URL, except right after its photo is removed (then the placeholder shows).
+   */
+  async updateProductFromForm(
+    id: string,
+    input: unknown,
+    options: { photo: PhotoUpload | null; removePhoto: boolean },
+  ): Promise<PublicProduct> {
+    const { photo, removePhoto } = options;
+    const values = await validateWithPhoto(input, photo);
+    if (!isUuid(id)) throw new NotFoundError("Product not found");
+    const current = await Product.query(this.db).findById(id).select("photoId");
+    if (!current) throw new NotFoundError("Product not found");
+    if (!photo && !values.imageUrl && !removePhoto && !current.photoId) throw photoOrUrlMissing();
+    // Decoded and encoded before the transaction: seconds of work that hold no lock.
+    const prepared = photo ? await preparePhoto(photo) : null;
+    return this.db.transaction(async (trx) => {
+      const locked = await lockProduct(trx, id);
+      let patch;
+      if (prepared) patch = await storePhoto(trx, prepared, values.imageUrl);
+      else if (locked.photoId && !removePhoto) patch = { imageUrl: locked.imageUrl, fallbackImageUrl: values.imageUrl };
+      else patch = withoutPhoto(values.imageUrl);
+      const product = await Product.query(trx).patchAndFetchById(id, { ...values, ...patch });
+      if (locked.photoId && patch.imageUrl !== locked.imageUrl) await releasePhoto(trx, locked.photoId);
+      if (product.stock > 0) await queueDueStockAlerts(trx, this.mail, [id]);
+      return product.toPublic();
+    });
+  }
+
+  /** A new photo for a product (POST /api/v1/products/{id}/image); its Image URL is kept for later. */
+  async setProductPhoto(id: string, photo: PhotoUpload | null): Promise<PublicProduct> {
+    if (!photo) throw new InvalidInputError([{ field: PHOTO_FIELD, message: "Choose a photo to upload" }]);
+    await inspectPhoto(photo);
+    if (!isUuid(id) || !(await Product.query(this.db).findById(id).select("id"))) {
+      throw new NotFoundError("Product not found");
+    }
+    const prepared = await preparePhoto(photo);
+    return this.db.transaction(async (trx) => {
+      const locked = await lockProduct(trx, id);
+      const fallback = locked.photoId ? locked.fallbackImageUrl : locked.imageUrl;
+      const product = await Product.query(trx).patchAndFetchById(id, await storePhoto(trx, prepared, fallback));
+      if (locked.photoId) await releasePhoto(trx, locked.photoId);
+      return product.toPublic();
+    });
+  }
+
+  /** Takes a product's photo away: back to the Image URL it had, or the placeholder without one. */
+  async removeProductPhoto(id: string): Promise<PublicProduct> {
+    if (!isUuid(id)) throw new NotFoundError("Product not found");
+    return this.db.transaction(async (trx) => {
+      const locked = await lockProduct(trx, id);
+      if (!locked.photoId) return (await Product.query(trx).findById(id))!.toPublic();
+      const product = await Product.query(trx).patchAndFetchById(id, withoutPhoto(locked.fallbackImageUrl));
+      await releasePhoto(trx, locked.photoId);
+      return product.toPublic();
+    });
+  }
+
+  /** The product for its edit form, whose Image URL field holds the URL given (not the photo's). */
+  async getProductForEditing(id: string): Promise<ProductForEditing> {
+    const product = isUuid(id) ? await Product.query(this.db).findById(id) : undefined;
+    if (!product) throw new NotFoundError("Product not found");
+    return {
+      product: product.toPublic(),
+      imageUrl: product.photoId !== null ? product.fallbackImageUrl : product.imageUrl,
+    };
+  }
+
+  /** The formats a photo may have here (HEIC only where the installed sharp reads it). */
+  async photoFormats(): Promise<string[]> {
+    return acceptedPhotoFormats();
+  }
+
+  /** A photo variant's file, for /photos/<file>; null when there is none by that name. */
+  async photoFile(file: string): Promise<{ bytes: Buffer; type: string } | null> {
+    return readPhotoFile(this.db, file);
+  }
+
+  /**
+   * Carts lose the product (the database cascades); orders keep their copy of it, photo
+   * included. A photo that no order sold goes with the product.
+   */
   async deleteProduct(id: string): Promise<void> {
     if (!isUuid(id)) throw new NotFoundError("Product not found");
     await this.db.transaction(async (trx) => {
       await noteProductLeavingCarts(trx, id);
-      const deleted = await Product.query(trx).deleteById(id);
-      if (!deleted) throw new NotFoundError("Product not found");
+      const product = await Product.query(trx).findById(id).forUpdate().select("photoId");
+      if (!product) throw new NotFoundError("Product not found");
+      await Product.query(trx).deleteById(id);
+      if (product.photoId) await releasePhoto(trx, product.photoId);
     });
   }
 
@@ -108,6 +236,54 @@ export class CatalogService {
     const rows = await Product.query(this.db).select("id", "updatedAt").orderBy("id").offset(offset).limit(limit);
     return rows.map((row) => ({ id: row.id, updatedAt: new Date(row.updatedAt).toISOString() }));
   }
+}
+
+/** The product's row, locked for the change (a checkout copying its photo waits, or went first). */
+async function lockProduct(trx: Knex.Transaction, id: string): Promise<Product> {
+  const product = await Product.query(trx).findById(id).forUpdate();
+  if (!product) throw new NotFoundError("Product not found");
+  return product;
+}
+
+/** True when an address is the product's photo, as a site path or absolute under any host name. */
+function pointsToPhotoOf(address: string, product: Product): boolean {
+  let path: string;
+  try {
+    path = new URL(address, "http://site.invalid").pathname;
+  } catch {
+    return false;
+  }
+  return path === product.imageUrl || (product.images ?? []).some((image) => image.url === path);
+}
+
+const photoOrUrlMissing = () =>
+  new InvalidInputError([{ field: PHOTO_FIELD, message: "Choose a photo or enter an image URL" }]);
+
+/**
+ * The form's fields and its photo checked together, so that every problem is said at once (a
+ * photo too large makes the whole answer a 413).
+ */
+async function validateWithPhoto(input: unknown, photo: PhotoUpload | null) {
+  const problems: FieldError[] = [];
+  let tooLarge = false;
+  let values: ReturnType<typeof productFormSchema.validateSync> | undefined;
+  try {
+    values = validateInput(productFormSchema, input);
+  } catch (error) {
+    if (!(error instanceof InvalidInputError)) throw error;
+    problems.push(...error.errors);
+  }
+  if (photo) {
+    try {
+      await inspectPhoto(photo);
+    } catch (error) {
+      if (!(error instanceof InvalidInputError)) throw error;
+      tooLarge = error instanceof TooLargeError;
+      problems.push(...error.errors);
+    }
+  }
+  if (problems.length > 0 || !values) throw tooLarge ? new TooLargeError(problems) : new InvalidInputError(problems);
+  return values;
 }
 
 /** The id breaks ties, so that pages never repeat or skip a product. */

@@ -1,10 +1,40 @@
 import { BaseModel } from "../../db/base.model";
 import { announceProductShown } from "./product-shown";
 
-import { dateTime, integer, number, object, oneOf, text, uuid, type ShapeOf } from "../shared/shapes";
+import {
+  arrayOf,
+  dateTime,
+  described,
+  integer,
+  nullable,
+  number,
+  object,
+  oneOf,
+  text,
+  uuid,
+  type ShapeOf,
+} from "../shared/shapes";
 import { CATEGORIES, type Category } from "./catalog-values.shared";
+import { PHOTO_VARIANT_TYPES, type ProductImage } from "./photo-values.shared";
 
 export { CATEGORIES, type Category };
+
+/**
+ * The variants of an uploaded photo, narrowest first: WebP at every width, then AVIF at the
+ * widths where it was smaller; empty for a product shown by its Image URL alone. Orders and cart
+ * lines carry the same list.
+ */
+export const productImagesShape = described(
+  arrayOf(
+    object({
+      url: text({ description: "Absolute in API answers; the file never changes (cache it for a year)" }),
+      width: integer({ minimum: 1 }),
+      height: integer({ minimum: 1 }),
+      type: oneOf(PHOTO_VARIANT_TYPES),
+    }),
+  ),
+  "The uploaded photo at several widths (never wider than the photo), for srcset: WebP at each width, AVIF at the widths where it is smaller; [] when the product has only an image URL",
+);
 
 /** A product as clients see it (docs/product.md, "Products"). */
 export const productShape = object({
@@ -13,7 +43,16 @@ export const productShape = object({
   description: text(),
   price: number({ minimum: 0, description: "Rupees, at most two decimals" }),
   category: oneOf(CATEGORIES),
-  imageUrl: text({ description: "Absolute in API answers (site paths are expanded with the public address)" }),
+  imageUrl: text({
+    description:
+      "Absolute in API answers (site paths are expanded with the public address). With an uploaded photo, its largest variant; PUT it back unchanged to keep the photo",
+  }),
+  images: productImagesShape,
+  imagePlaceholder: nullable(
+    text({
+      description: "A tiny blurred preview of the photo (a data: URI) to show while it loads; null without a photo",
+    }),
+  ),
   stock: integer({ minimum: 0 }),
   brand: text(),
   createdAt: dateTime(),
@@ -23,13 +62,21 @@ export type PublicProduct = ShapeOf<typeof productShape>;
 
 export class Product extends BaseModel {
   static tableName = "products";
+  static jsonAttributes = ["images"];
 
   id!: string;
   name!: string;
   description!: string;
   price!: number;
   category!: Category;
+  /** The image shown: the photo's largest variant while there is a photo, else the Image URL given. */
   imageUrl!: string;
+  /** The uploaded photo, if any; `images` and `imagePlaceholder` are copies of its variants' details. */
+  photoId!: string | null;
+  images!: ProductImage[];
+  imagePlaceholder!: string | null;
+  /** The Image URL the admin gave while a photo is shown, which comes back when the photo goes. */
+  fallbackImageUrl!: string;
   stock!: number;
   brand!: string;
   createdAt!: Date;
@@ -44,6 +91,8 @@ export class Product extends BaseModel {
       price: this.price,
       category: this.category,
       imageUrl: this.imageUrl,
+      images: this.images ?? [],
+      imagePlaceholder: this.imagePlaceholder ?? null,
       stock: this.stock,
       brand: this.brand,
       createdAt: new Date(this.createdAt).toISOString(),

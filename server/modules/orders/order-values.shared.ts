@@ -42,3 +42,17 @@ export const STORE_TIME_ZONE = "Asia/Karachi";
 
 /** Search terms of the admin order list: at most this long. */
 export const ORDER_SEARCH_MAX = 100;
+
+/**
+ * A customer may cancel their own order while it is Pending and younger than this (docs/product.md,
+ * "Cancelling an order"); at exactly 2 hours it is too late.
+ */
+export const CANCEL_WINDOW_HOURS = 2;
+export const CANCEL_WINDOW_MS = CANCEL_WINDOW_HOURS * 60 * 60 * 1000;
+export const CANCEL_TOO_LATE = "Orders can only be cancelled within 2 hours of ordering";
+export const CANCEL_NOT_PENDING = "Only pending orders can be cancelled";
+
+/** Whether the customer may still cancel this order at `now`. */
+export function isCancellableByCustomer(order: { status: string; createdAt: string | Date }, now: Date): boolean {
+  return order.status === "Pending" && now.getTime() - new Date(order.createdAt).getTime() < CANCEL_WINDOW_MS;
+}

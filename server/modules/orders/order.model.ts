@@ -2,12 +2,14 @@ import { Model } from "objection";
 import { BaseModel } from "../../db/base.model";
 import { fromPaisa, toPaisa } from "../shared/money.shared";
 import { OrderReturn } from "./order-return.model";
+import type { ProductImage } from "../catalog/photo-values.shared";
 import type { Courier, OrderStatus, PAYMENT_METHOD } from "./order-values.shared";
 import type { PublicOrder } from "./order.shape";
 
 /** A line of an order: a copy of what was sold (name, image, unit price), kept after product changes. */
 export class OrderItem extends BaseModel {
   static tableName = "order_items";
+  static jsonAttributes = ["productImages"];
 
   id!: string;
   orderId!: string;
@@ -15,6 +17,9 @@ export class OrderItem extends BaseModel {
   productId!: string | null;
   productName!: string;
   productImageUrl!: string;
+  /** The photo sold, if the product had one: referenced so that its files stay while the order shows them. */
+  photoId!: string | null;
+  productImages!: ProductImage[];
   quantity!: number;
   unitPrice!: number;
   position!: number;
@@ -99,7 +104,12 @@ export class Order extends BaseModel {
       _id: this.id,
       user: { _id: this.userId, name: this.customerName, email: this.customerEmail },
       items: (this.items ?? []).map((item) => ({
-        product: { _id: item.productId, name: item.productName, imageUrl: item.productImageUrl },
+        product: {
+          _id: item.productId,
+          name: item.productName,
+          imageUrl: item.productImageUrl,
+          images: item.productImages ?? [],
+        },
         quantity: item.quantity,
         price: item.unitPrice,
       })),

@@ -14,6 +14,7 @@ import {
   type ShapeOf,
 } from "../shared/shapes";
 import { orderDiscountShape } from "../discounts/discount.shape";
+import { productImagesShape } from "../catalog/product.model";
 import { COURIERS, ORDER_STATUSES, PAYMENT_METHOD } from "./order-values.shared";
 import { returnShape } from "./return.shape";
 
@@ -24,8 +25,8 @@ export const orderShape = object({
   items: arrayOf(
     object({
       product: described(
-        object({ _id: nullable(uuid()), name: text(), imageUrl: text() }),
-        "As ordered: name and image are kept after the product is edited or deleted (then _id is null)",
+        object({ _id: nullable(uuid()), name: text(), imageUrl: text(), images: productImagesShape }),
+        "As ordered: name and image (with the photo's variants, if it had one) are kept after the product is edited or deleted (then _id is null)",
       ),
       quantity: integer({ minimum: 1 }),
       price: number({ minimum: 0, description: "Unit price when ordered" }),

@@ -13,8 +13,20 @@ import { fromPaisa, toPaisa } from "../shared/money.shared";
 import { formatPakistaniMobile, normalisePakistaniMobile } from "../shared/phone.shared";
 import { containsPattern } from "../shared/search";
 import { validateInput } from "../shared/validation";
+import type { MailContext } from "../mail/mail-layout";
+import { queueMail } from "../mail/outbox";
+import { queueDueStockAlerts } from "../catalog/stock-alerts.service";
 import { NotConfirmedByPhoneError } from "./order-errors.shared";
-import { PAYMENT_METHOD, STORE_TIME_ZONE, UNCONFIRMED_FILTER, shortOrderId } from "./order-values.shared";
+import { cancelledByCustomerMail, newOrderMail, orderPlacedMail, orderStatusMail } from "./order-mails";
+import {
+  CANCEL_NOT_PENDING,
+  CANCEL_TOO_LATE,
+  PAYMENT_METHOD,
+  STORE_TIME_ZONE,
+  UNCONFIRMED_FILTER,
+  isCancellableByCustomer,
+  shortOrderId,
+} from "./order-values.shared";
 import { Order, OrderItem } from "./order.model";
 import { OrderReturn } from "./order-return.model";
 import type { OrderListMeta, PublicOrder } from "./order.shape";
@@ -80,8 +92,14 @@ const DASHBOARD_LATEST_ORDERS = 5;
 export class OrdersService {
   constructor(
     private readonly db: Database,
+    private readonly mail: MailContext,
     private readonly clock: Clock = systemClock,
   ) {}
+
+  /** Whether the customer may still cancel this order themselves (docs/product.md, "Cancelling an order"). */
+  isCancellable(order: { status: string; createdAt: string }): boolean {
+    return isCancellableByCustomer(order, this.clock());
+  }
 
   /**
    * Turns the cart into an order, in one transaction: the cart row is locked (so a double
@@ -119,7 +137,7 @@ export class OrdersService {
         )
         .orderBy("id")
         .forUpdate()
-        .select("id", "name", "price", "imageUrl", "stock");
+        .select("id", "name", "price", "imageUrl", "photoId", "images", "stock");
       const byId = new Map(products.map((product) => [product.id, product]));
       const short = lines.filter((line) => (byId.get(line.productId)?.stock ?? 0) < line.quantity);
       if (short.length > 0) {
@@ -168,6 +186,9 @@ export class OrdersService {
             productId: product.id,
             productName: product.name,
             productImageUrl: product.imageUrl,
+            // The photo's files stay while this order shows them (migration 12).
+            photoId: product.photoId,
+            productImages: product.images,
             quantity: line.quantity,
             unitPrice: product.price,
             position,
@@ -175,6 +196,20 @@ export class OrdersService {
         }),
       );
       await CartItem.query(trx).where({ cartId: cart.id }).delete();
+      // The confirmation to the customer and the store's notice, written with the order.
+      const mailOrder = {
+        id: order.id,
+        customerName: user.name,
+        customerEmail: user.email,
+        items: lines.map((line) => {
+          const product = byId.get(line.productId)!;
+          return { name: product.name, quantity: line.quantity, unitPrice: product.price };
+        }),
+        totalPrice: fromPaisa(totalPaisa),
+        address,
+        phone: order.phone,
+      };
+      await queueMail(trx, [orderPlacedMail(this.mail, mailOrder), newOrderMail(this.mail, mailOrder)]);
       return order.id;
     });
     return (await this.loadOrders((query) => query.where("orders.id", orderId)))[0]!;
@@ -263,7 +298,18 @@ export class OrdersService {
       const order = await Order.query(trx)
         .findById(orderId)
         .forUpdate()
-        .select("id", "status", "confirmedAt", "userId", "discountCodeId", "discountCode");
+        .select(
+          "id",
+          "status",
+          "confirmedAt",
+          "userId",
+          "discountCodeId",
+          "discountCode",
+          "customerName",
+          "customerEmail",
+          "courier",
+          "trackingNumber",
+        );
       if (!order) throw new NotFoundError("Order not found");
       if (order.status === "Delivered" && status !== "Delivered") await refuseWithReturns(trx, orderId);
       const askedTwice = "shipUnconfirmed" in fields && fields.shipUnconfirmed === true;
@@ -272,7 +318,7 @@ export class OrdersService {
       }
       const wasCancelled = order.status === "Cancelled";
       const willBeCancelled = status === "Cancelled";
-      if (!wasCancelled && willBeCancelled) await returnStock(trx, orderId);
+      if (!wasCancelled && willBeCancelled) await this.returnStock(trx, orderId);
       if (wasCancelled && !willBeCancelled) {
         await claimStockAgain(trx, orderId);
         await reclaimDiscount(trx, order);
@@ -285,8 +331,59 @@ export class OrdersService {
           ...(courier ? { courier } : {}),
           ...(trackingNumber ? { trackingNumber } : {}),
         });
+      // The customer hears of Shipped (with courier and tracking number), Delivered and Cancelled.
+      if (status !== order.status && status !== "Pending") {
+        await queueMail(
+          trx,
+          orderStatusMail(
+            this.mail,
+            {
+              ...order,
+              courier: courier || order.courier,
+              trackingNumber: trackingNumber || order.trackingNumber,
+            },
+            status,
+          ),
+        );
+      }
     });
     return (await this.loadOrders((query) => query.where("orders.id", orderId)))[0]!;
+  }
+
+  /**
+   * The customer cancels their own order (docs/product.md, "Cancelling an order"): only while it
+   * is Pending and younger than 2 hours (409 otherwise, with the reason); anyone else's order does
+   * not exist for them (404), admins included, who change the status instead. The stock comes
+   * back in the same transaction, as when an admin cancels.
+   */
+  async cancelOwnOrder(userId: string, orderId: string): Promise<PublicOrder> {
+    if (!isUuid(orderId)) throw new NotFoundError("Order not found");
+    await this.db.transaction(async (trx) => {
+      const order = await Order.query(trx)
+        .findById(orderId)
+        .where("userId", userId)
+        .forUpdate()
+        .select("id", "status", "createdAt", "customerName", "customerEmail", "courier", "trackingNumber");
+      if (!order) throw new NotFoundError("Order not found");
+      if (order.status !== "Pending") throw new ConflictError(CANCEL_NOT_PENDING);
+      if (!isCancellableByCustomer(order, this.clock())) throw new ConflictError(CANCEL_TOO_LATE);
+      await this.returnStock(trx, orderId);
+      await Order.query(trx).findById(orderId).patch({ status: "Cancelled" });
+      await queueMail(trx, [
+        orderStatusMail(this.mail, order, "Cancelled", { byCustomer: true }),
+        cancelledByCustomerMail(this.mail, order),
+      ]);
+    });
+    return (await this.loadOrders((query) => query.where("orders.id", orderId)))[0]!;
+  }
+
+  /**
+   * The order's units go back on the shelf; a product that was sold out now has its waiting
+   * stock alerts sent, in this transaction (docs/product.md, "Back in stock").
+   */
+  private async returnStock(trx: Knex.Transaction, orderId: string) {
+    const productIds = await returnStock(trx, orderId);
+    if (productIds.length > 0) await queueDueStockAlerts(trx, this.mail, productIds);
   }
 
   /**
@@ -541,15 +638,28 @@ async function refuseWithReturns(trx: Knex.Transaction, orderId: string) {
   if (returned) throw new ConflictError("This order has a return, so it stays Delivered");
 }
 
-/** The order's units go back on the shelf (products deleted since are skipped). */
-async function returnStock(trx: Knex.Transaction, orderId: string) {
-  await trx.raw(
+/**
+ * The order's units go back on the shelf (products deleted since are skipped). The products are
+ * locked first, in id order, as checkout and un-cancelling lock them: the UPDATE alone takes its
+ * row locks in whatever order its plan visits them, and could deadlock with a checkout of the
+ * same watches (seen once in tests/integration/races, "cancel and un-cancel at once", as a 500).
+ * Answers the ids of the products that were sold out before (their stock alerts are due now).
+ */
+async function returnStock(trx: Knex.Transaction, orderId: string): Promise<string[]> {
+  await Product.query(trx)
+    .whereIn("id", OrderItem.query(trx).where({ orderId }).whereNotNull("productId").select("productId"))
+    .orderBy("id")
+    .forUpdate()
+    .select("id");
+  const { rows } = await trx.raw<{ rows: { id: string }[] }>(
     `UPDATE products SET stock = products.stock + returned.quantity, updated_at = now()
        FROM (SELECT product_id, SUM(quantity)::int AS quantity FROM order_items
               WHERE order_id = ? AND product_id IS NOT NULL GROUP BY product_id) AS returned
-      WHERE products.id = returned.product_id`,
+      WHERE products.id = returned.product_id
+      RETURNING products.id, products.stock - returned.quantity AS was`,
     [orderId],
   );
+  return rows.filter((row) => Number((row as { was?: number }).was) === 0).map((row) => row.id);
 }
 
 /** Un-cancelling claims the units again, under locks in id order, or refuses with the reason. */

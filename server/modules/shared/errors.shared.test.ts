@@ -9,7 +9,9 @@ import {
   RateLimitedError,
   RuleViolationError,
   ServiceUnavailableError,
+  TooLargeError,
   UnauthorizedError,
+  UnsupportedMediaTypeError,
   isDatabaseUnavailable,
   retryAfterOf,
   statusOf,
@@ -65,6 +67,8 @@ describe("statusOf", () => {
     expect(statusOf(new NotFoundError("Product not found"))).toBe(404);
     expect(statusOf(new ConflictError("Not enough stock available"))).toBe(409);
     expect(statusOf(new RateLimitedError("Too many", 30))).toBe(429);
+    expect(statusOf(new TooLargeError([{ field: "image", message: "The photo must be at most 10 MB" }]))).toBe(413);
+    expect(statusOf(new UnsupportedMediaTypeError("Send the photo as multipart/form-data"))).toBe(415);
     expect(statusOf(new ServiceUnavailableError())).toBe(503);
     expect(statusOf(wrap(pgError("the database system is shutting down", "57P03")))).toBe(503);
     expect(statusOf(new DomainError("Some other refusal"))).toBe(400);

@@ -26,6 +26,15 @@ export class InvalidInputError extends DomainError {
   }
 }
 
+/**
+ * Input larger than the store accepts (e.g. a photo over 10 MB): a 413, with the field it
+ * concerns, so that a form shows it beside that input.
+ */
+export class TooLargeError extends InvalidInputError {}
+
+/** A body of a type the call does not take (e.g. a photo not sent as multipart/form-data): a 415. */
+export class UnsupportedMediaTypeError extends DomainError {}
+
 /** A rule of the store refuses the request (e.g. demoting the last admin). */
 export class RuleViolationError extends DomainError {}
 
@@ -59,6 +68,8 @@ export class ServiceUnavailableError extends DomainError {
 
 /** The HTTP status of an error: a domain error's, 503 when the database does not answer, else 500. */
 export function statusOf(error: unknown): number {
+  if (error instanceof TooLargeError) return 413;
+  if (error instanceof UnsupportedMediaTypeError) return 415;
   if (error instanceof InvalidInputError || error instanceof RuleViolationError) return 400;
   if (error instanceof UnauthorizedError) return 401;
   if (error instanceof ForbiddenError) return 403;

@@ -22,3 +22,12 @@ export function toPaisa(rupees: number): number {
 export function fromPaisa(paisa: number): number {
   return paisa / 100;
 }
+
+const wholeRupees = new Intl.NumberFormat("en-PK", { maximumFractionDigits: 0 });
+const withPaisa = new Intl.NumberFormat("en-PK", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Every price the store shows or writes goes through here: "Rs. 12,500" (paisa only when there are any). */
+export function formatRupees(amount: number): string {
+  const hasPaisa = Math.round(amount * 100) % 100 !== 0;
+  return `Rs. ${(hasPaisa ? withPaisa : wholeRupees).format(amount)}`;
+}

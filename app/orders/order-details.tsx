@@ -1,0 +1,69 @@
+import { Link } from "react-router";
+import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
+import { requestContext } from "../context";
+import { requireUser } from "../lib/guards";
+import { routeMeta } from "../lib/meta";
+import { foundOr404 } from "../lib/not-found";
+import { formatRupees } from "../lib/money";
+import {
+  CancelOrderLink,
+  OrderAddress,
+  OrderItems,
+  OrderNumber,
+  OrderShipping,
+  StatusBadge,
+  formatOrderDateTime,
+} from "./order-parts";
+import type { Route } from "./+types/order-details";
+
+/**
+ * One of the customer's own orders. Anyone else, admins included, gets the 404 page: the
+ * admins' view of an order is /admin/orders/{id} (docs/product.md, "Pages and who may see them").
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const user = requireUser(context, request);
+  const { services } = context.get(requestContext);
+  const order = await foundOr404(services.orders.getOrder({ _id: user._id, role: "customer" }, params.orderId));
+  return { order, cancellable: services.orders.isCancellable(order) };
+}
+
+export const meta: Route.MetaFunction = routeMeta({ title: "Order details", noindex: true });
+
+export default function CustomerOrderDetails({ loaderData }: Route.ComponentProps) {
+  const { order, cancellable } = loaderData;
+  return (
+    <section className="card order-details">
+      <p>
+        <Link to="/my-orders">← My Orders</Link>
+      </p>
+      <header className="page-header">
+        <h1>
+          Order <OrderNumber id={order._id} />
+        </h1>
+        <StatusBadge status={order.status} />
+      </header>
+      <dl className="details">
+        <dt>Placed</dt>
+        <dd>{formatOrderDateTime(order.createdAt)}</dd>
+        <dt>Payment</dt>
+        <dd>{`${order.paymentMethod}: ${formatRupees(order.totalPrice)}`}</dd>
+        <dt>Mobile Number</dt>
+        <dd>{order.phone ? formatPakistaniMobile(order.phone) : "Not given"}</dd>
+        <dt>Delivering to</dt>
+        <dd>
+          <OrderAddress order={order} />
+        </dd>
+      </dl>
+      <OrderShipping order={order} />
+      <h2>Items</h2>
+      <OrderItems order={order} />
+      <p className="order-card__total">{`Total: ${formatRupees(order.totalPrice)}`}</p>
+      {cancellable ? (
+        <div className="actions">
+          <p>You can cancel this order yourself within 2 hours of ordering, while it is pending.</p>
+          <CancelOrderLink order={order} />
+        </div>
+      ) : null}
+    </section>
+  );
+}

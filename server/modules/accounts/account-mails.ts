@@ -1,0 +1,72 @@
+import { renderMail, siteLink, type MailContext } from "../mail/mail-layout";
+import type { MailToQueue } from "../mail/outbox";
+
+/** Mails of the accounts module (docs/product.md, "Accounts" and "Mail"). */
+
+const KARACHI_TIME = new Intl.DateTimeFormat("en-PK", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: "Asia/Karachi",
+});
+
+/** The link to choose a new password: it carries the secret, so the mail's body is purged once sent. */
+export function passwordResetMail(
+  context: MailContext,
+  user: { name: string; email: string },
+  token: string,
+  options: { byAdmin: boolean; validMinutes: number },
+): MailToQueue {
+  const link = siteLink(context, `/reset-password?token=${encodeURIComponent(token)}`);
+  const store = context.store.name;
+  return {
+    kind: "password-reset",
+    to: user.email,
+    secret: true,
+    ...renderMail(context, {
+      subject: `Reset your ${store} password`,
+      greeting: `Dear ${user.name},`,
+      blocks: [
+        {
+          kind: "paragraph",
+          text: options.byAdmin
+            ? `Our team sent you this link so that you can choose a new password for your ${store} account (${user.email}).`
+            : `Someone (we hope you) asked to reset the password of your ${store} account (${user.email}).`,
+        },
+        { kind: "link", label: "Choose a new password", url: link },
+        {
+          kind: "paragraph",
+          text: `The link works once, within ${options.validMinutes} minutes. If you did not ask for it, ignore this mail: your password stays as it is.`,
+        },
+      ],
+    }),
+  };
+}
+
+/** After a change or a reset: the owner hears of it, and how to get the account back if it was not them. */
+export function passwordChangedMail(
+  context: MailContext,
+  user: { name: string; email: string },
+  at: Date,
+  how: "changed" | "reset",
+): MailToQueue {
+  const store = context.store.name;
+  return {
+    kind: "password-changed",
+    to: user.email,
+    ...renderMail(context, {
+      subject: `Your ${store} password was changed`,
+      greeting: `Dear ${user.name},`,
+      blocks: [
+        {
+          kind: "paragraph",
+          text: `The password of your ${store} account (${user.email}) was ${how === "reset" ? "reset with a link we mailed you" : "changed"} on ${KARACHI_TIME.format(at)} (Pakistan time). Every other device signed in to your account was signed out.`,
+        },
+        {
+          kind: "paragraph",
+          text: `If this was not you, choose a new password at once and tell us at ${context.store.email} or ${context.store.phone}.`,
+        },
+        { kind: "link", label: "Reset your password", url: siteLink(context, "/forgot-password") },
+      ],
+    }),
+  };
+}

@@ -1,0 +1,20 @@
+/** The states of a message in the outbox (docs/product.md, "Mail"); plain data for the admin page. */
+export const OUTBOX_STATES = ["queued", "sent", "failed"] as const;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
+
+/** What a mail is about: one of the store's messages (docs/product.md, "Mail"). */
+export const MAIL_KINDS = [
+  "order-placed",
+  "new-order",
+  "order-shipped",
+  "order-delivered",
+  "order-cancelled",
+  "order-cancelled-by-customer",
+  "password-reset",
+  "password-changed",
+  "back-in-stock",
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+/** The admin outbox lists this many messages a page. */
+export const OUTBOX_PAGE_SIZE = 50;

@@ -1,0 +1,34 @@
+import type { Knex } from "knex";
+import type { RenderedMail } from "./mail-layout";
+import type { MailKind } from "./outbox-values.shared";
+import { OutboxMessage } from "./outbox-message.model";
+
+/** A mail to write to the outbox: who, what about, and its rendered parts. */
+export type MailToQueue = RenderedMail & {
+  kind: MailKind;
+  to: string;
+  /** The body carries a secret (a reset link): purged once sent or failed for good. */
+  secret?: boolean;
+  headers?: Record<string, string>;
+};
+
+/**
+ * Writes mails to the outbox, in the caller's transaction: they are sent only if the event that
+ * caused them commits, and then certainly (docs/decisions/2026-11-23-outbox.md). The outbox
+ * sender of any app server delivers them.
+ */
+export async function queueMail(trx: Knex, mails: MailToQueue | MailToQueue[]): Promise<void> {
+  const list = Array.isArray(mails) ? mails : [mails];
+  if (list.length === 0) return;
+  await OutboxMessage.query(trx).insert(
+    list.map((mail) => ({
+      kind: mail.kind,
+      recipient: mail.to,
+      subject: mail.subject.slice(0, 300),
+      textBody: mail.text,
+      htmlBody: mail.html,
+      headers: mail.headers ?? {},
+      secret: mail.secret ?? false,
+    })),
+  );
+}

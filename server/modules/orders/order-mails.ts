@@ -1,0 +1,182 @@
+import { renderMail, siteLink, type MailBlock, type MailContext } from "../mail/mail-layout";
+import type { MailToQueue } from "../mail/outbox";
+import { formatRupees } from "../shared/money.shared";
+import { formatPakistaniMobile } from "../shared/phone.shared";
+import { CANCEL_WINDOW_HOURS, PAYMENT_METHOD, shortOrderId, type Courier } from "./order-values.shared";
+
+/** What the order mails say about an order (docs/product.md, "Order mails"). */
+export type MailOrder = {
+  id: string;
+  customerName: string;
+  customerEmail: string;
+  items: { name: string; quantity: number; unitPrice: number }[];
+  totalPrice: number;
+  address: { street: string; city: string; state: string; zipCode: string; country: string };
+  phone: string | null;
+  courier?: Courier | null;
+  trackingNumber?: string | null;
+};
+
+function itemsTable(order: MailOrder): MailBlock {
+  return {
+    kind: "table",
+    rows: order.items.map((item) => [
+      `${item.name} × ${item.quantity}`,
+      formatRupees((Math.round(item.unitPrice * 100) * item.quantity) / 100),
+    ]),
+    total: ["Total (delivery free)", formatRupees(order.totalPrice)],
+  };
+}
+
+function addressLines(order: MailOrder): string[] {
+  const { street, city, state, zipCode, country } = order.address;
+  return [
+    order.customerName,
+    street,
+    [city, `${state} ${zipCode}`.trim()].filter(Boolean).join(", "),
+    country,
+    ...(order.phone ? [`Mobile: ${formatPakistaniMobile(order.phone)}`] : []),
+  ].filter(Boolean);
+}
+
+/** To the customer, when the order is placed (page or API). */
+export function orderPlacedMail(context: MailContext, order: MailOrder): MailToQueue {
+  const number = `#${shortOrderId(order.id)}`;
+  const next = order.phone
+    ? `We will call you on ${formatPakistaniMobile(order.phone)} to confirm your order before we ship it.`
+    : "We will contact you to confirm your order before we ship it.";
+  return {
+    kind: "order-placed",
+    to: order.customerEmail,
+    ...renderMail(context, {
+      subject: `Your ${context.store.name} order ${number} is placed`,
+      greeting: `Dear ${order.customerName},`,
+      blocks: [
+        { kind: "heading", text: `Thank you for your order ${number}` },
+        { kind: "paragraph", text: `Order number: ${number}` },
+        itemsTable(order),
+        {
+          kind: "paragraph",
+          text: `Payment: ${PAYMENT_METHOD}. Pay the courier ${formatRupees(order.totalPrice)} in cash when your parcel arrives.`,
+        },
+        { kind: "paragraph", text: "Delivery address:" },
+        { kind: "lines", lines: addressLines(order) },
+        { kind: "heading", text: "What happens next" },
+        {
+          kind: "paragraph",
+          text: `${next} Once it is with the courier we mail you the courier's name and tracking number. Delivery takes 3-5 business days to major cities and 5-7 to other areas.`,
+        },
+        {
+          kind: "paragraph",
+          text: `Changed your mind? You can cancel the order yourself under My Orders within ${CANCEL_WINDOW_HOURS} hours of ordering, while it is pending.`,
+        },
+        { kind: "link", label: "View your order", url: siteLink(context, `/my-orders/${order.id}`) },
+      ],
+    }),
+  };
+}
+
+/** To the store (STORE_EMAIL), for each new order: short, with a link to the admin's order page. */
+export function newOrderMail(context: MailContext, order: MailOrder): MailToQueue {
+  const number = `#${shortOrderId(order.id)}`;
+  const units = order.items.reduce((sum, item) => sum + item.quantity, 0);
+  return {
+    kind: "new-order",
+    to: context.store.email,
+    ...renderMail(context, {
+      subject: `New order ${number}: ${formatRupees(order.totalPrice)} from ${order.customerName}`,
+      blocks: [
+        {
+          kind: "paragraph",
+          text: `${order.customerName} (${order.customerEmail}${order.phone ? `, ${formatPakistaniMobile(order.phone)}` : ", no mobile number"}) ordered ${units} ${units === 1 ? "watch" : "watches"} for ${formatRupees(order.totalPrice)}, cash on delivery, to ${order.address.city || "an address without a city"}.`,
+        },
+        itemsTable(order),
+        { kind: "link", label: `Open order ${number}`, url: siteLink(context, `/admin/orders/${order.id}`) },
+      ],
+    }),
+  };
+}
+
+type StatusMailOrder = Pick<MailOrder, "id" | "customerName" | "customerEmail" | "courier" | "trackingNumber">;
+
+/** To the customer when an order is Shipped, Delivered or Cancelled (by the store or by them). */
+export function orderStatusMail(
+  context: MailContext,
+  order: StatusMailOrder,
+  status: "Shipped" | "Delivered" | "Cancelled",
+  options: { byCustomer?: boolean } = {},
+): MailToQueue {
+  const number = `#${shortOrderId(order.id)}`;
+  const link = { kind: "link", label: "View your order", url: siteLink(context, `/my-orders/${order.id}`) } as const;
+  const greeting = `Dear ${order.customerName},`;
+  if (status === "Shipped") {
+    const courier = order.courier ? ` with ${order.courier}` : "";
+    const blocks: MailBlock[] = [{ kind: "paragraph", text: `Your order ${number} is on its way${courier}.` }];
+    if (order.trackingNumber) {
+      blocks.push({
+        kind: "paragraph",
+        text: `Tracking number: ${order.trackingNumber}. Enter it on ${order.courier && order.courier !== "Other" ? `${order.courier}'s` : "the courier's"} website to follow your parcel.`,
+      });
+    }
+    blocks.push({ kind: "paragraph", text: "Please keep the cash ready for the courier." }, link);
+    return {
+      kind: "order-shipped",
+      to: order.customerEmail,
+      ...renderMail(context, { subject: `Your order ${number} has shipped`, greeting, blocks }),
+    };
+  }
+  if (status === "Delivered") {
+    return {
+      kind: "order-delivered",
+      to: order.customerEmail,
+      ...renderMail(context, {
+        subject: `Your order ${number} was delivered`,
+        greeting,
+        blocks: [
+          { kind: "paragraph", text: `Your order ${number} was delivered. We hope you enjoy your watch.` },
+          {
+            kind: "paragraph",
+            text: "You may return or exchange it within 7 days of delivery if it is unworn and in its original packaging: contact us with your order number.",
+          },
+          link,
+        ],
+      }),
+    };
+  }
+  return {
+    kind: "order-cancelled",
+    to: order.customerEmail,
+    ...renderMail(context, {
+      subject: `Your order ${number} was cancelled`,
+      greeting,
+      blocks: [
+        {
+          kind: "paragraph",
+          text: options.byCustomer
+            ? `You cancelled your order ${number}, as you asked. Nothing will be sent and there is nothing to pay.`
+            : `We cancelled your order ${number}. Nothing will be sent and there is nothing to pay. If you did not expect this, please contact us.`,
+        },
+        link,
+      ],
+    }),
+  };
+}
+
+/** To the store, when a customer cancels their own order: it must not be packed or shipped. */
+export function cancelledByCustomerMail(context: MailContext, order: StatusMailOrder): MailToQueue {
+  const number = `#${shortOrderId(order.id)}`;
+  return {
+    kind: "order-cancelled-by-customer",
+    to: context.store.email,
+    ...renderMail(context, {
+      subject: `Order ${number} was cancelled by the customer`,
+      blocks: [
+        {
+          kind: "paragraph",
+          text: `${order.customerName} (${order.customerEmail}) cancelled order ${number}. Its watches are back in stock; do not ship it.`,
+        },
+        { kind: "link", label: `Open order ${number}`, url: siteLink(context, `/admin/orders/${order.id}`) },
+      ],
+    }),
+  };
+}

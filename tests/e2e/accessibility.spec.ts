@@ -1,0 +1,331 @@
+import { createRequire } from "node:module";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { waitForHydration } from "./held-scripts";
+import {
+  ADMIN,
+  addToCart,
+  adminToken,
+  createProduct,
+  logIn,
+  placeOrder,
+  productsInStock,
+  registerCustomer,
+  shortId,
+} from "./store-api";
+
+/**
+ * axe-core with every one of its rules, experimental ones included, on every page type of the
+ * store, for a guest, a customer and an admin: no serious or critical violation. (It needs
+ * JavaScript in the browser, so it runs in the "js" project only: playwright.config.ts.)
+ *
+ * Left to itself, axe skips the rules tagged "experimental" (label-content-name-mismatch, which
+ * checks WCAG 2.5.3, is one): naming every rule the installed axe-core knows runs them all.
+ */
+const axeCore = createRequire(createRequire(import.meta.url).resolve("@axe-core/playwright"))("axe-core") as {
+  getRules(): { ruleId: string }[];
+};
+const ALL_RULES = axeCore.getRules().map((rule) => rule.ruleId);
+
+type Finding = string;
+
+async function audit(page: Page, label: string): Promise<Finding[]> {
+  const results = await new AxeBuilder({ page }).withRules(ALL_RULES).analyze();
+  const ran = new Set(
+    [...results.passes, ...results.violations, ...results.incomplete, ...results.inapplicable].map((rule) => rule.id),
+  );
+  expect(ran.has("label-content-name-mismatch"), "experimental rules ran").toBe(true);
+  // axe leaves text drawn in its background's own colour for a person to review (it may be hidden
+  // on purpose); nothing of the store is hidden that way, so such text is a finding: it is invisible.
+  const invisibleText = results.incomplete
+    .filter((rule) => rule.id === "color-contrast")
+    .map((rule) => ({
+      ...rule,
+      help: "Text must not be the colour of its background",
+      nodes: rule.nodes.filter((node) =>
+        node.any.some((check) => (check.data as { contrastRatio?: number } | null)?.contrastRatio === 1),
+      ),
+    }))
+    .filter((rule) => rule.nodes.length > 0);
+  return [...results.violations, ...invisibleText]
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) =>
+        `${label}: ${violation.id} (${violation.impact}) ${violation.help} at ${violation.nodes
+          .slice(0, 4)
+          .map((node) =>
+            `${node.target.join(" ")} ${node.failureSummary?.split("\n").slice(1, 2).join("") ?? ""}`.trim(),
+          )
+          .join(" | ")}`,
+    );
+}
+
+/** Opens a page as a document, waits until it has hydrated (unless it has no scripts), and audits it. */
+async function visitAndAudit(
+  page: Page,
+  path: string,
+  options: { hydrates?: boolean; status?: number } = {},
+): Promise<Finding[]> {
+  const response = await page.goto(path);
+  expect(response?.status(), path).toBe(options.status ?? 200);
+  if (options.hydrates !== false) await waitForHydration(page);
+  return audit(page, path);
+}
+
+/** The same pages on a phone's screen, where the layout folds (the store is for slow phones). */
+async function onAPhone(page: Page, paths: string[]): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  await page.setViewportSize({ width: 375, height: 740 });
+  for (const path of paths) findings.push(...(await visitAndAudit(page, path)).map((finding) => `phone ${finding}`));
+  await page.setViewportSize({ width: 1280, height: 720 });
+  return findings;
+}
+
+/** The pages every visitor sees, whoever they are. */
+async function publicPages(page: Page, productId: string): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const path of [
+    "/",
+    "/products",
+    "/products?category=Women&sort=price&page=2",
+    "/products?search=no+such+watch",
+    `/products/${productId}`,
+    "/about",
+    "/faq",
+    "/contact",
+  ]) {
+    findings.push(...(await visitAndAudit(page, path)));
+  }
+  findings.push(...(await visitAndAudit(page, "/no-such-page", { status: 404 })));
+  findings.push(...(await visitAndAudit(page, "/products/00000000-0000-4000-8000-000000000000", { status: 404 })));
+
+  // Controls opened by the person: an FAQ answer, the menu of a small screen.
+  await page.goto("/faq");
+  await waitForHydration(page);
+  await page.locator("details.faq-item summary").first().click();
+  findings.push(...(await audit(page, "/faq with an answer open")));
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto("/");
+  await waitForHydration(page);
+  await page.getByText("Menu", { exact: true }).click();
+  findings.push(...(await audit(page, "/ on a small screen, menu open")));
+  await page.setViewportSize({ width: 1280, height: 720 });
+  return findings;
+}
+
+/** Sends a message from the contact page and waits for the thank-you. */
+async function sendContactMessage(page: Page) {
+  await page.goto("/contact");
+  await page.getByLabel("Name", { exact: true }).fill("Farah Aziz");
+  await page.getByLabel("Email").fill("farah@example.com");
+  await page.getByLabel("Subject").fill("Strap length");
+  await page.getByLabel("Message", { exact: true }).fill("Is the strap of this watch adjustable?");
+  await page.getByRole("button", { name: "Send Message" }).click();
+  await expect(page.getByText("Thank you for your message! We'll get back to you soon.")).toBeVisible();
+}
+
+/** Lite mode: the same pages without a single script (a cookie set by the footer's link). */
+async function litePages(page: Page, productId: string): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  await page.goto("/");
+  await page.locator("footer").getByRole("link", { name: "Lite mode" }).click();
+  await expect(page.locator("footer").getByRole("link", { name: "Full mode" })).toBeVisible();
+  for (const path of ["/", "/products", `/products/${productId}`]) {
+    findings.push(...(await visitAndAudit(page, path, { hydrates: false })).map((finding) => `lite ${finding}`));
+  }
+  // A success banner: without scripts it stays, so it is audited too.
+  await sendContactMessage(page);
+  findings.push(...(await audit(page, "lite /contact thanked")).map((finding) => `lite ${finding}`));
+  await page.locator("footer").getByRole("link", { name: "Full mode" }).click();
+  await expect(page.locator("footer").getByRole("link", { name: "Lite mode" })).toBeVisible();
+  return findings;
+}
+
+test.describe("accessibility (axe-core, every rule)", () => {
+  // Every rule takes axe a second or two a page, and a test audits a dozen or more.
+  test.describe.configure({ timeout: 180_000 });
+
+  test("the store's pages, for a guest", async ({ page }) => {
+    const [product] = await productsInStock(page.request);
+    expect(await publicPages(page, product!._id)).toEqual([]);
+  });
+
+  test("the log-in, sign-up and cart pages and refused forms for a guest, and lite mode", async ({ page }) => {
+    const [product] = await productsInStock(page.request);
+    const findings: Finding[] = [];
+    for (const path of ["/login", "/login?redirectTo=%2Fcart", "/signup", "/cart", "/forgot-password", "/unsubscribe"])
+      findings.push(...(await visitAndAudit(page, path)));
+    // Links from mails that no longer work: a clear page (400) with what to do.
+    findings.push(...(await visitAndAudit(page, "/reset-password?token=used-up", { status: 400 })));
+    findings.push(...(await visitAndAudit(page, "/unsubscribe?token=unknown", { status: 400 })));
+    // A sold-out watch offers "Notify me when it's back"; a refused address is said beside its field.
+    const soldOut = await createProduct(page.request, await adminToken(page.request), {
+      name: `Axe Sold Out ${Date.now()}`,
+      imageUrl: "/images/placeholder-watch.svg",
+      stock: 0,
+    });
+    findings.push(...(await visitAndAudit(page, `/products/${soldOut._id}`)));
+    await page.getByLabel("Email").fill("not-an-email");
+    await page.getByRole("button", { name: "Notify Me" }).click();
+    await expect(page.getByText("Please enter a valid email address")).toBeVisible();
+    findings.push(...(await audit(page, "/products/{id} notify me refused")));
+
+    // A refused form: its messages beside the fields.
+    await page.goto("/signup");
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Sign Up" }).click();
+    await expect(page.getByText(/required/i).first()).toBeVisible();
+    findings.push(...(await audit(page, "/signup refused")));
+    await page.goto("/contact");
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Send Message" }).click();
+    await expect(page.getByText("Email is required")).toBeVisible();
+    findings.push(...(await audit(page, "/contact refused")));
+
+    findings.push(...(await litePages(page, product!._id)));
+    findings.push(
+      ...(await onAPhone(page, ["/", "/products", `/products/${product!._id}`, "/faq", "/contact", "/login", "/cart"])),
+    );
+    expect(findings).toEqual([]);
+  });
+
+  test("the store's pages, for a customer", async ({ page }) => {
+    const customer = await registerCustomer(page.request, "axe.browser");
+    const [product] = await productsInStock(page.request);
+    await addToCart(page.request, customer, product!._id, 1);
+    await logIn(page, customer);
+    expect(await publicPages(page, product!._id)).toEqual([]);
+  });
+
+  test("a customer's own pages: cart, checkout, orders and profile", async ({ page }) => {
+    const customer = await registerCustomer(page.request, "axe.customer");
+    const [first, second] = await productsInStock(page.request, 3);
+    const orderId = await placeOrder(page.request, customer, first!._id);
+    await logIn(page, customer);
+
+    const findings: Finding[] = [];
+    findings.push(...(await visitAndAudit(page, "/cart")).map((finding) => `empty ${finding}`));
+    findings.push(...(await visitAndAudit(page, "/checkout")).map((finding) => `empty ${finding}`));
+    await addToCart(page.request, customer, first!._id, 2);
+    await addToCart(page.request, customer, second!._id, 1);
+    for (const path of [
+      "/cart",
+      "/cart?confirm=clear",
+      `/cart?confirm=remove&productId=${second!._id}`,
+      "/checkout",
+      `/order-success/${orderId}`,
+      "/my-orders",
+      "/profile",
+      "/profile/edit",
+      "/profile/password",
+      `/my-orders/${orderId}`,
+      `/my-orders/${orderId}/cancel`,
+    ]) {
+      findings.push(...(await visitAndAudit(page, path)));
+    }
+    // A waiting stock alert on the profile.
+    const soldOut = await createProduct(page.request, await adminToken(page.request), {
+      name: `Axe Alert ${Date.now()}`,
+      imageUrl: "/images/placeholder-watch.svg",
+      stock: 0,
+    });
+    const alert = await page.request.post(`/api/v1/products/${soldOut._id}/notify`, {
+      data: { email: customer.email },
+    });
+    expect(alert.status()).toBe(202);
+    findings.push(...(await visitAndAudit(page, "/profile")).map((finding) => `with an alert ${finding}`));
+    findings.push(
+      ...(await visitAndAudit(page, "/order-success/00000000-0000-4000-8000-000000000000", { status: 404 })),
+    );
+
+    await page.goto("/checkout");
+    await waitForHydration(page);
+    await page.getByLabel("Street Address").fill("");
+    await page.getByRole("button", { name: "Place Order" }).click();
+    await expect(page.getByText(/Street.*required/)).toBeVisible();
+    findings.push(...(await audit(page, "/checkout refused")));
+
+    // A product page whose stepper has taken over.
+    await page.goto(`/products/${first!._id}`);
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Increase quantity" }).click();
+    findings.push(...(await audit(page, "/products/{id} after a step")));
+    findings.push(
+      ...(await onAPhone(page, [
+        "/cart",
+        `/cart?confirm=remove&productId=${second!._id}`,
+        "/checkout",
+        "/my-orders",
+        "/profile",
+        "/profile/edit",
+      ])),
+    );
+    expect(findings).toEqual([]);
+  });
+
+  test("the store's pages, for an admin", async ({ page }) => {
+    const [product] = await productsInStock(page.request);
+    await logIn(page, ADMIN);
+    expect(await publicPages(page, product!._id)).toEqual([]);
+  });
+
+  test("the admin's pages", async ({ page }) => {
+    const customer = await registerCustomer(page.request, "axe.managed");
+    const [product] = await productsInStock(page.request, 2);
+    const orderId = await placeOrder(page.request, customer, product!._id);
+    // A message for the admin's inbox.
+    await sendContactMessage(page);
+    await logIn(page, ADMIN);
+
+    const findings: Finding[] = [];
+    for (const path of [
+      "/admin",
+      "/admin/products",
+      "/admin/products/new",
+      `/admin/products/${product!._id}/edit`,
+      `/admin/products/${product!._id}/delete`,
+      "/admin/orders",
+      "/admin/orders?status=Pending",
+      `/admin/orders/${orderId}`,
+      `/admin/orders/${orderId}/ship`,
+      `/admin/orders/${orderId}/slip`,
+      "/admin/orders/slips?status=Pending",
+      "/admin/users",
+      "/admin/users/new",
+      `/admin/users/${customer.id}/role`,
+      `/admin/users/${customer.id}/delete`,
+      "/admin/messages",
+      "/admin/outbox",
+      "/admin/outbox?state=sent",
+      "/profile",
+    ]) {
+      findings.push(...(await visitAndAudit(page, path)));
+    }
+
+    // The order's details in the list's dialog (JavaScript only).
+    await page.goto("/admin/orders");
+    await waitForHydration(page);
+    await page.getByRole("link", { name: `View order #${shortId(orderId)}` }).click();
+    await expect(page.getByRole("dialog", { name: `Order #${shortId(orderId)}` })).toBeVisible();
+    findings.push(...(await audit(page, "/admin/orders with the details dialog open")));
+
+    // A refused form.
+    await page.goto("/admin/products/new");
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Add Product" }).click();
+    await expect(page.getByText("Name is required")).toBeVisible();
+    findings.push(...(await audit(page, "/admin/products/new refused")));
+    findings.push(
+      ...(await onAPhone(page, [
+        "/admin",
+        "/admin/products",
+        "/admin/orders",
+        `/admin/orders/${orderId}`,
+        "/admin/users",
+        "/admin/messages",
+      ])),
+    );
+    expect(findings).toEqual([]);
+  });
+});

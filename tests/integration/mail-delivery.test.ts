@@ -1,0 +1,272 @@
+/**
+ * The outbox's delivery (docs/decisions/2026-11-23-outbox.md), against a real SMTP server: the
+ * mail server down while orders are placed and back later (every mail arrives, once); two app
+ * servers sending from one outbox (never one message twice); an app server stopped with mail
+ * waiting (the next one sends it); a refusal for good and the last attempt (failed, shown to the
+ * admins, retried by them; a reset link's body purged); .eml files without SMTP_URL.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestClient } from "../support/http-client";
+import { apiToken, insertProducts, insertUser } from "../support/fixtures";
+import { TestSmtpServer } from "../support/smtp-server";
+import { startTestServer, type TestServer } from "../support/test-server";
+
+const address = { street: "9 Jail Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" };
+
+let smtp: TestSmtpServer;
+beforeAll(async () => {
+  smtp = await TestSmtpServer.start();
+});
+afterAll(async () => {
+  await smtp?.stop();
+});
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * `count` customers, each signed in through the API with a watch in the cart; `place()` orders
+ * for all of them (quick: the slow part, hashing passwords, is done before).
+ */
+async function customersReadyToOrder(server: TestServer, tag: string, count: number) {
+  const [productId] = await insertProducts(server, [{ name: `${tag} Watch`, stock: 1000 }]);
+  const customers: { email: string; client: TestClient; token: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const email = `${tag}${i}@delivery.test`;
+    await insertUser(server, { name: `${tag} ${i}`, email, password: "customerpass1" });
+    const client = new TestClient(server.baseUrl);
+    const token = await apiToken(client, email, "customerpass1");
+    await client.api("POST", "/cart", { token, body: { productId, quantity: 1 } });
+    customers.push({ email, client, token });
+  }
+  return {
+    emails: customers.map((customer) => customer.email),
+    async place() {
+      for (const { client, token } of customers) {
+        expect((await client.api("POST", "/orders", { token, body: { address } })).status).toBe(201);
+      }
+    },
+  };
+}
+
+/** `count` orders by as many customers through the API; answers the customers' addresses. */
+async function placeOrders(server: TestServer, tag: string, count: number): Promise<string[]> {
+  const ready = await customersReadyToOrder(server, tag, count);
+  await ready.place();
+  return ready.emails;
+}
+
+/** Several servers, outages and retries: more than the default time on a busy machine. */
+const SLOW = { timeout: 120_000 };
+
+const outboxStates = async (server: TestServer, recipients: string[]) =>
+  (await server.database.db("outbox").whereIn("recipient", recipients).select("state")).map((row) => row.state);
+
+describe("an SMTP outage", SLOW, () => {
+  it("keeps the mail of orders placed while the mail server is down, and delivers each once when it is back", async () => {
+    const server = await startTestServer(
+      { SMTP_URL: smtp.url, MAIL_RETRY_SECONDS: "0.1", MAIL_MAX_ATTEMPTS: "30", STORE_EMAIL: "store@outage.test" },
+      { mail: { pollMs: 50 } },
+    );
+    try {
+      await insertUser(server, {
+        name: "Outage Admin",
+        email: "admin@outage.test",
+        password: "adminpass1",
+        role: "admin",
+      });
+      const admin = new TestClient(server.baseUrl);
+      await admin.postForm("/login", { email: "admin@outage.test", password: "adminpass1" });
+      const ready = await customersReadyToOrder(server, "outage", 5);
+      const customers = ready.emails;
+      await smtp.stop();
+      await ready.place();
+      // The sender has tried and failed; the mails wait in the outbox.
+      await until(async () => {
+        const rows = await server.database.db("outbox").whereIn("recipient", customers);
+        return rows.length === 5 && rows.every((row) => row.state === "queued" && row.attempts >= 1);
+      }, "failed attempts while the mail server is down");
+      expect(smtp.to(customers[0]!)).toEqual([]);
+      const page = await (await admin.get("/admin/outbox?state=queued")).text();
+      expect(page).toContain(customers[0]);
+      expect(page).toMatch(/Attempt \d+ failed: [^<]*ECONNREFUSED/);
+
+      await smtp.restart();
+      await until(
+        async () => (await outboxStates(server, [...customers, "store@outage.test"])).every((s) => s === "sent"),
+        "delivery after the outage",
+      );
+      for (const email of customers) expect(smtp.to(email), email).toHaveLength(1);
+      expect(smtp.to("store@outage.test")).toHaveLength(5);
+      const ids = smtp.received.map((mail) => mail.messageId);
+      expect(new Set(ids).size).toBe(ids.length);
+    } finally {
+      await smtp.restart();
+      await server.close();
+    }
+  });
+
+  it("fails a message for good after its last attempt, or at once when the server refuses it; an admin retries it", async () => {
+    const server = await startTestServer(
+      { SMTP_URL: smtp.url, MAIL_RETRY_SECONDS: "0.05", MAIL_MAX_ATTEMPTS: "3" },
+      { mail: { pollMs: 50 } },
+    );
+    try {
+      await insertUser(server, { name: "Fail Admin", email: "admin@fail.test", password: "adminpass1", role: "admin" });
+      const userId = await insertUser(server, {
+        name: "Refused",
+        email: "refused@fail.test",
+        password: "customerpass1",
+      });
+      smtp.refuse.add("refused@fail.test");
+      const [orderCustomer] = await placeOrders(server, "refusal", 1);
+      smtp.refuse.add(orderCustomer!);
+      // A reset link to a refused address: failed at once, and its body (the link) purged.
+      await server.services.accounts.sendResetLink({ userId });
+      await until(
+        async () => (await outboxStates(server, ["refused@fail.test", orderCustomer!])).every((s) => s === "failed"),
+        "refusals",
+      );
+      const rows = await server.database.db("outbox").whereIn("recipient", ["refused@fail.test", orderCustomer!]);
+      for (const row of rows) {
+        expect(row.attempts).toBe(1);
+        expect(row.lastError).toContain("550");
+      }
+      const reset = rows.find((row) => row.kind === "password-reset")!;
+      expect(reset).toMatchObject({ textBody: null, htmlBody: null });
+      const order = rows.find((row) => row.kind === "order-placed")!;
+      expect(order.textBody).toContain("Cash on Delivery");
+
+      const admin = new TestClient(server.baseUrl);
+      await admin.postForm("/login", { email: "admin@fail.test", password: "adminpass1" });
+      const dashboard = await (await admin.get("/admin")).text();
+      expect(dashboard).toContain('href="/admin/outbox?state=failed"');
+      expect(dashboard).toContain("2 failed");
+      const page = await (await admin.get("/admin/outbox?state=failed")).text();
+      expect(page).toContain("refused@fail.test");
+      expect(page).toContain("Reset your Waqt password");
+      expect(page).toContain(order.subject);
+      expect(page).toContain("Mailbox unavailable");
+      expect(page).toContain("its reset link was deleted");
+      // Never a body.
+      expect(page).not.toContain("Pay the courier");
+      expect(page).not.toContain("What happens next");
+
+      // The purged one cannot be retried; the other goes back in the queue and out.
+      const purged = await admin.postForm("/admin/outbox", { messageId: reset.id });
+      expect(purged.status).toBe(303);
+      expect(await (await admin.get("/admin/outbox?state=failed")).text()).toContain(
+        "send a new link from Manage Users",
+      );
+      smtp.refuse.delete(orderCustomer!);
+      const retried = await admin.postForm("/admin/outbox", { messageId: order.id });
+      expect(retried.status).toBe(303);
+      await until(async () => (await outboxStates(server, [orderCustomer!])).every((s) => s === "sent"), "the retry");
+      expect(smtp.to(orderCustomer!)).toHaveLength(1);
+      const notFailed = await admin.postForm("/admin/outbox", { messageId: order.id });
+      expect(notFailed.status).toBe(303);
+      expect(await (await admin.get("/admin/outbox?state=failed")).text()).toContain(
+        "Only a message that failed can be sent again",
+      );
+
+      // The mail server away for good: three attempts, then failed.
+      await smtp.stop();
+      const [late] = await placeOrders(server, "lastattempt", 1);
+      await until(async () => (await outboxStates(server, [late!])).every((s) => s === "failed"), "the last attempt");
+      const [row] = await server.database.db("outbox").where("recipient", late!);
+      expect(row.attempts).toBe(3);
+    } finally {
+      smtp.refuse.clear();
+      await smtp.restart();
+      await server.close();
+    }
+  });
+});
+
+describe("several app servers", SLOW, () => {
+  it("never send one message twice, and the next server sends what a stopped one left", async () => {
+    const slow = smtp;
+    const first = await startTestServer({ SMTP_URL: slow.url }, { mail: { pollMs: 20 } });
+    const second = await startTestServer({ SMTP_URL: slow.url }, { mail: { pollMs: 20 }, shareDatabaseOf: first });
+    let third: TestServer | null = null;
+    try {
+      const recipients = Array.from({ length: 60 }, (_, i) => `twice${i}@delivery.test`);
+      await first.database.db("outbox").insert(
+        recipients.map((recipient) => ({
+          kind: "new-order",
+          recipient,
+          subject: `Message for ${recipient}`,
+          textBody: "Hello",
+          htmlBody: "<p>Hello</p>",
+        })),
+      );
+      // Both senders (and a test's own passes) at once.
+      await Promise.all([first.outboxSender!.drain(), second.outboxSender!.drain(), first.outboxSender!.drain()]);
+      await until(async () => (await outboxStates(first, recipients)).every((s) => s === "sent"), "60 messages");
+      for (const recipient of recipients) expect(slow.to(recipient), recipient).toHaveLength(1);
+
+      // A server stopped while mail waits (the mail server down): the next one sends it.
+      await slow.stop();
+      await second.outboxSender!.stop();
+      await first.outboxSender!.stop();
+      const waiting = Array.from({ length: 5 }, (_, i) => `resumed${i}@delivery.test`);
+      await first.database.db("outbox").insert(
+        waiting.map((recipient) => ({
+          kind: "new-order",
+          recipient,
+          subject: "Resumed",
+          textBody: "x",
+          htmlBody: "x",
+        })),
+      );
+      await slow.restart();
+      third = await startTestServer({ SMTP_URL: slow.url }, { mail: { pollMs: 20 }, shareDatabaseOf: first });
+      await until(async () => (await outboxStates(first, waiting)).every((s) => s === "sent"), "the resumed messages");
+      for (const recipient of waiting) expect(slow.to(recipient)).toHaveLength(1);
+    } finally {
+      await slow.restart();
+      await third?.close();
+      await second.close();
+      await first.close();
+    }
+  });
+});
+
+describe("without SMTP_URL", SLOW, () => {
+  it("writes each mail as an .eml file under DATA_DIR/outbox", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-mail-"));
+    const server = await startTestServer(
+      { DATA_DIR: dataDir, PUBLIC_URL: "https://files.example" },
+      { mail: { pollMs: 50 } },
+    );
+    try {
+      expect(server.config.mail.smtpUrl).toBeNull();
+      expect(server.config.mail.from).toBe("Waqt <support@waqt.pk>");
+      const [customer] = await placeOrders(server, "files", 1);
+      const outbox = path.join(dataDir, "outbox");
+      await until(
+        () => fs.existsSync(outbox) && fs.readdirSync(outbox).filter((f) => f.endsWith(".eml")).length >= 2,
+        ".eml files",
+      );
+      const files = fs.readdirSync(outbox).filter((file) => file.endsWith(".eml"));
+      const contents = files.map((file) => fs.readFileSync(path.join(outbox, file), "utf8"));
+      const confirmation = contents.find((text) => text.includes(`To: ${customer}`))!;
+      expect(confirmation).toMatch(/^Subject: Your Waqt order #[0-9A-F]{8} is placed$/m);
+      expect(confirmation).toContain("From: Waqt <support@waqt.pk>");
+      expect(confirmation).toContain("Content-Type: text/plain");
+      expect(confirmation).toContain("Content-Type: text/html");
+      expect(contents.some((text) => text.includes("To: support@waqt.pk"))).toBe(true);
+    } finally {
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
