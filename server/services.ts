@@ -30,7 +30,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     stockAlerts: new StockAlertsService(deps.db, rateLimiter, mail),
     cart: new CartService(deps.db),
     orders: new OrdersService(deps.db, mail, deps.clock),
-    returns: new ReturnsService(deps.db, deps.clock),
+    returns: new ReturnsService(deps.db, mail, deps.clock),
     discounts: new DiscountsService(deps.db),
     contact: new ContactService(deps.db, rateLimiter),
     outbox: new OutboxService(deps.db),

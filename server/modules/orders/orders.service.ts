@@ -205,6 +205,8 @@ export class OrdersService {
           const product = byId.get(line.productId)!;
           return { name: product.name, quantity: line.quantity, unitPrice: product.price };
         }),
+        subtotal: fromPaisa(subtotalPaisa),
+        discount: discount ? { code: discount.code, amount: fromPaisa(discount.amountPaisa) } : null,
         totalPrice: fromPaisa(totalPaisa),
         address,
         phone: order.phone,

@@ -1,6 +1,8 @@
 import type { Knex } from "knex";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
+import type { MailContext } from "../mail/mail-layout";
+import { queueMail } from "../mail/outbox";
 import { systemClock, type Clock } from "../shared/clock";
 import { ConflictError, InvalidInputError, NotFoundError, type FieldError } from "../shared/errors.shared";
 import { paginationOf, type Pagination } from "../shared/list-query";
@@ -9,6 +11,7 @@ import { validateInput } from "../shared/validation";
 import { Order } from "./order.model";
 import { OrderReturn, OrderReturnItem } from "./order-return.model";
 import type { PublicOrder } from "./order.shape";
+import { returnMail } from "./return-mails";
 import { returnConflict, returnRefusal, returnableQuantities, type ReturnStatus } from "./return-values.shared";
 import type { PublicReturn } from "./return.shape";
 import { returnListQuerySchema, returnRequestSchema, returnUpdateSchema } from "./returns.schemas";
@@ -33,6 +36,7 @@ const NEXT: Partial<Record<ReturnStatus, ReturnStatus[]>> = {
 export class ReturnsService {
   constructor(
     private readonly db: Database,
+    private readonly mail: MailContext,
     private readonly clock: Clock = systemClock,
   ) {}
 
@@ -178,10 +182,37 @@ export class ReturnsService {
 
   /**
    * The one place every change of a return passes, inside its transaction: requested, approved,
-   * rejected, received with the refund. The customer's mail about it belongs here, written in the
-   * same transaction (docs/decisions/2026-11-23-discount-codes-and-returns.md).
+   * rejected, received with the refund. The customer's mail about it is written in the same
+   * transaction (docs/product.md, "Order mails"), so a change that is rolled back mails nothing.
    */
-  private async returnChanged(_trx: Knex, _returnId: string, _status: ReturnStatus): Promise<void> {}
+  private async returnChanged(trx: Knex, returnId: string, status: ReturnStatus): Promise<void> {
+    const row = (await OrderReturn.query(trx)
+      .findById(returnId)
+      .join("orders", "orders.id", "orderReturns.orderId")
+      .select("order_returns.*", "orders.customerName", "orders.customerEmail")
+      .withGraphFetched("items(inOrder)")) as
+      (OrderReturn & { customerName: string; customerEmail: string }) | undefined;
+    if (!row) throw new NotFoundError("Return not found");
+    const orderReturn = row.toPublic();
+    await queueMail(
+      trx,
+      returnMail(
+        this.mail,
+        {
+          orderId: orderReturn.order,
+          customerName: row.customerName,
+          customerEmail: row.customerEmail,
+          items: orderReturn.items.map((item) => ({ name: item.product.name, quantity: item.quantity })),
+          reason: orderReturn.reason,
+          note: orderReturn.note,
+          rejectionReason: orderReturn.rejectionReason,
+          refundAmount: orderReturn.refundAmount,
+          refund: orderReturn.refund,
+        },
+        status,
+      ),
+    );
+  }
 
   private async readReturn(db: Knex, returnId: string): Promise<PublicReturn> {
     const found = await OrderReturn.query(db).findById(returnId).withGraphFetched("items(inOrder)");
