@@ -60,7 +60,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return formFailure(formFieldsOf(error, items), values, { fallback: "Failed to request the return" });
   }
   session.setFlash({ tone: "success", message: `Return requested for order #${shortOrderId(params.orderId)}` });
-  throw redirect("/my-orders", 303);
+  throw redirect(`/my-orders/${params.orderId}`, 303);
 }
 
 /** The service names `items[2].quantity`; the form has one select per watch. */
@@ -84,7 +84,9 @@ export default function RequestReturn({ loaderData, actionData }: Route.Componen
   return (
     <section className="form-page">
       <p>
-        <Link to="/my-orders">← Back to My Orders</Link>
+        <Link to={`/my-orders/${order._id}`}>
+          ← Back to order <OrderNumber id={order._id} />
+        </Link>
       </p>
       <h1>
         Return from order <OrderNumber id={order._id} />
@@ -165,7 +167,7 @@ export default function RequestReturn({ loaderData, actionData }: Route.Componen
                 aria-describedby={errors.note ? "field-note-error" : undefined}
               />
             </Field>
-            <FormActions label="Request Return" pendingLabel="Sending..." cancelTo="/my-orders" />
+            <FormActions label="Request Return" pendingLabel="Sending..." cancelTo={`/my-orders/${order._id}`} />
           </Form>
           <OrderReturns order={order} />
         </>

@@ -123,6 +123,10 @@ describe("checkout with a discount code", () => {
     const myOrders = await html(shopper.client, "/my-orders");
     expect(myOrders.text).toContain("Discount (FIRST10) −Rs. 1,250");
     expect(myOrders.text).toContain("Total: Rs. 11,250");
+    const ownPage = await html(shopper.client, `/my-orders/${orderId}`);
+    expect(ownPage.text).toContain("Subtotal Rs. 12,500");
+    expect(ownPage.text).toContain("Discount (FIRST10) −Rs. 1,250");
+    expect(ownPage.text).toContain("Total: Rs. 11,250");
     const details = await html(admin, `/admin/orders/${orderId}`);
     expect(details.text).toContain("<dt>Discount (FIRST10)</dt><dd>−Rs. 1,250</dd>");
     const slip = await html(admin, `/admin/orders/${orderId}/slip`);
@@ -305,9 +309,16 @@ describe("returns through the pages", () => {
     const myOrders = await html(client, "/my-orders");
     expect(myOrders.text).toContain(`href="/my-orders/${orderId}/return"`);
     expect(myOrders.text).toContain("Request a return");
+    // The order's own page offers it too, and shows no returns yet.
+    const ownPage = await html(client, `/my-orders/${orderId}`);
+    expect(ownPage.text).toContain(`href="/my-orders/${orderId}/return"`);
+    expect(ownPage.text).toContain("Request a return");
+    expect(ownPage.text).not.toContain("order-returns");
 
     const form = await html(client, `/my-orders/${orderId}/return`);
     expect(form.status).toBe(200);
+    // The form leads back to the order's page.
+    expect(form.text).toMatch(new RegExp(`href="/my-orders/${orderId}"[^>]*>← Back to order`));
     expect(form.text).toContain(`<select id="field-quantity-${productId}" name="quantity-${productId}">`);
     expect(form.text).toContain('<option value="2">Return 2</option>');
     for (const reason of ["Changed my mind", "Damaged or defective", "Not as described", "Wrong item", "Other"]) {
@@ -341,13 +352,16 @@ describe("returns through the pages", () => {
       note: "Scratched glass",
     });
     expect(requested.status).toBe(303);
-    expect(requested.headers.get("location")).toBe("/my-orders");
-    const afterRequest = await html(client, "/my-orders");
+    expect(requested.headers.get("location")).toBe(`/my-orders/${orderId}`);
+    const afterRequest = await html(client, `/my-orders/${orderId}`);
     expect(afterRequest.text).toContain(`Return requested for order #${orderId.slice(-8).toUpperCase()}`);
     expect(afterRequest.text).toContain("status--return-requested");
     expect(afterRequest.text).toContain("Refund on arrival: Rs. 4,000");
-    // A return under way: no second one offered.
+    // A return under way: no second one offered, on the order's page or in My Orders.
     expect(afterRequest.text).not.toContain(`href="/my-orders/${orderId}/return"`);
+    const listAfter = await html(client, "/my-orders");
+    expect(listAfter.text).toContain("status--return-requested");
+    expect(listAfter.text).not.toContain(`href="/my-orders/${orderId}/return"`);
     expect((await html(client, `/order-success/${orderId}`)).text).toContain("status--return-requested");
     const busy = await html(client, `/my-orders/${orderId}/return`);
     expect(busy.text).toContain("This order already has a return in progress");
@@ -386,6 +400,9 @@ describe("returns through the pages", () => {
     expect(refunded.text).toContain("Refunded Rs. 4,000 by Easypaisa, reference EP-5521");
     // The rest of the order can still be returned within the week.
     expect(refunded.text).toContain(`href="/my-orders/${orderId}/return"`);
+    const refundedPage = await html(client, `/my-orders/${orderId}`);
+    expect(refundedPage.text).toContain("Refunded Rs. 4,000 by Easypaisa, reference EP-5521");
+    expect(refundedPage.text).toContain(`href="/my-orders/${orderId}/return"`);
   });
 
   it("shows the customer a rejection and its reason", async () => {
@@ -402,9 +419,11 @@ describe("returns through the pages", () => {
       (await admin.postForm(`/admin/returns/${returnId}`, { intent: "reject", rejectionReason: "The strap is worn." }))
         .status,
     ).toBe(303);
-    const page = await html(client, "/my-orders");
-    expect(page.text).toContain("status--return-rejected");
-    expect(page.text).toContain("Not accepted: The strap is worn.");
+    for (const path of ["/my-orders", `/my-orders/${orderId}`]) {
+      const page = await html(client, path);
+      expect(page.text).toContain("status--return-rejected");
+      expect(page.text).toContain("Not accepted: The strap is worn.");
+    }
   });
 
   it("says why no return can be asked for, and shows the 404 page to anyone but the owner", async () => {
@@ -415,6 +434,7 @@ describe("returns through the pages", () => {
     expect(late.text).toContain("Returns are accepted within 7 days of delivery");
     expect(late.text).not.toContain("<select");
     expect((await html(client, "/my-orders")).text).not.toContain(`href="/my-orders/${orderId}/return"`);
+    expect((await html(client, `/my-orders/${orderId}`)).text).not.toContain(`href="/my-orders/${orderId}/return"`);
     const post = await client.postForm(`/my-orders/${orderId}/return`, {
       [`quantity-${productId}`]: "1",
       reason: "Other",
