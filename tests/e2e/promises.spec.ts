@@ -162,8 +162,11 @@ test.describe("discount codes and returns", () => {
     };
     const stockBefore = await stockOf();
 
-    // The customer asks for the return with the plain form.
+    // The customer asks for the return with the plain form, from the order's own page.
     await page.goto("/my-orders");
+    await expect(page.getByRole("link", { name: `Request a return of order #${short}` })).toBeVisible();
+    await page.getByRole("link", { name: `View details of order #${short}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/my-orders/${orderId}$`));
     await page.getByRole("link", { name: `Request a return of order #${short}` }).click();
     await expect(page).toHaveURL(new RegExp(`/my-orders/${orderId}/return$`));
     await page.getByRole("button", { name: "Request Return" }).click();
@@ -172,9 +175,12 @@ test.describe("discount codes and returns", () => {
     await page.getByLabel("Changed my mind").check();
     await page.getByLabel("Note (optional)").fill("The colour is not for me.");
     await page.getByRole("button", { name: "Request Return" }).click();
-    await expect(page).toHaveURL(/\/my-orders$/);
-    const card = page.getByRole("article", { name: `Order #${short}` });
-    await expect(card.locator(".status--return-requested")).toHaveText("Requested");
+    // Back on the order's page: the message, the return and its state, no second request offered.
+    await expect(page).toHaveURL(new RegExp(`/my-orders/${orderId}$`));
+    await expect(page.getByText(`Return requested for order #${short}`)).toBeVisible();
+    const returns = page.getByRole("region", { name: `Returns of order #${short}` });
+    await expect(returns.locator(".status--return-requested")).toHaveText("Requested");
+    await expect(page.getByRole("link", { name: `Request a return of order #${short}` })).toHaveCount(0);
 
     // The admin approves it, then records its arrival with the refund.
     await admin.goto("/admin/returns?status=Requested");
@@ -190,6 +196,7 @@ test.describe("discount codes and returns", () => {
     expect(await stockOf()).toBe(stockBefore + 1);
 
     await page.goto("/my-orders");
+    const card = page.getByRole("article", { name: `Order #${short}` });
     await expect(card.locator(".status--return-received")).toHaveText("Received");
     await expect(card).toContainText("by JazzCash, reference JC-7781");
     await admin.context().close();
