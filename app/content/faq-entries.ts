@@ -94,7 +94,7 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
       {
         question: "How do I return a watch?",
         answer:
-          "Within 7 days of delivery, open My Orders and press Request a return on the order: choose the watches, how many, and the reason. We answer under My Orders: once we approve the return, we arrange the pick-up and tell you how to pack the watch.",
+          "Within 7 days of delivery, open My Orders and press Request a return on the order: choose the watches, how many, and the reason. We answer under My Orders and by email: once we approve the return, we arrange the pick-up and tell you how to pack the watch.",
       },
       {
         question: "When will I get my refund?",
