@@ -36,7 +36,13 @@ async function addFromCatalogue(page: Page, index: number): Promise<string> {
   const name = (await card.locator(".product-card__name").textContent())!;
   const badge = page.locator(".cart-link");
   const before = (await badge.getAttribute("aria-label")) ?? "";
+  // The badge counts the watch as soon as it is pressed: wait for the store's answer too, or the
+  // next navigation would cancel the post.
+  const added = page.waitForResponse(
+    (response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/cart"),
+  );
   await card.getByRole("button", { name: /^Add to Cart / }).click();
+  expect((await added).status()).toBeLessThan(400);
   await expect(badge).not.toHaveAttribute("aria-label", before);
   return name;
 }
