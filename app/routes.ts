@@ -18,6 +18,7 @@ export default [
   route("checkout", "orders/checkout.tsx"),
   route("order-success/:orderId", "orders/order-success.tsx"),
   route("my-orders", "orders/my-orders.tsx"),
+  route("my-orders/:orderId/return", "orders/order-return.tsx"),
   route("my-orders/:orderId", "orders/order-details.tsx"),
   route("my-orders/:orderId/cancel", "orders/order-cancel.tsx"),
 
@@ -51,6 +52,11 @@ export default [
   route("admin/products/:productId/edit", "admin/product-edit.tsx"),
   route("admin/products/:productId/delete", "admin/product-delete.tsx"),
   route("admin/messages", "admin/messages.tsx"),
+  route("admin/discounts", "admin/discounts.tsx"),
+  route("admin/discounts/new", "admin/discount-create.tsx"),
+  route("admin/discounts/:discountId/edit", "admin/discount-edit.tsx"),
+  route("admin/returns", "admin/returns.tsx"),
+  route("admin/returns/:returnId", "admin/return-details.tsx"),
   route("admin/outbox", "admin/outbox.tsx"),
 
   // For search engines

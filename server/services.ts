@@ -7,9 +7,12 @@ import { CartService } from "./modules/cart/cart.service";
 import { CatalogService } from "./modules/catalog/catalog.service";
 import { StockAlertsService } from "./modules/catalog/stock-alerts.service";
 import { ContactService } from "./modules/contact/contact.service";
+import { DiscountsService } from "./modules/discounts/discounts.service";
 import type { MailContext } from "./modules/mail/mail-layout";
 import { OutboxService } from "./modules/mail/outbox.service";
-import { OrdersService, type Clock } from "./modules/orders/orders.service";
+import { OrdersService } from "./modules/orders/orders.service";
+import { ReturnsService } from "./modules/orders/returns.service";
+import type { Clock } from "./modules/shared/clock";
 import { RateLimiter } from "./modules/shared/rate-limiter";
 
 /**
@@ -27,6 +30,8 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     stockAlerts: new StockAlertsService(deps.db, rateLimiter, mail),
     cart: new CartService(deps.db),
     orders: new OrdersService(deps.db, mail, deps.clock),
+    returns: new ReturnsService(deps.db, mail, deps.clock),
+    discounts: new DiscountsService(deps.db),
     contact: new ContactService(deps.db, rateLimiter),
     outbox: new OutboxService(deps.db),
     backups: new BackupStatusService(deps.db, deps.config),

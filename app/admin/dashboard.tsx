@@ -10,19 +10,20 @@ import { BackupStatusPanel } from "./backup-status";
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  const [figures, messageCount, backups, outbox] = await Promise.all([
+  const [figures, messageCount, requestedReturns, backups, outbox] = await Promise.all([
     services.orders.dashboardFigures(),
     services.contact.countMessages(),
+    services.returns.countRequested(),
     services.backups.status(),
     services.outbox.counts(),
   ]);
-  return { ...figures, messageCount, backups, outbox };
+  return { ...figures, messageCount, requestedReturns, backups, outbox };
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Admin Dashboard", path: "/admin", noindex: true });
 
-/** Products, orders, users, the contact messages and the outbox (docs/product.md, "Admin"). */
-function adminAreas(messageCount: number, outbox: { queued: number; failed: number }) {
+/** Products, orders, users, the contact messages, discount codes, returns and the outbox (docs/product.md, "Admin"). */
+function adminAreas(messageCount: number, requestedReturns: number, outbox: { queued: number; failed: number }) {
   return [
     { to: "/admin/products", title: "Manage Products", text: "Add, edit and delete watches; set prices and stock" },
     {
@@ -35,6 +36,12 @@ function adminAreas(messageCount: number, outbox: { queued: number; failed: numb
       to: "/admin/messages",
       title: "Messages",
       text: `${messageCount} ${messageCount === 1 ? "message" : "messages"} from the contact page`,
+    },
+    { to: "/admin/discounts", title: "Discount Codes", text: "Create, edit and deactivate codes; see their uses" },
+    {
+      to: "/admin/returns",
+      title: "Returns",
+      text: `${requestedReturns} ${requestedReturns === 1 ? "return" : "returns"} waiting for an answer`,
     },
     {
       to: outbox.failed > 0 ? "/admin/outbox?state=failed" : "/admin/outbox",
@@ -54,6 +61,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
     unconfirmedOrders,
     latestOrders,
     messageCount,
+    requestedReturns,
     backups,
     outbox,
   } = loaderData;
@@ -83,7 +91,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         </li>
       </ul>
       <ul className="collections">
-        {adminAreas(messageCount, outbox).map((area) => (
+        {adminAreas(messageCount, requestedReturns, outbox).map((area) => (
           <li key={area.to}>
             <Link className="collection-card" to={area.to}>
               <span className="collection-card__title">{area.title}</span>

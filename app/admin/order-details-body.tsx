@@ -2,7 +2,14 @@ import { Link, useLocation } from "react-router";
 import type { DeskOrder } from "../../server/modules/orders/orders.service";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { formatRupees } from "../lib/money";
-import { OrderAddress, OrderItems, StatusBadge, formatOrderDate } from "../orders/order-parts";
+import {
+  OrderAddress,
+  OrderItems,
+  ReturnStatusBadge,
+  StatusBadge,
+  formatOrderDate,
+  formatOrderDateTime,
+} from "../orders/order-parts";
 import { CustomerRecord, OrderConfirmation } from "./order-confirmation";
 import { OrderStatusForm, shipOrderPath } from "./order-status-form";
 
@@ -30,6 +37,14 @@ export function OrderDetailsBody({ order }: { order: DeskOrder }) {
         </dd>
         <dt>Payment</dt>
         <dd>{order.paymentMethod}</dd>
+        {order.discount ? (
+          <>
+            <dt>Subtotal</dt>
+            <dd>{formatRupees(order.subtotal)}</dd>
+            <dt>{`Discount (${order.discount.code})`}</dt>
+            <dd>{`−${formatRupees(order.discount.amount)}`}</dd>
+          </>
+        ) : null}
         <dt>Total</dt>
         <dd>{formatRupees(order.totalPrice)}</dd>
         <dt>Phone confirmation</dt>
@@ -41,6 +56,12 @@ export function OrderDetailsBody({ order }: { order: DeskOrder }) {
           <StatusBadge status={order.status} />
           <OrderStatusForm orderId={order._id} status={order.status} place="details" />
         </dd>
+        {order.deliveredAt ? (
+          <>
+            <dt>Delivered</dt>
+            <dd>{formatOrderDateTime(order.deliveredAt)}</dd>
+          </>
+        ) : null}
         <dt>Courier</dt>
         <dd>{order.courier ?? "Not shipped yet"}</dd>
         <dt>Tracking number</dt>
@@ -58,6 +79,23 @@ export function OrderDetailsBody({ order }: { order: DeskOrder }) {
       </dl>
       <h2>Items</h2>
       <OrderItems order={order} />
+      {order.returns.length > 0 ? (
+        <>
+          <h2>Returns</h2>
+          <ul className="link-list">
+            {order.returns.map((orderReturn) => (
+              <li key={orderReturn._id}>
+                <Link to={`/admin/returns/${orderReturn._id}`}>
+                  {`${formatOrderDate(orderReturn.createdAt)}: ${orderReturn.items
+                    .map((item) => `${item.quantity} × ${item.product.name}`)
+                    .join(", ")}`}
+                </Link>{" "}
+                <ReturnStatusBadge status={orderReturn.status} />
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       <p>
         <a className="button button--ghost" href={`/admin/orders/${order._id}/slip`}>
           Print slip

@@ -100,6 +100,11 @@ export function PackingSlip({ order, store }: { order: PublicOrder; store: Store
           ))}
         </tbody>
       </table>
+      {order.discount ? (
+        <p className="slip__discount">
+          {`Subtotal ${formatRupees(order.subtotal)}, discount (${order.discount.code}) −${formatRupees(order.discount.amount)}`}
+        </p>
+      ) : null}
       <p className="slip__cod">{`Cash on Delivery: collect ${formatRupees(order.totalPrice)}`}</p>
       {order.status === "Cancelled" ? <p className="slip__warning">This order is cancelled: do not send it.</p> : null}
     </article>

@@ -3,7 +3,8 @@
  * It promises only what the store does: a forgotten password is reset by a link by email, a
  * sold-out watch can be watched for ("Back in stock"), a pending order can be cancelled by its
  * customer within 2 hours ("Cancelling an order"), and a shipped order shows and mails its courier
- * and tracking number ("Shipping an order", "Order mails").
+ * and tracking number ("Shipping an order", "Order mails"); checkout takes FIRST10 and My Orders
+ * takes returns ("Discount codes" and "Returns").
  */
 export type FaqCategory = { title: string; entries: { question: string; answer: string }[] };
 
@@ -34,7 +35,7 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
       {
         question: "How do I use the FIRST10 discount code?",
         answer:
-          "FIRST10 gives 10% off your first order. Checkout does not take discount codes yet: after placing your first order, send us FIRST10 and your order number through the contact page before it ships, and the courier will collect the reduced amount.",
+          "FIRST10 gives 10% off the watches of your first order. At checkout, type FIRST10 in the Discount code field and press Apply: the order summary shows the discount and the new total before you press Place Order, and the courier collects that total. It works once, on your first order (an order you cancelled does not count).",
       },
     ],
   },
@@ -88,17 +89,17 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
       {
         question: "What is your return policy?",
         answer:
-          "You may return or exchange a watch within 7 days of delivery if it is unworn, in its original packaging, with its tags, certificate and warranty card.",
+          "You may return a watch within 7 days of delivery if it is unworn, in its original packaging, with its tags, certificate and warranty card. We do not swap watches: to exchange one, return it and order the one you want.",
       },
       {
-        question: "How do I return or exchange a watch?",
+        question: "How do I return a watch?",
         answer:
-          "Contact us within 7 days of delivery with your order number and the reason. We will arrange the pick-up and tell you how to pack the watch.",
+          "Within 7 days of delivery, open My Orders and press Request a return on the order: choose the watches, how many, and the reason. We answer under My Orders and by email: once we approve the return, we arrange the pick-up and tell you how to pack the watch.",
       },
       {
         question: "When will I get my refund?",
         answer:
-          "Once we receive and check the returned watch, your refund is made within 5-7 business days. As you paid in cash, we agree with you how to send it.",
+          "Once we receive and check the returned watch, your refund is made within 5-7 business days, in cash, by bank transfer, JazzCash or Easypaisa, as we agree with you. You get back what you paid for the watch: its price, less its share of any discount code. My Orders shows the refund and its reference.",
       },
     ],
   },

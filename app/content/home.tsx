@@ -98,7 +98,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <section className="section discount-banner" aria-labelledby="first-order">
         <h2 id="first-order">10% off your first order</h2>
         <p>
-          Use code <strong className="discount-code">{FIRST_ORDER_CODE}</strong> on your first order.{" "}
+          Enter code <strong className="discount-code">{FIRST_ORDER_CODE}</strong> at checkout and press Apply.{" "}
           <Link to="/faq#faq-0">How it works</Link>
         </p>
       </section>

@@ -23,7 +23,7 @@ export const STORE_FEATURES = [
 
 export const RETURNS_PROMISE = {
   title: "7-Day Returns",
-  text: "Not right? Return or exchange an unworn watch within 7 days of delivery.",
+  text: "Not right? Ask for a return of an unworn watch under My Orders within 7 days of delivery.",
 };
 
 /** The home page's figures (docs/product.md, "Contact and content"). */
@@ -55,5 +55,5 @@ export const TESTIMONIALS = [
   },
 ];
 
-/** Advertised only: checkout does not take codes; the FAQ says how it is honoured. */
-export const FIRST_ORDER_CODE = "FIRST10";
+/** The first-order code (docs/product.md, "Discount codes"): checkout takes it. */
+export { FIRST_ORDER_CODE } from "../../server/modules/discounts/discount-values.shared";

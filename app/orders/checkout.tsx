@@ -1,11 +1,14 @@
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { DISCOUNT_CODE_MAX } from "../../server/modules/discounts/discount-values.shared";
+import type { CheckoutQuote } from "../../server/modules/orders/orders.service";
+import { DomainError } from "../../server/modules/shared/errors.shared";
 import { countryOrDefault } from "../../server/modules/shared/address.shared";
 import { lineTotal } from "../../server/modules/cart/cart-lines.shared";
 import { formatPakistaniMobile, normalisePakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { SummaryTotals } from "../cart/summary-totals";
 import { ProductImage } from "../components/product-image";
 import { requestContext } from "../context";
-import { Field, FormError, formFailure, formValues } from "../lib/forms";
+import { Field, FormError, formFailure, formValues, type FormFailure } from "../lib/forms";
 import { requireUser } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
@@ -27,21 +30,47 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+/** What the action answers: the form's problems and values, and the summary with the code applied. */
+type CheckoutAnswer = FormFailure & { quote: CheckoutQuote | null };
+
+/**
+ * Two buttons post this form (told apart by `intent`): Apply recomputes the summary with the
+ * discount code and gives every field back; Place Order places the order with it (docs/product.md,
+ * "Discount codes"). Without JavaScript both are plain posts.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
   const { services } = context.get(requestContext);
   const values = formValues(await request.formData());
-  const { street, city, state, zipCode, country, phone, checkoutKey } = values;
+  const { street, city, state, zipCode, country, phone, checkoutKey, discountCode } = values;
+  if (values.intent === "apply") {
+    try {
+      const quote = await services.orders.quoteCheckout(user._id, { discountCode });
+      return data<CheckoutAnswer>({ fieldErrors: {}, values, quote });
+    } catch (error) {
+      const failure = formFailure(error, values);
+      return data<CheckoutAnswer>({ ...failure.data, quote: null }, failure.init ?? undefined);
+    }
+  }
   let orderId: string;
   try {
     const order = await services.orders.placeOrder(
       user._id,
-      { address: { street, city, state, zipCode, country }, phone, idempotencyKey: checkoutKey },
+      { address: { street, city, state, zipCode, country }, phone, idempotencyKey: checkoutKey, discountCode },
       { form: true },
     );
     orderId = order._id;
   } catch (error) {
-    return formFailure(error, values, { fallback: "Failed to place your order" });
+    const failure = formFailure(error, values, { fallback: "Failed to place your order" });
+    // The summary keeps the code's discount while the shopper fixes another field.
+    const quote =
+      discountCode && !failure.data.fieldErrors.discountCode
+        ? await services.orders.quoteCheckout(user._id, { discountCode }).catch((refusal: unknown) => {
+            if (refusal instanceof DomainError) return null;
+            throw refusal;
+          })
+        : null;
+    return data<CheckoutAnswer>({ ...failure.data, quote }, failure.init ?? undefined);
   }
   throw redirect(`/order-success/${orderId}`, 303);
 }
@@ -51,7 +80,9 @@ export const meta: Route.MetaFunction = routeMeta({ title: "Checkout", path: "/c
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
   const { items, total, address, phone, checkoutKey } = loaderData;
   const navigation = useNavigation();
-  const processing = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const posting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const applying = posting && navigation.formData?.get("intent") === "apply";
+  const processing = posting && !applying;
   if (items.length === 0) {
     return (
       <section className="empty-state card">
@@ -66,11 +97,12 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const errors = actionData?.fieldErrors ?? {};
   // After a refusal the form shows what the shopper typed, not the saved address.
   const values = actionData?.values ?? { ...address, phone };
+  const quote = actionData?.quote ?? null;
   return (
     <section>
       <h1>Checkout</h1>
       <div className="checkout">
-        <Form method="post" noValidate className="card checkout__form">
+        <Form method="post" noValidate className="card checkout__form" id="checkout-form">
           <h2>Shipping Address</h2>
           <FormError message={actionData?.formError} />
           <input type="hidden" name="checkoutKey" value={actionData?.values.checkoutKey ?? checkoutKey} />
@@ -139,7 +171,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           <p className="payment-method">
             <strong>Cash on Delivery</strong>: pay in cash when your watch arrives.
           </p>
-          <button type="submit" className="button button--block" disabled={processing}>
+          <button type="submit" className="button button--block" disabled={posting}>
             {processing ? "Processing..." : "Place Order"}
           </button>
         </Form>
@@ -154,7 +186,47 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               </li>
             ))}
           </ul>
-          <SummaryTotals total={total} />
+          {/* In the checkout form through form="checkout-form": Place Order stays the form's default button. */}
+          <div className="field discount-field">
+            <label htmlFor="field-discountCode">Discount code</label>
+            <div className="discount-field__row">
+              <input
+                id="field-discountCode"
+                name="discountCode"
+                form="checkout-form"
+                type="text"
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                maxLength={DISCOUNT_CODE_MAX + 10}
+                defaultValue={values.discountCode ?? ""}
+                aria-invalid={errors.discountCode ? true : undefined}
+                aria-describedby={errors.discountCode ? "field-discountCode-error" : undefined}
+              />
+              <button
+                type="submit"
+                form="checkout-form"
+                name="intent"
+                value="apply"
+                className="button button--ghost"
+                disabled={posting}
+              >
+                {applying ? "Applying..." : "Apply"}
+              </button>
+            </div>
+            {errors.discountCode ? (
+              <p className="field-error" id="field-discountCode-error" role="alert">
+                {errors.discountCode}
+              </p>
+            ) : null}
+          </div>
+          <div aria-live="polite">
+            <SummaryTotals
+              total={quote?.totalPrice ?? total}
+              subtotal={quote?.subtotal ?? total}
+              discount={quote?.discount ?? null}
+            />
+          </div>
           <Link to="/cart">Back to cart</Link>
         </aside>
       </div>

@@ -16,9 +16,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A page past the end (orders cancelled away, an old link) shows the last one.
   if (list.orders.length === 0 && list.pagination.totalPages >= 1)
     throw redirect(`/my-orders?page=${list.pagination.totalPages}`);
-  // Which of them the customer may still cancel (Pending, less than 2 hours old).
+  // Which of them the customer may still cancel (Pending, less than 2 hours old), and which can be
+  // returned (delivered less than 7 days ago, nothing under way; docs/product.md, "Returns").
   const cancellable = list.orders.filter((order) => services.orders.isCancellable(order)).map((order) => order._id);
-  return { ...list, cancellable };
+  const returnable = list.orders
+    .filter((order) => services.returns.refusalFor(order) === null)
+    .map((order) => order._id);
+  return { ...list, cancellable, returnable };
 }
 
 /** The store's default page size (docs/product.md, "Limits"). */
@@ -27,7 +31,7 @@ const ORDERS_PER_PAGE = 10;
 export const meta: Route.MetaFunction = routeMeta({ title: "My Orders", path: "/my-orders", noindex: true });
 
 export default function MyOrders({ loaderData }: Route.ComponentProps) {
-  const { orders, pagination, cancellable } = loaderData;
+  const { orders, pagination, cancellable, returnable } = loaderData;
   return (
     <section>
       <h1>My Orders</h1>
@@ -41,7 +45,12 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
       ) : (
         <div className="order-list">
           {orders.map((order) => (
-            <OrderCard key={order._id} order={order} cancellable={cancellable.includes(order._id)} />
+            <OrderCard
+              key={order._id}
+              order={order}
+              cancellable={cancellable.includes(order._id)}
+              canReturn={returnable.includes(order._id)}
+            />
           ))}
         </div>
       )}

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { RETURN_WINDOW_DAYS } from "../../server/modules/orders/return-values.shared";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { requestContext } from "../context";
 import { requireUser } from "../lib/guards";
@@ -8,9 +9,12 @@ import { formatRupees } from "../lib/money";
 import {
   CancelOrderLink,
   OrderAddress,
+  OrderDiscount,
   OrderItems,
   OrderNumber,
+  OrderReturns,
   OrderShipping,
+  RequestReturnLink,
   StatusBadge,
   formatOrderDateTime,
 } from "./order-parts";
@@ -24,13 +28,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const { services } = context.get(requestContext);
   const order = await foundOr404(services.orders.getOrder({ _id: user._id, role: "customer" }, params.orderId));
-  return { order, cancellable: services.orders.isCancellable(order) };
+  // Cancel while allowed (docs/product.md, "Cancelling an order"); "Request a return" while the
+  // order can be returned (docs/product.md, "Returns"), by the rule My Orders uses.
+  return {
+    order,
+    cancellable: services.orders.isCancellable(order),
+    canReturn: services.returns.refusalFor(order) === null,
+  };
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Order details", noindex: true });
 
 export default function CustomerOrderDetails({ loaderData }: Route.ComponentProps) {
-  const { order, cancellable } = loaderData;
+  const { order, cancellable, canReturn } = loaderData;
   return (
     <section className="card order-details">
       <p>
@@ -57,6 +67,7 @@ export default function CustomerOrderDetails({ loaderData }: Route.ComponentProp
       <OrderShipping order={order} />
       <h2>Items</h2>
       <OrderItems order={order} />
+      <OrderDiscount order={order} />
       <p className="order-card__total">{`Total: ${formatRupees(order.totalPrice)}`}</p>
       {cancellable ? (
         <div className="actions">
@@ -64,6 +75,13 @@ export default function CustomerOrderDetails({ loaderData }: Route.ComponentProp
           <CancelOrderLink order={order} />
         </div>
       ) : null}
+      {canReturn ? (
+        <div className="actions">
+          <p>{`You can return watches of this order within ${RETURN_WINDOW_DAYS} days of delivery.`}</p>
+          <RequestReturnLink order={order} />
+        </div>
+      ) : null}
+      <OrderReturns order={order} />
     </section>
   );
 }

@@ -1,6 +1,8 @@
 import { Link } from "react-router";
 import { shortOrderId, type OrderStatus } from "../../server/modules/orders/order-values.shared";
 import type { PublicOrder } from "../../server/modules/orders/orders.service";
+import type { PublicReturn } from "../../server/modules/orders/returns.service";
+import type { ReturnStatus } from "../../server/modules/orders/return-values.shared";
 import { ProductImage } from "../components/product-image";
 import { formatRupees } from "../lib/money";
 
@@ -86,8 +88,82 @@ export function OrderShipping({ order }: { order: PublicOrder }) {
   );
 }
 
-/** One order as a card: number, date, status, items, total and, once shipped, courier and tracking number (My Orders, profile). */
-export function OrderCard({ order, cancellable }: { order: PublicOrder; cancellable?: boolean }) {
+/**
+ * The discount an order took, beside its subtotal (docs/product.md, "Discount codes"); nothing
+ * for an order without a code.
+ */
+export function OrderDiscount({ order }: { order: PublicOrder }) {
+  if (!order.discount) return null;
+  return (
+    <p className="order-discount">
+      <span>{`Subtotal ${formatRupees(order.subtotal)}`}</span>
+      <span>{`Discount (${order.discount.code}) −${formatRupees(order.discount.amount)}`}</span>
+    </p>
+  );
+}
+
+/** Requested yellow, Approved blue, Received green, Rejected red, like the orders' own. */
+export function ReturnStatusBadge({ status }: { status: ReturnStatus }) {
+  return <span className={`status status--return-${status.toLowerCase()}`}>{status}</span>;
+}
+
+/** One return as its customer follows it: what, why, where it stands, and the refund. */
+export function ReturnSummary({ orderReturn }: { orderReturn: PublicReturn }) {
+  return (
+    <>
+      <p className="return-summary__head">
+        {`Return requested ${formatOrderDate(orderReturn.createdAt)}: `}
+        {orderReturn.items.map((item) => `${item.quantity} × ${item.product.name}`).join(", ")}{" "}
+        <ReturnStatusBadge status={orderReturn.status} />
+      </p>
+      <p className="muted">{`Reason: ${orderReturn.reason}${orderReturn.note ? ` (“${orderReturn.note}”)` : ""}`}</p>
+      {orderReturn.status === "Rejected" && orderReturn.rejectionReason ? (
+        <p>{`Not accepted: ${orderReturn.rejectionReason}`}</p>
+      ) : null}
+      {orderReturn.refund ? (
+        <p>
+          {`Refunded ${formatRupees(orderReturn.refundAmount)} by ${orderReturn.refund.method}${
+            orderReturn.refund.reference ? `, reference ${orderReturn.refund.reference}` : ""
+          }`}
+        </p>
+      ) : orderReturn.status === "Rejected" ? null : (
+        <p>{`Refund on arrival: ${formatRupees(orderReturn.refundAmount)}`}</p>
+      )}
+    </>
+  );
+}
+
+/** An order's returns and their states (docs/product.md, "Returns"); nothing when there are none. */
+export function OrderReturns({ order }: { order: PublicOrder }) {
+  if (order.returns.length === 0) return null;
+  return (
+    <section className="order-returns" aria-label={`Returns of order #${shortOrderId(order._id)}`}>
+      <h3>Returns</h3>
+      <ul>
+        {order.returns.map((orderReturn) => (
+          <li key={orderReturn._id}>
+            <ReturnSummary orderReturn={orderReturn} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * One order as a card: number, date, status, items, the discount, total, once shipped courier and
+ * tracking number, and its returns (My Orders, profile), with a link to its page. `cancellable`:
+ * the customer may still cancel it; `canReturn`: it can be returned now. The card offers each.
+ */
+export function OrderCard({
+  order,
+  cancellable = false,
+  canReturn = false,
+}: {
+  order: PublicOrder;
+  cancellable?: boolean;
+  canReturn?: boolean;
+}) {
   const number = shortOrderId(order._id);
   return (
     <article className="card order-card" aria-label={`Order #${number}`}>
@@ -98,13 +174,16 @@ export function OrderCard({ order, cancellable }: { order: PublicOrder; cancella
       </header>
       <OrderItems order={order} />
       <OrderShipping order={order} />
+      <OrderDiscount order={order} />
       <p className="order-card__total">{`Total: ${formatRupees(order.totalPrice)}`}</p>
+      <OrderReturns order={order} />
       <p className="actions">
         <Link className="button button--small button--ghost" to={`/my-orders/${order._id}`}>
           <span>View details</span>
           <span className="visually-hidden">{` of order #${number}`}</span>
         </Link>
         {cancellable ? <CancelOrderLink order={order} /> : null}
+        {canReturn ? <RequestReturnLink order={order} /> : null}
       </p>
     </article>
   );
@@ -119,6 +198,16 @@ export function CancelOrderLink({ order }: { order: PublicOrder }) {
     <Link className="button button--small button--danger" to={`/my-orders/${order._id}/cancel`}>
       <span>Cancel order</span>
       <span className="visually-hidden">{` #${shortOrderId(order._id)}`}</span>
+    </Link>
+  );
+}
+
+/** "Request a return" while the order can be returned (docs/product.md, "Returns"): the return form. */
+export function RequestReturnLink({ order }: { order: PublicOrder }) {
+  return (
+    <Link className="button button--small button--ghost" to={`/my-orders/${order._id}/return`}>
+      <span>Request a return</span>
+      <span className="visually-hidden">{` of order #${shortOrderId(order._id)}`}</span>
     </Link>
   );
 }

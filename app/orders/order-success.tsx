@@ -5,7 +5,8 @@ import { requireUser } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
 import { formatRupees } from "../lib/money";
-import { OrderAddress, OrderItems, OrderNumber } from "./order-parts";
+import { SummaryTotals } from "../cart/summary-totals";
+import { OrderAddress, OrderItems, OrderNumber, OrderReturns } from "./order-parts";
 import type { Route } from "./+types/order-success";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -44,6 +45,8 @@ export default function OrderSuccess({ loaderData }: Route.ComponentProps) {
       </ul>
       <h2>Your order</h2>
       <OrderItems order={order} />
+      <SummaryTotals total={order.totalPrice} subtotal={order.subtotal} discount={order.discount} />
+      <OrderReturns order={order} />
       {/* A <div>, not a <p>: an <address> may not sit in a paragraph (the browser would split it). */}
       <div className="order-delivery">
         Delivering to: <OrderAddress order={order} />

@@ -7,11 +7,14 @@ import {
   ADMIN,
   addToCart,
   adminToken,
+  createDiscountCode,
   createProduct,
   logIn,
   placeOrder,
   productsInStock,
   registerCustomer,
+  requestReturn,
+  setOrderStatus,
   shortId,
 } from "./store-api";
 
@@ -202,6 +205,9 @@ test.describe("accessibility (axe-core, every rule)", () => {
     const customer = await registerCustomer(page.request, "axe.customer");
     const [first, second] = await productsInStock(page.request, 3);
     const orderId = await placeOrder(page.request, customer, first!._id);
+    // A delivered order, which can be returned.
+    const delivered = await placeOrder(page.request, customer, second!._id);
+    await setOrderStatus(page.request, await adminToken(page.request), delivered, "Delivered");
     await logIn(page, customer);
 
     const findings: Finding[] = [];
@@ -239,6 +245,29 @@ test.describe("accessibility (axe-core, every rule)", () => {
       ...(await visitAndAudit(page, "/order-success/00000000-0000-4000-8000-000000000000", { status: 404 })),
     );
 
+    // Checkout with a discount applied (Apply updates the summary in place), and a code refused.
+    const { code } = await createDiscountCode(page.request, await adminToken(page.request));
+    await page.goto("/checkout");
+    await waitForHydration(page);
+    await page.getByLabel("Discount code").fill(code);
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.locator(".summary-totals")).toContainText(`Discount (${code})`);
+    findings.push(...(await audit(page, "/checkout with a discount applied")));
+    await page.getByLabel("Discount code").fill("NOPE10");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.getByText("This discount code is not valid")).toBeVisible();
+    findings.push(...(await audit(page, "/checkout with a code refused")));
+
+    // The delivered order: its page offers a return, the return form, the form refused, the return shown.
+    findings.push(...(await visitAndAudit(page, `/my-orders/${delivered}`)).map((finding) => `delivered ${finding}`));
+    findings.push(...(await visitAndAudit(page, `/my-orders/${delivered}/return`)));
+    await page.getByRole("button", { name: "Request Return" }).click();
+    await expect(page.getByText("Choose at least one watch to return")).toBeVisible();
+    findings.push(...(await audit(page, "/my-orders/{id}/return refused")));
+    await requestReturn(page.request, customer, delivered, second!._id);
+    findings.push(...(await visitAndAudit(page, `/my-orders/${delivered}`)).map((finding) => `returned ${finding}`));
+    findings.push(...(await visitAndAudit(page, `/my-orders/${delivered}/return`)).map((f) => `returned ${f}`));
+
     await page.goto("/checkout");
     await waitForHydration(page);
     await page.getByLabel("Street Address").fill("");
@@ -257,6 +286,8 @@ test.describe("accessibility (axe-core, every rule)", () => {
         `/cart?confirm=remove&productId=${second!._id}`,
         "/checkout",
         "/my-orders",
+        `/my-orders/${delivered}`,
+        `/my-orders/${delivered}/return`,
         "/profile",
         "/profile/edit",
       ])),
@@ -274,6 +305,12 @@ test.describe("accessibility (axe-core, every rule)", () => {
     const customer = await registerCustomer(page.request, "axe.managed");
     const [product] = await productsInStock(page.request, 2);
     const orderId = await placeOrder(page.request, customer, product!._id);
+    // A delivered order with a return waiting for the store's answer; the codes' ids.
+    const token = await adminToken(page.request);
+    const returned = await placeOrder(page.request, customer, product!._id);
+    await setOrderStatus(page.request, token, returned, "Delivered");
+    const returnId = await requestReturn(page.request, customer, returned, product!._id);
+    const discount = await createDiscountCode(page.request, token);
     // A message for the admin's inbox.
     await sendContactMessage(page);
     await logIn(page, ADMIN);
@@ -298,6 +335,12 @@ test.describe("accessibility (axe-core, every rule)", () => {
       "/admin/messages",
       "/admin/outbox",
       "/admin/outbox?state=sent",
+      "/admin/discounts",
+      "/admin/discounts/new",
+      `/admin/discounts/${discount._id}/edit`,
+      "/admin/returns",
+      "/admin/returns?status=Requested",
+      `/admin/returns/${returnId}`,
       "/profile",
     ]) {
       findings.push(...(await visitAndAudit(page, path)));
@@ -316,6 +359,17 @@ test.describe("accessibility (axe-core, every rule)", () => {
     await page.getByRole("button", { name: "Add Product" }).click();
     await expect(page.getByText("Name is required")).toBeVisible();
     findings.push(...(await audit(page, "/admin/products/new refused")));
+    await page.goto("/admin/discounts/new");
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Create Code" }).click();
+    await expect(page.getByText("Code is required")).toBeVisible();
+    findings.push(...(await audit(page, "/admin/discounts/new refused")));
+    // The return approved: the form that records its arrival and the refund.
+    await page.goto(`/admin/returns/${returnId}`);
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Approve Return" }).click();
+    await expect(page.getByText("Return marked Approved")).toBeVisible();
+    findings.push(...(await audit(page, "/admin/returns/{id} approved")));
     findings.push(
       ...(await onAPhone(page, [
         "/admin",
@@ -324,6 +378,9 @@ test.describe("accessibility (axe-core, every rule)", () => {
         `/admin/orders/${orderId}`,
         "/admin/users",
         "/admin/messages",
+        "/admin/discounts",
+        "/admin/returns",
+        `/admin/returns/${returnId}`,
       ])),
     );
     expect(findings).toEqual([]);

@@ -577,6 +577,99 @@ test.describe("before the scripts run: the store's mail", () => {
   });
 });
 
+test.describe("before the scripts run: discount codes and returns", () => {
+  /** A new customer (so FIRST10 is theirs to use) with a watch in the cart, signed in. */
+  async function customerAtCheckout(page: Page, tag: string) {
+    const customer = await registerCustomer(page.request, tag);
+    const [product] = await productsInStock(page.request, 1);
+    await addToCart(page.request, customer, product!._id, 1);
+    await logIn(page, customer);
+    return customer;
+  }
+
+  async function fillCheckout(page: Page) {
+    await page.getByLabel("Street Address").fill("14 Gulberg Main Boulevard");
+    await page.getByLabel("City").fill("Lahore");
+    await page.getByLabel("State / Province").fill("Punjab");
+    await page.getByLabel("ZIP / Postal Code").fill("54660");
+    await page.getByLabel("Mobile Number").fill("0300-1234567");
+  }
+
+  async function expectCheckoutKept(page: Page, code: string) {
+    await expect(page.getByLabel("Street Address")).toHaveValue("14 Gulberg Main Boulevard");
+    await expect(page.getByLabel("City")).toHaveValue("Lahore");
+    await expect(page.getByLabel("State / Province")).toHaveValue("Punjab");
+    await expect(page.getByLabel("ZIP / Postal Code")).toHaveValue("54660");
+    await expect(page.getByLabel("Mobile Number")).toHaveValue("0300-1234567");
+    await expect(page.getByLabel("Discount code")).toHaveValue(code);
+  }
+
+  test("checkout: a code typed and applied early is kept and honoured, with every field", async ({ page }) => {
+    await customerAtCheckout(page, "early.apply");
+    const scripts = await holdScripts(page);
+    await open(page, "/checkout");
+    await fillCheckout(page);
+    await page.getByLabel("Discount code").fill(" first10 ");
+    // Pressed before the scripts run: a plain post, and the page comes back with the summary.
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.locator(".summary-totals")).toContainText("Discount (FIRST10)");
+    await expectCheckoutKept(page, " first10 ");
+    await scripts.release();
+
+    await expect(page.locator(".summary-totals")).toContainText("Discount (FIRST10)");
+    await expectCheckoutKept(page, " first10 ");
+    await page.getByRole("button", { name: "Place Order" }).click();
+    await expect(page.getByRole("heading", { name: "Order Placed Successfully!" })).toBeVisible();
+    await expect(page.getByText("Discount (FIRST10)")).toBeVisible();
+  });
+
+  test("checkout: a code typed early is applied in place once the scripts run, and nothing typed is lost", async ({
+    page,
+  }) => {
+    await customerAtCheckout(page, "early.code");
+    const scripts = await holdScripts(page);
+    await open(page, "/checkout");
+    await fillCheckout(page);
+    await page.getByLabel("Discount code").fill("FIRST10");
+    await scripts.release();
+
+    await expectCheckoutKept(page, "FIRST10");
+    // With the scripts running, Apply updates the summary in place: this mark survives.
+    await page.evaluate(() => ((window as unknown as { applyMark: boolean }).applyMark = true));
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.locator(".summary-totals")).toContainText("Discount (FIRST10)");
+    expect(await page.evaluate(() => (window as unknown as { applyMark?: boolean }).applyMark)).toBe(true);
+    await expectCheckoutKept(page, "FIRST10");
+    await page.getByRole("button", { name: "Place Order" }).click();
+    await expect(page.getByRole("heading", { name: "Order Placed Successfully!" })).toBeVisible();
+    await expect(page.getByText("Discount (FIRST10)")).toBeVisible();
+  });
+
+  test("return form: watches, reason and note chosen early are kept and sent", async ({ page }) => {
+    const customer = await registerCustomer(page.request, "early.return");
+    const [product] = await productsInStock(page.request, 2);
+    const orderId = await placeOrder(page.request, customer, product!._id);
+    await setOrderStatus(page.request, await adminToken(page.request), orderId, "Delivered");
+    await logIn(page, customer);
+
+    const scripts = await holdScripts(page);
+    await open(page, `/my-orders/${orderId}`);
+    await page.getByRole("link", { name: `Request a return of order #${shortId(orderId)}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/my-orders/${orderId}/return$`));
+    await page.getByLabel(/\(Rs\. [\d,.]+ each\)$/).selectOption("1");
+    await page.getByLabel("Wrong item").check();
+    await page.getByLabel("Note (optional)").fill("A different dial came.");
+    await scripts.release();
+
+    await expect(page.getByLabel("Wrong item")).toBeChecked();
+    await expect(page.getByLabel("Note (optional)")).toHaveValue("A different dial came.");
+    await page.getByRole("button", { name: "Request Return" }).click();
+    await expect(page).toHaveURL(new RegExp(`/my-orders/${orderId}$`));
+    await expect(page.getByText(`Return requested for order #${shortId(orderId)}`)).toBeVisible();
+    await expect(page.locator(".order-returns")).toContainText("Reason: Wrong item (“A different dial came.”)");
+  });
+});
+
 test.describe("before the scripts run: product images", () => {
   test.use({ allowConsoleErrors: [DEAD_IMAGE_CONSOLE_ERROR] });
   const product = productWithDeadImage();

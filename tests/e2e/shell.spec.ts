@@ -61,6 +61,30 @@ test.describe("every page opened directly", () => {
     const address = { street: "5 Jail Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" };
     const order = (await (await page.request.post("/api/v1/orders", { headers: auth, data: { address } })).json())
       .data as { _id: string };
+    // Delivered, with a return asked for: the return pages have something to show.
+    const adminToken = (
+      await (
+        await page.request.post("/api/v1/auth/login", { data: { email: "admin@waqt.pk", password: "admin12345" } })
+      ).json()
+    ).data.token as string;
+    const adminAuth = { authorization: `Bearer ${adminToken}` };
+    await page.request.patch(`/api/v1/orders/${order._id}/status`, {
+      headers: adminAuth,
+      data: { status: "Delivered" },
+    });
+    const orderReturn = (
+      await (
+        await page.request.post(`/api/v1/orders/${order._id}/returns`, {
+          headers: auth,
+          data: { items: [{ productId, quantity: 1 }], reason: "Other" },
+        })
+      ).json()
+    ).data as { _id: string };
+    const discounts = (await (await page.request.get("/api/v1/discounts", { headers: adminAuth })).json()).data as {
+      _id: string;
+      code: string;
+    }[];
+    const first10 = discounts.find((discount) => discount.code === "FIRST10")!;
     await page.request.post("/api/v1/cart", { headers: auth, data: { productId, quantity: 1 } });
 
     const visit = async (path: string, heading: RegExp) => {
@@ -90,6 +114,7 @@ test.describe("every page opened directly", () => {
       ["/checkout", /Checkout/],
       [`/order-success/${order._id}`, /Order Placed Successfully!/],
       ["/my-orders", /My Orders/],
+      [`/my-orders/${order._id}/return`, /Return from order/],
       ["/profile", /Profile/],
       ["/profile/edit", /Edit Profile/],
       ["/profile/password", /Change Password/],
@@ -114,6 +139,11 @@ test.describe("every page opened directly", () => {
       ["/admin/users", /Manage Users/],
       ["/admin/users/new", /Create Admin/],
       ["/admin/messages", /Messages/],
+      ["/admin/discounts", /Discount Codes/],
+      ["/admin/discounts/new", /New Discount Code/],
+      [`/admin/discounts/${first10._id}/edit`, /Edit FIRST10/],
+      ["/admin/returns", /Returns/],
+      [`/admin/returns/${orderReturn._id}`, /Return of order/],
     ] as const) {
       await visit(path, heading);
     }

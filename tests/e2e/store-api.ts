@@ -101,6 +101,39 @@ export async function setOrderStatus(request: APIRequestContext, token: string, 
   );
 }
 
+/** The customer asks to return one of a product of their delivered order; answers the return's id. */
+export async function requestReturn(
+  request: APIRequestContext,
+  account: Account,
+  orderId: string,
+  productId: string,
+): Promise<string> {
+  const created = await dataOf<{ _id: string }>(
+    await request.post(`/api/v1/orders/${orderId}/returns`, {
+      headers: bearer(account.token),
+      data: { items: [{ productId, quantity: 1 }], reason: "Changed my mind", note: "Not my style." },
+    }),
+    201,
+  );
+  return created._id;
+}
+
+/** A new active percent code for any order (not first-order-only), made by the admin; answers the code and its id. */
+export async function createDiscountCode(
+  request: APIRequestContext,
+  token: string,
+  percent = 5,
+): Promise<{ _id: string; code: string }> {
+  const code = `AXE${String(Date.now()).slice(-7)}${Math.floor(Math.random() * 1000)}`;
+  return dataOf<{ _id: string; code: string }>(
+    await request.post("/api/v1/discounts", {
+      headers: bearer(token),
+      data: { code, type: "percent", value: percent, firstOrderOnly: false },
+    }),
+    201,
+  );
+}
+
 /** Signs in through the log-in page and waits for the signed-in header. */
 export async function logIn(page: Page, account: { email: string; password: string }) {
   await page.goto("/login");

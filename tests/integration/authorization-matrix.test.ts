@@ -37,6 +37,10 @@ type Fixtures = {
   otherId: string;
   adminId: string;
   customerOrderId: string;
+  /** FIRST10, which every store has. */
+  discountId: string;
+  /** A return the customer asked for, of another (delivered) order. */
+  returnId: string;
   /** An out-of-stock product (stock alerts). */
   soldOutProductId: string;
   /** The file name of a variant of the product's photo (/photos/<file>). */
@@ -53,7 +57,7 @@ type Row = {
   /** Values for the path's parameters, when the defaults by name (below) do not fit. */
   params?: (fixtures: Fixtures) => Promise<Record<string, string>> | Record<string, string>;
   /** A form post or JSON body; empty unless said. */
-  body?: Record<string, string>;
+  body?: Record<string, unknown>;
 };
 
 const row = (guest: Answer, customer: Answer, other: Answer, admin: Answer, extra: Omit<Row, "answers"> = {}): Row => ({
@@ -91,6 +95,10 @@ const PAGE_MATRIX: Record<string, Row> = {
   // The customer's order: another customer gets the 404 page (its existence is not revealed).
   "GET /order-success/:orderId": row("login", 200, 404, 200),
   "GET /my-orders": SIGNED_IN_PAGE,
+  // The owner's return form (its order is Pending: the page says why no return can be asked for);
+  // anyone else, admins included, gets the 404 page. An empty form from the owner is refused.
+  "GET /my-orders/:orderId/return": row("login", 200, 404, 404),
+  "POST /my-orders/:orderId/return": row("login", 400, 404, 404),
   // The customer's own order; anyone else, admins included, gets the 404 page.
   "GET /my-orders/:orderId": row("login", 200, 404, 404),
   "GET /my-orders/:orderId/cancel": row("login", 200, 404, 404),
@@ -148,6 +156,16 @@ const PAGE_MATRIX: Record<string, Row> = {
   // A CSV download of every order: the admin's only.
   "GET /admin/orders/export.csv": ADMIN_PAGE,
   "GET /admin/messages": ADMIN_PAGE,
+  "GET /admin/discounts": ADMIN_PAGE,
+  // An empty deactivate form is refused with a message on the list.
+  "POST /admin/discounts": row("login", "home", "home", { redirect: "/admin/discounts" }),
+  "GET /admin/discounts/new": ADMIN_PAGE,
+  "POST /admin/discounts/new": row("login", "home", "home", 400),
+  "GET /admin/discounts/:discountId/edit": ADMIN_PAGE,
+  "POST /admin/discounts/:discountId/edit": row("login", "home", "home", 400),
+  "GET /admin/returns": ADMIN_PAGE,
+  "GET /admin/returns/:returnId": ADMIN_PAGE,
+  "POST /admin/returns/:returnId": row("login", "home", "home", 400),
   "GET /admin/outbox": ADMIN_PAGE,
   // Retrying a message: an empty form is refused with a message on the failed list.
   "POST /admin/outbox": row("login", "home", "home", { redirect: "/admin/outbox?state=failed" }),
@@ -176,6 +194,8 @@ const PAGE_PARAMS = (fixtures: Fixtures): Record<string, string> => ({
   productId: fixtures.productId,
   orderId: fixtures.customerOrderId,
   userId: fixtures.customerId,
+  discountId: fixtures.discountId,
+  returnId: fixtures.returnId,
   file: "products-1.xml",
   "*": "no-such-page",
 });
@@ -224,6 +244,16 @@ const EXPRESS_MATRIX: Record<string, Row> = {
   "GET /api/v1/orders/:id": row(401, 200, 404, 200, { params: (f) => ({ id: f.customerOrderId }) }),
   "PATCH /api/v1/orders/:id/status": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
   "POST /api/v1/orders/:id/confirm": row(401, 403, 403, 200, { params: (f) => ({ id: f.customerOrderId }) }),
+  // The owner's order is Pending (409); to anyone else it does not exist, admins included.
+  "POST /api/v1/orders/:id/returns": row(401, 409, 404, 404, {
+    params: (f) => ({ id: f.customerOrderId }),
+    body: { items: [{ productId: "00000000-0000-4000-8000-000000000000", quantity: 1 }], reason: "Other" },
+  }),
+  "GET /api/v1/returns": row(401, 403, 403, 200),
+  "PATCH /api/v1/returns/:id": row(401, 403, 403, 400, { params: (f) => ({ id: f.returnId }) }),
+  "GET /api/v1/discounts": row(401, 403, 403, 200),
+  "POST /api/v1/discounts": row(401, 403, 403, 400),
+  "PUT /api/v1/discounts/:id": row(401, 403, 403, 400, { params: (f) => ({ id: f.discountId }) }),
   // Only the owner cancels; anyone else, admins included, gets 404.
   "POST /api/v1/orders/:id/cancel": row(401, 200, 404, 404, {
     params: async (f) => ({ id: await f.victimOrder() }),
@@ -354,6 +384,23 @@ beforeAll(async () => {
       country: "Pakistan",
     },
   });
+  // A second order of the customer, delivered, with a return asked for.
+  await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
+  const delivered = await server.services.orders.placeOrder(credentials.customer.id!, {
+    address: {
+      street: "Customer Private Lane",
+      city: "Lahore",
+      state: "Punjab",
+      zipCode: "54000",
+      country: "Pakistan",
+    },
+  });
+  await server.services.orders.updateStatus(delivered._id, { status: "Delivered" });
+  const orderReturn = await server.services.returns.requestReturn(credentials.customer.id!, delivered._id, {
+    items: [{ productId, quantity: 1 }],
+    reason: "Other",
+  });
+  const discount = await db("discount_codes").where({ code: "FIRST10" }).first("id");
   let victims = 0;
   fixtures = {
     productId: productId!,
@@ -361,6 +408,8 @@ beforeAll(async () => {
     otherId: credentials.other.id!,
     adminId: credentials.admin.id!,
     customerOrderId: order._id,
+    discountId: discount.id,
+    returnId: orderReturn._id,
     soldOutProductId: soldOutProductId!,
     async victimOrder() {
       await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
@@ -459,7 +508,10 @@ describe("the authorization matrix", () => {
       const client =
         method === "POST" && template === "/logout" && role !== "guest" ? await signedIn(role) : clients[role];
       const before = method !== "GET" && isRefusal(answer) ? await databaseFingerprint(server) : null;
-      const response = method === "GET" ? await client.get(path) : await client.postForm(path, matrixRow.body ?? {});
+      const response =
+        method === "GET"
+          ? await client.get(path)
+          : await client.postForm(path, (matrixRow.body ?? {}) as Record<string, string>);
       const context = `${role} ${method} ${path}`;
       expectAnswer(context, response, answer, path);
       expectNoLeak(context, role, await response.text());

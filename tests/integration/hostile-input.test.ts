@@ -24,7 +24,15 @@ const RUNS = Number(process.env.HOSTILE_RUNS ?? 40);
 const PROPERTY_TIMEOUT = { timeout: 120_000 };
 
 let server: TestServer;
-let ids: { productId: string; customerId: string; adminId: string; orderId: string };
+let ids: {
+  productId: string;
+  customerId: string;
+  adminId: string;
+  orderId: string;
+  deliveredOrderId: string;
+  returnId: string;
+  discountId: string;
+};
 let customer: TestClient;
 let admin: TestClient;
 
@@ -46,9 +54,28 @@ beforeAll(async () => {
   const order = await server.services.orders.placeOrder(customerRow.id, {
     address: { street: "1 Safe Street", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
   });
+  // A delivered order with a return asked for, so that returns' calls reach their rules.
+  await server.services.cart.addItem(customerRow.id, { productId, quantity: 5 });
+  const delivered = await server.services.orders.placeOrder(customerRow.id, {
+    address: { street: "1 Safe Street", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
+  });
+  await server.services.orders.updateStatus(delivered._id, { status: "Delivered" });
+  const orderReturn = await server.services.returns.requestReturn(customerRow.id, delivered._id, {
+    items: [{ productId, quantity: 1 }],
+    reason: "Other",
+  });
+  const discount = await server.services.discounts.createCode({ code: "FUZZ5", type: "percent", value: 5 });
   // The customer keeps a line in the cart, so that a refused change to it would show.
   await server.services.cart.addItem(customerRow.id, { productId, quantity: 2 });
-  ids = { productId: productId!, customerId: customerRow.id, adminId: adminRow.id, orderId: order._id };
+  ids = {
+    productId: productId!,
+    customerId: customerRow.id,
+    adminId: adminRow.id,
+    orderId: order._id,
+    deliveredOrderId: delivered._id,
+    returnId: orderReturn._id,
+    discountId: discount._id,
+  };
   customer = await signedIn("customer@hostile.test");
   admin = await signedIn("admin@hostile.test");
 });
@@ -170,6 +197,16 @@ const product = {
   stock: 1,
   brand: "",
 };
+const discount = {
+  code: "FUZZ10",
+  type: "percent",
+  value: 10,
+  firstOrderOnly: false,
+  active: true,
+  startsAt: "2026-12-01T10:00:00+05:00",
+  endsAt: "2026-12-31T10:00:00Z",
+  maxUses: 5,
+};
 const VALID_BODIES = (): Record<string, Record<string, unknown>> => ({
   "POST /auth/register": { name: "Fuzz Person", email: "fuzz@hostile.test", password: "password123" },
   "POST /auth/login": { email: "customer@hostile.test", password: "not-the-password" },
@@ -187,7 +224,15 @@ const VALID_BODIES = (): Record<string, Record<string, unknown>> => ({
   "PUT /products/:id": product,
   "POST /cart": { productId: ids.productId, quantity: 1 },
   "PUT /cart": { productId: ids.productId, quantity: 1 },
-  "POST /orders": { address, phone: "0300-1234567" },
+  "POST /orders": { address, phone: "0300-1234567", discountCode: "fuzz5" },
+  "POST /orders/:id/returns": {
+    items: [{ productId: ids.productId, quantity: 1 }],
+    reason: "Damaged or defective",
+    note: "Fuzz note",
+  },
+  "PATCH /returns/:id": { status: "Received", refund: { method: "JazzCash", reference: "JC-1" } },
+  "POST /discounts": discount,
+  "PUT /discounts/:id": discount,
   "PATCH /orders/:id/status": { status: "Shipped", courier: "TCS", trackingNumber: "TCS-12345" },
   "POST /users/create-admin": { name: "Fuzz Admin", email: "fuzz.admin@hostile.test", password: "password123" },
   "PUT /users/:userId/role": { role: "customer" },
@@ -315,7 +360,17 @@ function pathIds(route: ApiRoute): fc.Arbitrary<Record<string, string>> {
   const names = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
   if (names.length === 0) return fc.constant({});
   const real = (name: string) =>
-    name === "userId" ? ids.customerId : route.path.startsWith("/orders") ? ids.orderId : ids.productId;
+    name === "userId"
+      ? ids.customerId
+      : route.path.endsWith("/returns")
+        ? ids.deliveredOrderId
+        : route.path.startsWith("/orders")
+          ? ids.orderId
+          : route.path.startsWith("/returns")
+            ? ids.returnId
+            : route.path.startsWith("/discounts")
+              ? ids.discountId
+              : ids.productId;
   return fc.record(
     Object.fromEntries(
       names.map((name) => [name, route.method === "delete" ? hostileId : fc.oneof(fc.constant(real(name)), hostileId)]),
@@ -462,6 +517,21 @@ const FORM_FIELDS = [
   "brand",
   "subject",
   "message",
+  "discountCode",
+  "discountId",
+  "code",
+  "type",
+  "value",
+  "firstOrderOnly",
+  "active",
+  "startsAt",
+  "endsAt",
+  "maxUses",
+  "reason",
+  "note",
+  "rejectionReason",
+  "method",
+  "reference",
   "token",
   "alertId",
   "messageId",
@@ -474,10 +544,40 @@ const hostileForm = fc.dictionary(
   fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FORM_FIELDS) }, hostileString),
   fc.oneof(
     hostileString,
-    fc.constantFrom("add", "set", "remove", "Pending", "Cancelled", "admin", "Men", "confirm", "unconfirm", "TCS"),
+    fc.constantFrom(
+      "add",
+      "set",
+      "remove",
+      "Pending",
+      "Cancelled",
+      "admin",
+      "Men",
+      "confirm",
+      "unconfirm",
+      "TCS",
+      "apply",
+      "approve",
+      "reject",
+      "receive",
+      "deactivate",
+      "activate",
+      "on",
+      "FIRST10",
+    ),
   ),
   { maxKeys: 8 },
 );
+
+const discountForm = {
+  code: "FUZZ20",
+  type: "fixed",
+  value: "200",
+  firstOrderOnly: "on",
+  active: "on",
+  startsAt: "2026-12-01T10:00",
+  endsAt: "2026-12-31T10:00",
+  maxUses: "5",
+};
 
 /** Good forms to start from, one field made hostile at a time (see VALID_BODIES). */
 const VALID_FORMS = (): Record<string, Record<string, string>> => ({
@@ -490,7 +590,12 @@ const VALID_FORMS = (): Record<string, Record<string, string>> => ({
     redirectTo: "/",
   },
   "/cart": { intent: "add", productId: ids.productId, quantity: "1", then: "cart", returnTo: "/products" },
-  "/checkout": { ...address, phone: "0300-1234567", checkoutKey: "fuzz-key" },
+  "/checkout": { ...address, phone: "0300-1234567", checkoutKey: "fuzz-key", discountCode: "FUZZ5", intent: "apply" },
+  "/my-orders/:orderId/return": { [`quantity-${ids.productId}`]: "1", reason: "Wrong item", note: "Fuzz note" },
+  "/admin/discounts": { intent: "deactivate", discountId: ids.discountId },
+  "/admin/discounts/new": discountForm,
+  "/admin/discounts/:discountId/edit": discountForm,
+  "/admin/returns/:returnId": { intent: "receive", method: "Easypaisa", reference: "EP-1" },
   "/profile/edit": { name: "Hostile Customer", email: "customer@hostile.test", phone: "", ...address },
   "/profile/password": {
     currentPassword: "not-the-password",
@@ -579,9 +684,17 @@ function concrete(template: string, value: (name: string) => string): string {
   return template.replace(/:(\w+)|\*$/g, (_match, name: string | undefined) => encodeURIComponent(value(name ?? "*")));
 }
 const realPageId = (name: string) =>
-  ({ productId: ids.productId, orderId: ids.orderId, userId: ids.customerId, file: "products-1.xml", "*": "nowhere" })[
-    name
-  ] ?? "x";
+  (
+    ({
+      productId: ids.productId,
+      orderId: ids.orderId,
+      userId: ids.customerId,
+      discountId: ids.discountId,
+      returnId: ids.returnId,
+      file: "products-1.xml",
+      "*": "nowhere",
+    }) as Record<string, string>
+  )[name] ?? "x";
 
 describe("every page form under hostile input", PROPERTY_TIMEOUT, () => {
   it("has form actions to test (read from app/routes.ts)", async () => {
@@ -606,6 +719,8 @@ describe("every page form under hostile input", PROPERTY_TIMEOUT, () => {
           productId: hostileId,
           orderId: hostileId,
           userId: hostileId,
+          discountId: hostileId,
+          returnId: hostileId,
           file: hostileId,
           "*": hostileId,
         }),
@@ -684,7 +799,15 @@ describe("every page form under hostile input", PROPERTY_TIMEOUT, () => {
     const all = await pages();
     const request = fc.record({
       page: fc.constantFrom(...all),
-      ids: fc.record({ productId: hostileId, orderId: hostileId, userId: hostileId, file: hostileId, "*": hostileId }),
+      ids: fc.record({
+        productId: hostileId,
+        orderId: hostileId,
+        userId: hostileId,
+        discountId: hostileId,
+        returnId: hostileId,
+        file: hostileId,
+        "*": hostileId,
+      }),
       query: fc.oneof(hostileQuery, mutatedQuery),
       asAdmin: fc.boolean(),
     });

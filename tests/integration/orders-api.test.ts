@@ -195,12 +195,17 @@ describe("POST /orders", () => {
         address,
         // Without a phone of its own or in the profile, the order has none.
         phone: null,
+        // Without a discount code the subtotal is the total (docs/api.md, "Discount codes").
+        subtotal: 3000.7,
+        discount: null,
         totalPrice: 3000.7,
         status: "Pending",
         paymentMethod: "Cash on Delivery",
         courier: null,
         trackingNumber: null,
         confirmedAt: null,
+        deliveredAt: null,
+        returns: [],
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       },

@@ -460,3 +460,65 @@ describe("the store changing under a checkout", () => {
     }
   });
 });
+
+describe("a discount code under a stampede", () => {
+  it("keeps maxUses through the form and the API at once while an admin cancels and restores an order that used it", async () => {
+    const code = `RACE${String(Date.now()).slice(-8)}`;
+    await server.database.db("discount_codes").insert({ code, type: "fixed", value: 50, maxUses: 3 });
+    const ids = await products(...Array.from({ length: 11 }, () => 5));
+    // One order already holds a use; the admin flips it while ten shoppers (a watch each) check out with the code.
+    const early = await shopper();
+    await addToCart(early.token, ids[10]!, 1);
+    const held = await api("POST", "/orders", early.token, { address, discountCode: code });
+    expect(held.status).toBe(201);
+    const shoppers = await Promise.all(Array.from({ length: 10 }, () => shopper()));
+    for (const [index, { token }] of shoppers.entries()) await addToCart(token, ids[index]!, 1);
+    const keys = await Promise.all(
+      shoppers.map(({ page }, index) => (index % 2 === 0 ? checkoutKey(page) : Promise.resolve(""))),
+    );
+    const { token: adminToken } = await admin();
+
+    const flips = (async () => {
+      const answers = [];
+      for (let flip = 0; flip < 6; flip++) {
+        answers.push(
+          await api("PATCH", `/orders/${held.body.data._id}/status`, adminToken, {
+            status: flip % 2 === 0 ? "Cancelled" : "Pending",
+          }),
+        );
+      }
+      return answers;
+    })();
+    const responses = await Promise.all(
+      shoppers.map(({ page, token }, index) =>
+        index % 2 === 0
+          ? page.postForm("/checkout", {
+              ...address,
+              phone: "0300-1234567",
+              checkoutKey: keys[index]!,
+              discountCode: code.toLowerCase(),
+            })
+          : api("POST", "/orders", token, { address, discountCode: code }),
+      ),
+    );
+    const flipAnswers = await flips;
+    never5xx(responses);
+    never5xx(flipAnswers);
+    for (const answer of flipAnswers.filter((answer) => answer.status !== 200)) {
+      expect(answer.status).toBe(409);
+      expect(answer.body.message).toBe(`Cannot restore this order: the discount code ${code} is used up`);
+    }
+    const placed = responses.filter((response) => response.status === 303 || response.status === 201);
+    expect(placed.length).toBeGreaterThanOrEqual(2);
+    expect(placed.length).toBeLessThanOrEqual(3);
+    for (const response of responses.filter((response) => !placed.includes(response))) {
+      expect(response.status).toBe(400);
+      const text = response instanceof Response ? await response.text() : response.text;
+      expect(text).toContain("This discount code is not valid");
+    }
+    const uses = await server.database.db("orders").where({ discountCode: code }).whereNot({ status: "Cancelled" });
+    expect(uses.length).toBeLessThanOrEqual(3);
+    expect(uses.length).toBe(placed.length + (uses.some((order) => order.id === held.body.data._id) ? 1 : 0));
+    await expectBooksBalance();
+  });
+});

@@ -126,3 +126,22 @@ export async function startTestServer(
     },
   };
 }
+
+/** A clock a test sets and moves: the services read it instead of the system's time. */
+export class TestClock {
+  private offsetMs = 0;
+  private fixed: number | null = null;
+  /** The clock for startTestServer: the system time moved by the test, or a time it set. */
+  readonly now = (): Date => new Date((this.fixed ?? Date.now()) + this.offsetMs);
+  set(instant: Date | string) {
+    this.fixed = new Date(instant).getTime();
+    this.offsetMs = 0;
+  }
+  advance(ms: number) {
+    this.offsetMs += ms;
+  }
+  reset() {
+    this.fixed = null;
+    this.offsetMs = 0;
+  }
+}

@@ -2,7 +2,16 @@ import type { ApiRoute } from "../api-route";
 import { accountsApiRoutes } from "./accounts.api";
 import { cartApiRoutes } from "./cart.api";
 import { catalogApiRoutes } from "./catalog.api";
+import { discountsApiRoutes } from "./discounts.api";
 import { ordersApiRoutes } from "./orders.api";
+import { returnsApiRoutes } from "./returns.api";
 
 /** Every /api/v1 call, module by module; the router and the OpenAPI document are made from this. */
-export const apiRoutes: ApiRoute[] = [...accountsApiRoutes, ...catalogApiRoutes, ...cartApiRoutes, ...ordersApiRoutes];
+export const apiRoutes: ApiRoute[] = [
+  ...accountsApiRoutes,
+  ...catalogApiRoutes,
+  ...cartApiRoutes,
+  ...ordersApiRoutes,
+  ...returnsApiRoutes,
+  ...discountsApiRoutes,
+];

@@ -15,10 +15,10 @@ export const ordersApiRoutes: ApiRoute[] = [
     path: "/orders",
     tag: "Orders",
     summary:
-      "Place a cash-on-delivery order from the cart, which is then empty. An optional phone (a Pakistani mobile number: 03XX-XXXXXXX, 03XXXXXXXXX or +92 3XX XXXXXXX) is the receiver's; without it the profile's phone is used if it is one, else the order has none. An optional Idempotency-Key header makes a retried request answer the first order instead of making a second.",
+      "Place a cash-on-delivery order from the cart, which is then empty. An optional phone (a Pakistani mobile number: 03XX-XXXXXXX, 03XXXXXXXXX or +92 3XX XXXXXXX) is the receiver's; without it the profile's phone is used if it is one, else the order has none. An optional discountCode (any case) takes its discount off the goods; a code that is unknown, inactive, not yet started, expired or used up, or a first-order code for a customer with an order that is not Cancelled, is a 400 on discountCode and places nothing. An optional Idempotency-Key header makes a retried request answer the first order instead of making a second.",
     access: "signed-in",
     body: placeOrderSchema
-      .pick(["address", "phone"])
+      .pick(["address", "phone", "discountCode"])
       .shape({ address: shippingAddressSchema.required("Address is required") }),
     successStatus: 201,
     responseData: orderShape,
@@ -27,6 +27,7 @@ export const ordersApiRoutes: ApiRoute[] = [
       const order = await services.orders.placeOrder(user!._id, {
         address: body.address,
         phone: body.phone,
+        discountCode: body.discountCode,
         idempotencyKey: req.get("Idempotency-Key") ?? "",
       });
       return { message: "Order placed successfully", data: order };

@@ -13,6 +13,10 @@ export const MAIL_KINDS = [
   "password-reset",
   "password-changed",
   "back-in-stock",
+  "return-requested",
+  "return-approved",
+  "return-rejected",
+  "return-refunded",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

@@ -2,6 +2,7 @@ import { renderMail, siteLink, type MailBlock, type MailContext } from "../mail/
 import type { MailToQueue } from "../mail/outbox";
 import { formatRupees } from "../shared/money.shared";
 import { formatPakistaniMobile } from "../shared/phone.shared";
+import { RETURN_WINDOW_DAYS } from "./return-values.shared";
 import { CANCEL_WINDOW_HOURS, PAYMENT_METHOD, shortOrderId, type Courier } from "./order-values.shared";
 
 /** What the order mails say about an order (docs/product.md, "Order mails"). */
@@ -10,6 +11,9 @@ export type MailOrder = {
   customerName: string;
   customerEmail: string;
   items: { name: string; quantity: number; unitPrice: number }[];
+  /** What the items come to before the discount, and the discount, when the order took a code. */
+  subtotal?: number;
+  discount?: { code: string; amount: number } | null;
   totalPrice: number;
   address: { street: string; city: string; state: string; zipCode: string; country: string };
   phone: string | null;
@@ -17,15 +21,22 @@ export type MailOrder = {
   trackingNumber?: string | null;
 };
 
+/**
+ * The items and their prices; with a discount code, the subtotal and the discount's line as the
+ * pages show them (docs/product.md, "Discount codes"), then the total.
+ */
 function itemsTable(order: MailOrder): MailBlock {
-  return {
-    kind: "table",
-    rows: order.items.map((item) => [
-      `${item.name} × ${item.quantity}`,
-      formatRupees((Math.round(item.unitPrice * 100) * item.quantity) / 100),
-    ]),
-    total: ["Total (delivery free)", formatRupees(order.totalPrice)],
-  };
+  const rows: [string, string][] = order.items.map((item) => [
+    `${item.name} × ${item.quantity}`,
+    formatRupees((Math.round(item.unitPrice * 100) * item.quantity) / 100),
+  ]);
+  if (order.discount) {
+    rows.push(
+      ["Subtotal", formatRupees(order.subtotal ?? order.totalPrice + order.discount.amount)],
+      [`Discount (${order.discount.code})`, `−${formatRupees(order.discount.amount)}`],
+    );
+  }
+  return { kind: "table", rows, total: ["Total (delivery free)", formatRupees(order.totalPrice)] };
 }
 
 function addressLines(order: MailOrder): string[] {
@@ -136,7 +147,7 @@ export function orderStatusMail(
           { kind: "paragraph", text: `Your order ${number} was delivered. We hope you enjoy your watch.` },
           {
             kind: "paragraph",
-            text: "You may return or exchange it within 7 days of delivery if it is unworn and in its original packaging: contact us with your order number.",
+            text: `You may return it within ${RETURN_WINDOW_DAYS} days of delivery if it is unworn and in its original packaging: open your order below and press Request a return.`,
           },
           link,
         ],

@@ -1,5 +1,7 @@
 import { Model } from "objection";
 import { BaseModel } from "../../db/base.model";
+import { fromPaisa, toPaisa } from "../shared/money.shared";
+import { OrderReturn } from "./order-return.model";
 import type { ProductImage } from "../catalog/photo-values.shared";
 import type { Courier, OrderStatus, PAYMENT_METHOD } from "./order-values.shared";
 import type { PublicOrder } from "./order.shape";
@@ -56,9 +58,16 @@ export class Order extends BaseModel {
   confirmedAt!: Date | null;
   confirmedBy!: string | null;
   confirmedByName!: string | null;
+  /** The discount code applied at checkout (a copy of its text, as applied) and the amount it took off. */
+  discountCodeId!: string | null;
+  discountCode!: string | null;
+  discountAmount!: number;
+  /** When it became Delivered; null while it is not (docs/product.md, "Returns"). */
+  deliveredAt!: Date | null;
   createdAt!: Date;
   updatedAt!: Date;
   items?: OrderItem[];
+  returns?: OrderReturn[];
 
   // Column names in camelCase: knexSnakeCaseMappers turns them into the table's snake_case.
   static relationMappings = () => ({
@@ -66,6 +75,11 @@ export class Order extends BaseModel {
       relation: Model.HasManyRelation,
       modelClass: OrderItem,
       join: { from: "orders.id", to: "order_items.orderId" },
+    },
+    returns: {
+      relation: Model.HasManyRelation,
+      modelClass: OrderReturn,
+      join: { from: "orders.id", to: "order_returns.orderId" },
     },
   });
 
@@ -80,6 +94,12 @@ export class Order extends BaseModel {
   };
 
   toPublic(): PublicOrder {
+    // totalPrice is what the customer pays: the subtotal less the discount (docs/product.md,
+    // "Discount codes"). Orders from before codes have no discount, so their subtotal is their total.
+    const discountPaisa = toPaisa(this.discountAmount ?? 0);
+    // A row marked Delivered without the moment (written by hand) reads its last update, as the
+    // migration that added the column filled in older ones.
+    const deliveredAt = this.deliveredAt ?? (this.status === "Delivered" ? this.updatedAt : null);
     return {
       _id: this.id,
       user: { _id: this.userId, name: this.customerName, email: this.customerEmail },
@@ -101,12 +121,16 @@ export class Order extends BaseModel {
         country: this.country,
       },
       phone: this.phone ?? null,
+      subtotal: fromPaisa(toPaisa(this.totalPrice) + discountPaisa),
+      discount: this.discountCode ? { code: this.discountCode, amount: fromPaisa(discountPaisa) } : null,
       totalPrice: this.totalPrice,
       status: this.status,
       paymentMethod: this.paymentMethod,
       courier: this.courier ?? null,
       trackingNumber: this.trackingNumber ?? null,
       confirmedAt: this.confirmedAt ? new Date(this.confirmedAt).toISOString() : null,
+      deliveredAt: deliveredAt ? new Date(deliveredAt).toISOString() : null,
+      returns: (this.returns ?? []).map((orderReturn) => orderReturn.toPublic()),
       createdAt: new Date(this.createdAt).toISOString(),
       updatedAt: new Date(this.updatedAt).toISOString(),
     };

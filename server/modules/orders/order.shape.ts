@@ -13,8 +13,10 @@ import {
   uuid,
   type ShapeOf,
 } from "../shared/shapes";
+import { orderDiscountShape } from "../discounts/discount.shape";
 import { productImagesShape } from "../catalog/product.model";
 import { COURIERS, ORDER_STATUSES, PAYMENT_METHOD } from "./order-values.shared";
+import { returnShape } from "./return.shape";
 
 /** An order as its customer and the admins read it (docs/product.md, "Orders"). */
 export const orderShape = object({
@@ -35,7 +37,12 @@ export const orderShape = object({
     nullable(text({ pattern: "^\\+923[0-9]{9}$" })),
     "The receiver's Pakistani mobile number as +923XXXXXXXXX; null when the order was placed without one",
   ),
-  totalPrice: number({ minimum: 0 }),
+  subtotal: described(number({ minimum: 0 }), "The goods at their unit prices, before any discount"),
+  discount: orderDiscountShape,
+  totalPrice: described(
+    number({ minimum: 0 }),
+    "What the customer pays: subtotal less the discount (delivery is free)",
+  ),
   status: oneOf(ORDER_STATUSES),
   paymentMethod: oneOf([PAYMENT_METHOD]),
   courier: described(nullable(oneOf(COURIERS)), "Set when the order is shipped (null until then); kept afterwards"),
@@ -47,6 +54,11 @@ export const orderShape = object({
     nullable(dateTime()),
     "When the store confirmed the order with the customer by phone; null until then",
   ),
+  deliveredAt: described(
+    nullable(dateTime()),
+    "When the order became Delivered (returns are accepted for 7 days from it); null while it is not",
+  ),
+  returns: described(arrayOf(returnShape), "The order's returns, oldest first (an empty array when none)"),
   createdAt: dateTime(),
   updatedAt: dateTime(),
 });

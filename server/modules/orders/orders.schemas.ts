@@ -1,4 +1,5 @@
 import * as yup from "yup";
+import { discountCodeField } from "../discounts/discounts.schemas";
 import { emptyToUndefined, limitParam, pageParam } from "../shared/list-query";
 import {
   PHONE_INPUT_MAX,
@@ -67,12 +68,17 @@ export const placeOrderSchema = yup.object({
   phone: mobileNumber(),
   /** The checkout form's key (or the API's Idempotency-Key): the same key never makes two orders. */
   idempotencyKey: yup.string().trim().max(100, "Idempotency key must be at most 100 characters").default(""),
+  /** Optional, in any case (docs/product.md, "Discount codes"). */
+  discountCode: discountCodeField(),
 });
 
 /** The checkout page asks for the mobile number: a courier takes no parcel without it. */
 export const checkoutFormSchema = placeOrderSchema.shape({
   phone: mobileNumber().required(PHONE_MESSAGE),
 });
+
+/** Checkout's Apply: what the cart comes to with this code (blank: without one). */
+export const checkoutQuoteSchema = yup.object({ discountCode: discountCodeField() });
 
 const STATUS_MESSAGE = `Status must be one of ${ORDER_STATUSES.join(", ")}`;
 

@@ -5,6 +5,8 @@ import { User } from "../accounts/user.model";
 import { Cart, CartItem } from "../cart/cart.model";
 import { NOT_ENOUGH_STOCK } from "../cart/cart.service";
 import { Product } from "../catalog/product.model";
+import { applyDiscount, reclaimDiscount } from "../discounts/discounts.service";
+import { systemClock, type Clock } from "../shared/clock";
 import { ConflictError, NotFoundError, RuleViolationError } from "../shared/errors.shared";
 import { paginationOf, type Pagination } from "../shared/list-query";
 import { fromPaisa, toPaisa } from "../shared/money.shared";
@@ -26,10 +28,12 @@ import {
   shortOrderId,
 } from "./order-values.shared";
 import { Order, OrderItem } from "./order.model";
+import { OrderReturn } from "./order-return.model";
 import type { OrderListMeta, PublicOrder } from "./order.shape";
 import { ordersCsv } from "./orders-csv";
 import {
   checkoutFormSchema,
+  checkoutQuoteSchema,
   orderDeskQuerySchema,
   orderListQuerySchema,
   orderStatusFormSchema,
@@ -52,6 +56,13 @@ export type CustomerRecord = { delivered: number; cancelled: number };
  * the customer's record. Never handed to a customer's page.
  */
 export type DeskOrder = PublicOrder & { confirmedBy: string | null; customerRecord: CustomerRecord };
+
+/** What the cart comes to at checkout with a discount code (docs/product.md, "Discount codes"). */
+export type CheckoutQuote = {
+  subtotal: number;
+  discount: { code: string; amount: number } | null;
+  totalPrice: number;
+};
 
 export type DeskOrderList = { orders: DeskOrder[]; pagination: Pagination; meta: OrderListMeta };
 
@@ -78,14 +89,11 @@ const REVENUE_SQL = "COALESCE(SUM(total_price) FILTER (WHERE status <> 'Cancelle
 /** The dashboard shows the five latest orders (docs/product.md, "Admin"). */
 const DASHBOARD_LATEST_ORDERS = 5;
 
-/** Where the services read the time: tests move it instead of waiting (the 2 hours to cancel). */
-export type Clock = () => Date;
-
 export class OrdersService {
   constructor(
     private readonly db: Database,
     private readonly mail: MailContext,
-    private readonly clock: Clock = () => new Date(),
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** Whether the customer may still cancel this order themselves (docs/product.md, "Cancelling an order"). */
@@ -102,7 +110,7 @@ export class OrdersService {
    */
   async placeOrder(userId: string, input: unknown, options: { form?: boolean } = {}): Promise<PublicOrder> {
     // The checkout page requires the mobile number; the API takes it if given (docs/product.md, "Orders").
-    const { address, phone, idempotencyKey } = validateInput(
+    const { address, phone, idempotencyKey, discountCode } = validateInput(
       options.form ? checkoutFormSchema : placeOrderSchema,
       input,
     );
@@ -136,6 +144,15 @@ export class OrdersService {
         const names = short.map((line) => byId.get(line.productId)?.name).filter(Boolean);
         throw new ConflictError(names.length > 0 ? `${NOT_ENOUGH_STOCK} for ${names.join(", ")}` : NOT_ENOUGH_STOCK);
       }
+      const subtotalPaisa = lines.reduce(
+        (sum, line) => sum + toPaisa(byId.get(line.productId)!.price) * line.quantity,
+        0,
+      );
+      // The code's rules, under its lock (docs/product.md, "Discount codes"); a refusal rolls
+      // everything back, so no order is made and the cart stays as it was.
+      const discount = discountCode
+        ? await applyDiscount(trx, { code: discountCode, userId, subtotalPaisa, now: this.clock(), lock: true })
+        : null;
       await takeStock(trx, lines);
       // Without a number of its own the order takes the profile's, if that is a mobile number;
       // a number given fills an empty profile, so the next checkout is prefilled with it.
@@ -146,7 +163,7 @@ export class OrdersService {
           .patch({ phone: formatPakistaniMobile(phone) });
       }
 
-      const totalPaisa = lines.reduce((sum, line) => sum + toPaisa(byId.get(line.productId)!.price) * line.quantity, 0);
+      const totalPaisa = subtotalPaisa - (discount?.amountPaisa ?? 0);
       const order = await Order.query(trx).insert({
         userId,
         customerName: user.name,
@@ -157,6 +174,9 @@ export class OrdersService {
         status: "Pending",
         paymentMethod: PAYMENT_METHOD,
         idempotencyKey: idempotencyKey || null,
+        discountCodeId: discount?.discountCodeId ?? null,
+        discountCode: discount?.code ?? null,
+        discountAmount: fromPaisa(discount?.amountPaisa ?? 0),
       });
       await OrderItem.query(trx).insert(
         lines.map((line, position) => {
@@ -185,6 +205,8 @@ export class OrdersService {
           const product = byId.get(line.productId)!;
           return { name: product.name, quantity: line.quantity, unitPrice: product.price };
         }),
+        subtotal: fromPaisa(subtotalPaisa),
+        discount: discount ? { code: discount.code, amount: fromPaisa(discount.amountPaisa) } : null,
         totalPrice: fromPaisa(totalPaisa),
         address,
         phone: order.phone,
@@ -193,6 +215,29 @@ export class OrdersService {
       return order.id;
     });
     return (await this.loadOrders((query) => query.where("orders.id", orderId)))[0]!;
+  }
+
+  /**
+   * What the customer's cart comes to with a discount code, before the order is placed
+   * (checkout's Apply): the same rules as placing the order, read without locks; the order
+   * checks them again when it is placed. A refused code is a field error on `discountCode`.
+   */
+  async quoteCheckout(userId: string, input: unknown): Promise<CheckoutQuote> {
+    const { discountCode } = validateInput(checkoutQuoteSchema, input);
+    const lines = (await CartItem.query(this.db)
+      .joinRelated("cart")
+      .join("products", "products.id", "cartItems.productId")
+      .where("cart.userId", userId)
+      .select("products.price", "cartItems.quantity")) as unknown as { price: number; quantity: number }[];
+    const subtotalPaisa = lines.reduce((sum, line) => sum + toPaisa(line.price) * line.quantity, 0);
+    const discount = discountCode
+      ? await applyDiscount(this.db, { code: discountCode, userId, subtotalPaisa, now: this.clock(), lock: false })
+      : null;
+    return {
+      subtotal: fromPaisa(subtotalPaisa),
+      discount: discount ? { code: discount.code, amount: fromPaisa(discount.amountPaisa) } : null,
+      totalPrice: fromPaisa(subtotalPaisa - (discount?.amountPaisa ?? 0)),
+    };
   }
 
   /** The owner's or an admin's view of an order; to anyone else it does not exist. */
@@ -243,6 +288,9 @@ export class OrdersService {
    * Shipped come the courier and the tracking number (docs/product.md, "Shipping an order"),
    * kept when the status changes later. The admin pages (`form`) require both for Shipped, and
    * ship an order not confirmed by phone only when `shipUnconfirmed` says the admin was asked.
+   * Becoming Delivered records when (the 7 days of a return run from it); a delivered order
+   * with a return that was not rejected stays Delivered (docs/product.md, "Returns"). Leaving
+   * Cancelled takes a discount code's use again, as it takes the stock.
    */
   async updateStatus(orderId: string, input: unknown, options: { form?: boolean } = {}): Promise<PublicOrder> {
     const fields = validateInput(options.form ? orderStatusFormSchema : orderStatusSchema, input);
@@ -252,8 +300,20 @@ export class OrdersService {
       const order = await Order.query(trx)
         .findById(orderId)
         .forUpdate()
-        .select("id", "status", "confirmedAt", "customerName", "customerEmail", "courier", "trackingNumber");
+        .select(
+          "id",
+          "status",
+          "confirmedAt",
+          "userId",
+          "discountCodeId",
+          "discountCode",
+          "customerName",
+          "customerEmail",
+          "courier",
+          "trackingNumber",
+        );
       if (!order) throw new NotFoundError("Order not found");
+      if (order.status === "Delivered" && status !== "Delivered") await refuseWithReturns(trx, orderId);
       const askedTwice = "shipUnconfirmed" in fields && fields.shipUnconfirmed === true;
       if (options.form && status === "Shipped" && order.status !== "Shipped" && !order.confirmedAt && !askedTwice) {
         throw new NotConfirmedByPhoneError();
@@ -261,11 +321,15 @@ export class OrdersService {
       const wasCancelled = order.status === "Cancelled";
       const willBeCancelled = status === "Cancelled";
       if (!wasCancelled && willBeCancelled) await this.returnStock(trx, orderId);
-      if (wasCancelled && !willBeCancelled) await claimStockAgain(trx, orderId);
+      if (wasCancelled && !willBeCancelled) {
+        await claimStockAgain(trx, orderId);
+        await reclaimDiscount(trx, order);
+      }
       await Order.query(trx)
         .findById(orderId)
         .patch({
           status,
+          ...(status !== order.status ? { deliveredAt: status === "Delivered" ? this.clock() : null } : {}),
           ...(courier ? { courier } : {}),
           ...(trackingNumber ? { trackingNumber } : {}),
         });
@@ -482,7 +546,9 @@ export class OrdersService {
   }
 
   private async loadOrderRows(narrow: (query: OrderQuery) => void): Promise<Order[]> {
-    const query = Order.query(this.db).modify("newestFirst").withGraphFetched("items(inCartOrder)");
+    const query = Order.query(this.db)
+      .modify("newestFirst")
+      .withGraphFetched("[items(inCartOrder), returns(oldestFirst).items(inOrder)]");
     narrow(query);
     return query;
   }
@@ -564,6 +630,15 @@ function phoneDigits(term: string): string | null {
 }
 
 type OrderQuery = ReturnType<typeof Order.query>;
+
+/**
+ * A delivered order whose watches came back, or are on their way back, keeps its status: its
+ * returns are counted against it (docs/product.md, "Returns"). Only rejected returns let it move.
+ */
+async function refuseWithReturns(trx: Knex.Transaction, orderId: string) {
+  const returned = await OrderReturn.query(trx).where({ orderId }).whereNot("status", "Rejected").first().select("id");
+  if (returned) throw new ConflictError("This order has a return, so it stays Delivered");
+}
 
 /**
  * The order's units go back on the shelf (products deleted since are skipped). The products are

@@ -2,6 +2,19 @@
  * Money is added up in whole paisa (1 rupee = 100 paisa), never in floating rupees, so no amount
  * is rounded twice. Prices are numeric(12, 2) in the database; these turn them into paisa and back.
  */
+
+/**
+ * `amount × numerator / denominator`, rounded half up to a whole paisa: a percentage of a
+ * subtotal, or a share of a discount (docs/product.md, "Discount codes" and "Returns"). Exact
+ * for any amounts the store holds (BigInt: the product may pass 2^53). Non-negative integers only.
+ */
+export function proportionHalfUp(amount: number, numerator: number, denominator: number): number {
+  if (denominator <= 0) return 0;
+  const product = BigInt(amount) * BigInt(numerator);
+  const whole = BigInt(denominator);
+  return Number((product * 2n + whole) / (whole * 2n));
+}
+
 export function toPaisa(rupees: number): number {
   return Math.round(rupees * 100);
 }
