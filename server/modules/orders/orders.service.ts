@@ -3,7 +3,7 @@ import type { Knex } from "knex";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
 import { User } from "../accounts/user.model";
-import { Cart, CartItem } from "../cart/cart.model";
+import { Cart } from "../cart/cart.model";
 import { NOT_ENOUGH_STOCK } from "../cart/cart.service";
 import { Product } from "../catalog/product.model";
 import { ConflictError, NotFoundError, RuleViolationError } from "../shared/errors.shared";
