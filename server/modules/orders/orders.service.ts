@@ -3,7 +3,6 @@ import type { Knex } from "knex";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
 import { User } from "../accounts/user.model";
-import { Cart } from "../cart/cart.model";
 import { NOT_ENOUGH_STOCK } from "../cart/cart.service";
 import { Product } from "../catalog/product.model";
 import { ConflictError, NotFoundError, RuleViolationError } from "../shared/errors.shared";
@@ -110,12 +109,8 @@ export class OrdersService {
       input,
     );
     return this.db.transaction(async (trx) => {
-      // The customer first, then the cart: the order's reference to the customer needs this lock
-      // anyway, and an admin deleting the customer takes the two in the same order (user, then
-      // cart through the cascade). Taken after the cart it deadlocked with such a deletion.
-      const user = await User.query(trx).findById(userId).forKeyShare().select("name", "email", "phone");
+      const { user, cart } = await lockCustomerAndCart(trx, userId);
       if (!user) throw new NotFoundError("User not found");
-      const cart = await Cart.query(trx).where({ userId }).forUpdate().first().select("id");
       if (idempotencyKey) {
         const earlier = await Order.query(trx).where({ userId, idempotencyKey }).first().select("id");
         if (earlier) return (await this.loadOrders((query) => query.where("orders.id", earlier.id), trx))[0]!;
@@ -635,6 +630,30 @@ async function takeStock(trx: Knex.Transaction, lines: { productId: string; quan
       WHERE products.id = taken.product_id`,
     [lines.map((line) => line.productId), lines.map((line) => line.quantity)],
   );
+}
+
+/**
+ * The customer first, then the cart, in one round trip: the order's reference to the customer
+ * needs this lock anyway, and an admin deleting the customer takes the two in the same order
+ * (user, then cart through the cascade); taken after the cart it deadlocked with such a
+ * deletion. The cart's query reads the customer's locked row, so PostgreSQL cannot lock the
+ * cart before the customer.
+ */
+async function lockCustomerAndCart(trx: Knex.Transaction, userId: string) {
+  const { rows } = await trx.raw<{ rows: { name: string; email: string; phone: string; cartId: string | null }[] }>(
+    `WITH customer AS (
+       SELECT id, name, email, phone FROM users WHERE id = ? FOR KEY SHARE
+     ), cart AS (
+       SELECT id FROM carts WHERE user_id = (SELECT id FROM customer) FOR UPDATE
+     )
+     SELECT name, email, phone, (SELECT id FROM cart) AS "cartId" FROM customer`,
+    [userId],
+  );
+  const row = rows[0];
+  return {
+    user: row ? { name: row.name, email: row.email, phone: row.phone } : undefined,
+    cart: row?.cartId ? { id: row.cartId } : undefined,
+  };
 }
 
 type CartLine = Pick<Product, "id" | "name" | "price" | "imageUrl" | "photoId" | "images" | "stock"> & {
