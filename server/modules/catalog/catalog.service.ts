@@ -25,11 +25,13 @@ export type ProductList = { products: PublicProduct[]; pagination: Pagination };
 
 /**
  * A search's rank without its cost: 2 when the term is in the name, 1 in the brand, 0 elsewhere
- * (or only as whole words). `search_text` starts with the lowered name, so the first place the
- * term is found in it lies within the name exactly when the name contains it.
+ * (or only as whole words). `search_text` starts with the lowered name, so its first
+ * char_length(name) characters are the name lowered: searching that prefix costs a few dozen
+ * characters a match, where searching all of search_text again, or lowering the name, cost a
+ * broad term as much as finding its matches.
  */
 const relevanceKey = `CASE
-  WHEN strpos(search_text, lower(:search)) BETWEEN 1 AND char_length(name) - char_length(:search) + 1 THEN 2
+  WHEN strpos(left(search_text, char_length(name)), lower(:search)) > 0 THEN 2
   WHEN strpos(lower(brand), lower(:search)) > 0 THEN 1
   ELSE 0 END`;
 
