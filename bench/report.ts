@@ -21,6 +21,8 @@ export type BenchResult = {
   };
   seed: { products: number; users: number; orders: number; checkoutProducts: number; seconds: number };
   searchTerms: SearchTermTiming[];
+  /** The uncached rows measured again on a larger catalogue (the default run's --large). */
+  large?: { products: number; searchTerms: SearchTermTiming[] } | null;
   baselineRuns: LoadResult[];
   baselineRps: { express: number; page: number };
   scenarios: LoadResult[];
@@ -59,14 +61,19 @@ export function evaluateTargets(result: BenchResult): Target[] {
   if (miss?.ratio !== undefined) products.measured += `; every request a cache miss: ${miss.ratio.toFixed(2)} ×`;
   ratioTarget("api-products", 0.4, "bare Express");
 
-  // Judged on searches the page cache does not answer (a popular search, cached, is also shown).
-  const search = scenario("search-miss");
-  const searchOne = scenario("search-miss-1c");
+  // Judged on searches the page cache does not answer (a popular search, cached, is also shown),
+  // on the large catalogue when the run measured one (the issue's goal is at 100,000 products).
+  const largeProducts = result.large?.products;
+  const atLarge = largeProducts ? ` at ${fixed(largeProducts)} products` : "";
+  const search = scenario(largeProducts ? "search-miss-large" : "search-miss");
+  const searchOne = scenario(largeProducts ? "search-miss-1c-large" : "search-miss-1c");
   const searchCached = scenario("search");
+  const database = (entry: LoadResult) =>
+    entry.cpuMsPerRequest.database === null ? "?" : `${entry.cpuMsPerRequest.database.toFixed(1)} ms`;
   targets.push({
-    target: `Search p99 under 50 ms (not from the page cache, ${result.options.connections} connections)`,
+    target: `Search p99 under 50 ms${atLarge} (not from the page cache, ${result.options.connections} connections)`,
     measured: search
-      ? `${search.latencyMs.p99} ms` +
+      ? `${search.latencyMs.p99} ms (PostgreSQL ${database(search)} and Node ${search.cpuMsPerRequest.server.toFixed(1)} ms of CPU per search)` +
         (searchOne ? `; 1 connection: p50 ${searchOne.latencyMs.p50} ms, p99 ${searchOne.latencyMs.p99} ms` : "") +
         (searchCached
           ? `; the same searches from the cache (${searchCached.cacheHitRate === null ? "no cache" : `${(searchCached.cacheHitRate * 100).toFixed(0)} % hits`}): p99 ${searchCached.latencyMs.p99} ms`
@@ -74,6 +81,28 @@ export function evaluateTargets(result: BenchResult): Target[] {
       : "not measured",
     met: search ? search.latencyMs.p99 < 50 : null,
   });
+
+  // A page the cache does not have, on the large catalogue against the default one: its rate
+  // relative to the baseline within 1.2 × (exact counts and deep pages must not grow with the table).
+  if (largeProducts) {
+    for (const [id, what] of [
+      ["products-miss", "Guest /products (page 1), cache missed"],
+      ["products-deep-miss", "Guest /products deep page (90 % of the pages), cache missed"],
+    ] as const) {
+      const small = scenario(id);
+      const big = scenario(`${id}-large`);
+      const slower = small?.ratio && big?.ratio ? small.ratio / big.ratio : undefined;
+      targets.push({
+        target: `${what}${atLarge}: within 1.2 × of ${fixed(result.options.products)} products`,
+        measured:
+          small && big && slower !== undefined
+            ? `${slower.toFixed(2)} × the cost at ${fixed(result.options.products)} (${big.ratio!.toFixed(2)} × the bare page against ${small.ratio!.toFixed(2)} ×); ` +
+              `PostgreSQL ${database(big)} against ${database(small)}, Node ${big.cpuMsPerRequest.server.toFixed(1)} ms against ${small.cpuMsPerRequest.server.toFixed(1)} ms of CPU per page`
+            : "not measured",
+        met: slower !== undefined ? slower <= 1.2 : null,
+      });
+    }
+  }
 
   const all = [...result.baselineRuns, ...result.scenarios];
   const errors = all.reduce((sum, entry) => sum + entry.errors, 0);
@@ -105,9 +134,13 @@ export function evaluateTargets(result: BenchResult): Target[] {
 
   if (result.checkout) {
     targets.push({
-      target: `Checkout: at least 200 orders/s with ${result.options.shoppers} concurrent shoppers`,
-      measured: `${result.checkout.ordersPerSecond.toFixed(1)} orders/s`,
-      met: result.checkout.ordersPerSecond >= 200,
+      target: `Checkout: at least 300 orders/s with ${result.options.shoppers} concurrent shoppers`,
+      measured:
+        `${result.checkout.ordersPerSecond.toFixed(1)} orders/s` +
+        (checkout
+          ? ` (${checkout.queries ? `${checkout.queries.perRequest.toFixed(1)} round trips, ` : ""}PostgreSQL ${database(checkout)} and Node ${checkout.cpuMsPerRequest.server.toFixed(1)} ms of CPU per order)`
+          : ""),
+      met: result.checkout.ordersPerSecond >= 300,
     });
     const lastUnits = result.lastUnits;
     targets.push({
@@ -210,7 +243,12 @@ export function renderMarkdown(
       "In brackets, the ratio by the server's CPU time per request (baseline's ÷ scenario's): what the ratio would be on a quiet machine, " +
       `less sensitive to other work than requests/s (the 1-minute load average went from ${Math.min(...loads)} to ${Math.max(...loads)} during the run). ` +
       `Search rotates ${result.searchTerms.length} terms; on the idle database, one page of results and the count of matches take ` +
-      `${result.searchTerms.map((entry) => `"${entry.term}" ${entry.ms.toFixed(1)} ms (${fixed(entry.matches)} matches)`).join(", ")}. ` +
+      `${result.searchTerms.map((entry) => `"${entry.term}" ${entry.ms.toFixed(1)} ms (${fixed(entry.matches)} matches)`).join(", ")}` +
+      (result.large
+        ? `; at ${fixed(result.large.products)} products (the rows marked so, a catalogue of products only, seeded after the others) ` +
+          `${result.large.searchTerms.map((entry) => `"${entry.term}" ${entry.ms.toFixed(1)} ms (${fixed(entry.matches)} matches)`).join(", ")}`
+        : "") +
+      ". " +
       "Queries are database round trips (BEGIN/COMMIT and session-store queries included). " +
       "Cache hit reads `X-Page-Cache: hit|miss` (— when no response carries it).",
     "",

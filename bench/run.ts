@@ -23,6 +23,9 @@ const HELP = `npm run bench -- [options]
   --shoppers N          concurrent shoppers in checkout (default 50)
   --orders N            orders measured in checkout, after 200 to warm up (default 1000)
   --encoding E          Accept-Encoding sent (default "gzip, deflate, br", as browsers do; "identity" for none)
+  --large N             the default run then measures the uncached catalogue and search rows again on a
+                        catalogue of N products (default 100000; 0 to leave them out; not with --only
+                        unless its ids end in "-large")
   --only a,b            only these scenarios (ids as in the table; baselines always run)
   --skip-build          use the existing builds as they are
   --cpu-prof            profile the store process (node --cpu-prof) and print where its time went
@@ -39,6 +42,7 @@ of a temporary embedded cluster.`;
 const { values: args } = parseArgs({
   options: {
     products: { type: "string", default: "10000" },
+    large: { type: "string", default: "100000" },
     duration: { type: "string", default: "8" },
     warmup: { type: "string", default: "3" },
     connections: { type: "string", default: "10" },
@@ -69,6 +73,14 @@ const checkoutOrders = positive("orders");
 const WARMUP_ORDERS = 200;
 const LAST_UNIT_SHOPPERS = 50;
 const only = args.only ? new Set(args.only.split(",").map((id) => id.trim())) : null;
+const large = Number(args.large);
+if (!Number.isInteger(large) || large < 0) {
+  console.error("--large must be a whole number");
+  process.exit(2);
+}
+/** The scenarios measured again on the large catalogue: those the page cache does not answer. */
+const LARGE_IDS = ["products-miss", "products-deep-miss", "search-miss", "search-miss-1c"];
+const runsLarge = large > products && (!only || LARGE_IDS.some((id) => only.has(`${id}-large`)));
 const outDir = path.resolve(ROOT, args.out ?? (only ? "bench/results/tmp" : "bench/results"));
 const stem = products === 10000 ? "bench" : `bench-${products}`;
 
@@ -113,6 +125,8 @@ async function main() {
   const database = await openBenchDatabase({ keep: args.keep });
   let store: Started | null = null;
   let baseline: Started | null = null;
+  let largeDatabase: Awaited<ReturnType<typeof openBenchDatabase>> | null = null;
+  let largeSearchTerms: Awaited<ReturnType<typeof timeSearchTerms>> | null = null;
   try {
     const seed = await seedBenchData(database.db, {
       products,
@@ -191,6 +205,9 @@ async function main() {
         requests: uncached(["/products?page=1"]),
       }),
       page("products-deep", `Guest GET /products?page=${deepPage}`, [`/products?page=${deepPage}`]),
+      page("products-deep-miss", `Guest GET /products?page=${deepPage}, page cache missed`, [], {
+        requests: uncached([`/products?page=${deepPage}`]),
+      }),
       page("search", `Guest search (${SEARCH_TERMS.length} terms)`, searchPaths),
       page("search-miss", "Guest search, page cache missed", [], { requests: uncached(searchPaths) }),
       page("search-miss-1c", "Guest search, page cache missed, 1 connection", [], {
@@ -296,13 +313,49 @@ async function main() {
         `  ${"last-units".padEnd(18)} ${lastUnits.shoppers} shoppers, ${lastUnits.stock} units: ${lastUnits.placed} placed, ${lastUnits.refused} refused, stock after ${lastUnits.stockAfter} → ${lastUnits.ok ? "no oversell" : "WRONG"}`,
       );
     }
+    if (runsLarge) {
+      // The same uncached pages on a catalogue ten times larger: what the database's share
+      // becomes (exact counts, deep pages, broad searches) when there are 100,000 products.
+      await store.stop();
+      store = null;
+      console.log(`Seeding ${large.toLocaleString("en")} products for the large-catalogue rows…`);
+      largeDatabase = await openBenchDatabase({ keep: false });
+      const largeSeed = await seedBenchData(largeDatabase.db, {
+        products: large,
+        users: 0,
+        orders: 0,
+        browsers: 0,
+        checkoutShoppers: 0,
+        lastUnitShoppers: 0,
+      });
+      console.log(`Seeded in ${largeSeed.seconds.toFixed(1)} s.`);
+      largeSearchTerms = await timeSearchTerms(largeDatabase.db, SEARCH_TERMS);
+      store = await startStore({ databaseUrl: largeDatabase.url, nodeFlags: [] });
+      const largeDeepPage = Math.max(1, Math.floor(Math.ceil(large / 12) * 0.9));
+      const suffix = ` (${large.toLocaleString("en")} products)`;
+      const largePlans: LoadPlan[] = [
+        page("products-miss-large", `Guest GET /products, page cache missed${suffix}`, [], {
+          requests: uncached(["/products?page=1"]),
+        }),
+        page("products-deep-miss-large", `Guest GET /products?page=${largeDeepPage}, page cache missed${suffix}`, [], {
+          requests: uncached([`/products?page=${largeDeepPage}`]),
+        }),
+        page("search-miss-large", `Guest search, page cache missed${suffix}`, [], { requests: uncached(searchPaths) }),
+        page("search-miss-1c-large", `Guest search, page cache missed, 1 connection${suffix}`, [], {
+          requests: uncached(searchPaths),
+          connections: 1,
+        }),
+      ].map((plan) => ({ ...plan, server: store!, postmasterPid: largeDatabase!.postmasterPid }));
+      for (const plan of largePlans) if (!only || only.has(plan.id)) scenarios.push(await runBracketed(plan));
+    }
+
     const mean = (id: string) => {
       const runs = baselineRuns.filter((run) => run.id === id && run.connections === connections);
       return runs.length ? runs.reduce((sum, run) => sum + run.requestsPerSecond, 0) / runs.length : 0;
     };
     const baselineRps = { express: mean("baseline-express"), page: mean("baseline-page") };
 
-    await store.stop();
+    await store?.stop();
     store = null;
     await baseline.stop();
     baseline = null;
@@ -329,6 +382,7 @@ async function main() {
         seconds: seed.seconds,
       },
       searchTerms,
+      large: runsLarge ? { products: large, searchTerms: largeSearchTerms ?? [] } : null,
       baselineRuns,
       baselineRps,
       scenarios,
@@ -369,6 +423,7 @@ async function main() {
   } finally {
     await store?.stop();
     await baseline?.stop();
+    await largeDatabase?.close();
     await database.close();
   }
 }

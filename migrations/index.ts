@@ -17,6 +17,8 @@ import * as passwordResetTokens from "./20261123000014_password_reset_tokens";
 import * as stockAlerts from "./20261123000015_stock_alerts";
 import * as productPhotos from "./20261123000011_product_photos";
 import * as orderItemPhotos from "./20261123000012_order_item_photos";
+import * as productCounts from "./20261123000019_product_counts";
+import * as searchText from "./20261123000020_search_text";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -41,6 +43,8 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261123000015_stock_alerts": stockAlerts,
   "20261123000011_product_photos": productPhotos,
   "20261123000012_order_item_photos": orderItemPhotos,
+  "20261123000019_product_counts": productCounts,
+  "20261123000020_search_text": searchText,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

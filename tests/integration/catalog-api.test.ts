@@ -55,6 +55,52 @@ describe("GET /products", () => {
     expect(beyond.body.pagination.total).toBe(23);
   });
 
+  it("pages through every sort and category with each product exactly once, ties and deep pages alike", async () => {
+    await insertProducts(
+      server,
+      Array.from({ length: 25 }, (_, index) => ({
+        // Three prices, names that differ in case, two categories and one moment shared: ties everywhere.
+        name: index % 2 ? `watch ${index % 7}` : `Watch ${index % 5}`,
+        price: [500, 1500, 2500][index % 3],
+        category: index % 4 === 0 ? "Women" : "Men",
+        ...(index >= 20 ? { createdAt: new Date(Date.UTC(2026, 5, 1)) } : {}),
+      })),
+    );
+    const ids = (response: { body: { data: { _id: string }[] } }) => response.body.data.map((product) => product._id);
+    for (const sort of ["-createdAt", "createdAt", "price", "-price", "name", "-name"]) {
+      for (const category of ["", "Men", "Women"]) {
+        const query = `sort=${encodeURIComponent(sort)}&category=${category}`;
+        const whole = await client.api("GET", `/products?${query}&limit=1000`);
+        const paged: string[] = [];
+        for (let page = 1; page <= Math.ceil(whole.body.pagination.total / 4) + 1; page += 1) {
+          const response = await client.api("GET", `/products?${query}&limit=4&page=${page}`);
+          expect(response.body.pagination.total).toBe(whole.body.pagination.total);
+          paged.push(...ids(response));
+        }
+        expect(paged, `${sort} ${category || "all"}`).toEqual(ids(whole));
+      }
+    }
+  });
+
+  it("counts exactly after products are added, moved to the other category and deleted", async () => {
+    await insertProducts(server, [{ name: "One" }, { name: "Two", category: "Women" }]);
+    const totals = async () =>
+      Promise.all(
+        ["", "Men", "Women"].map(
+          async (category) => (await client.api("GET", `/products?category=${category}`)).body.pagination.total,
+        ),
+      );
+    expect(await totals()).toEqual([2, 1, 1]);
+    const created = await client.api("POST", "/products", { token: adminToken, body: validProduct });
+    expect(created.status).toBe(201);
+    expect(await totals()).toEqual([3, 2, 1]);
+    const id = created.body.data._id;
+    await client.api("PUT", `/products/${id}`, { token: adminToken, body: { ...validProduct, category: "Women" } });
+    expect(await totals()).toEqual([3, 1, 2]);
+    expect((await client.api("DELETE", `/products/${id}`, { token: adminToken })).status).toBe(200);
+    expect(await totals()).toEqual([2, 1, 1]);
+  });
+
   it("sends every product field, money as a number and imageUrl absolute", async () => {
     await insertProducts(server, [{ ...validProduct, price: 1250000.5, category: "Men" }]);
     const [product] = (await client.api("GET", "/products")).body.data;

@@ -24,10 +24,23 @@ export type ProductForEditing = { product: PublicProduct; imageUrl: string };
 export type ProductList = { products: PublicProduct[]; pagination: Pagination };
 
 /**
- * The text a search reads, written exactly as the trigram index of the migration is, so that
- * PostgreSQL uses that index for substring matches.
+ * A search's rank without its cost: 2 when the term is in the name, 1 in the brand, 0 elsewhere
+ * (or only as whole words). `search_text` starts with the lowered name, so its first
+ * char_length(name) characters are the name lowered: searching that prefix costs a few dozen
+ * characters a match, where searching all of search_text again, or lowering the name, cost a
+ * broad term as much as finding its matches.
  */
-const SEARCH_DOCUMENT = "(name || ' ' || brand || ' ' || description)";
+const relevanceKey = `CASE
+  WHEN strpos(left(search_text, char_length(name)), lower(:search)) > 0 THEN 2
+  WHEN strpos(lower(brand), lower(:search)) > 0 THEN 1
+  ELSE 0 END`;
+
+/**
+ * A term of letters and digits only is one lexeme of the 'simple' configuration, its own text
+ * lowered: every product that has it as a whole word has it as a part too, so the text-search
+ * arm would find nothing more, and it costs a check of every candidate's search_vector.
+ */
+const ONE_WORD = /^[\p{L}\p{N}]+$/u;
 
 /** Each sort as SQL, matching an index of the migrations; names sort without regard to case. */
 const SORT_ORDER: Record<ProductSort, { expression: string; order: "ASC" | "DESC" }> = {
@@ -46,34 +59,78 @@ export class CatalogService {
   ) {}
 
   /**
-   * One page of the catalogue. A search matches name, brand and description: whole words
-   * through the text-search index, any part of a word through the trigram index. Without an
-   * explicit sort a search is ranked by relevance (name and brand above description).
+   * One page of the catalogue, and how many products match in all (exactly: docs/api.md).
+   * Without a search the page is read from its sort's index and the total from the counts of
+   * migration 19. A search matches name, brand and description: whole words through the
+   * text-search index, any part of a word through the trigram index of migration 20. Without an
+   * explicit sort a search puts matches in the name first, then in the brand, then the rest,
+   * each newest first.
    */
   async listProducts(input: unknown): Promise<ProductList> {
     const { page, limit, search, category, sort } = validateInput(productListQuerySchema, input);
-    const filtered = Product.query(this.db).modify((builder) => {
-      if (category) builder.where("category", category);
-      if (search) {
-        builder.where((inner) =>
-          inner
-            .whereRaw("search_vector @@ plainto_tsquery('simple', ?)", [search])
-            .orWhereRaw(`${SEARCH_DOCUMENT} ILIKE ?`, [containsPattern(search)]),
-        );
-      }
-    });
-    const ordered = filtered.clone();
-    if (search && !sort) orderByRelevance(ordered, search);
-    else orderBySort(ordered, (sort as ProductSort | undefined) ?? DEFAULT_PRODUCT_SORT);
-
-    const [products, total] = await Promise.all([
-      ordered.limit(limit).offset((page - 1) * limit),
-      filtered.resultSize(),
-    ]);
+    const offset = (page - 1) * limit;
+    if (search) return this.searchProducts({ search, category, sort: sort as ProductSort | undefined, page, limit });
+    const order = (sort as ProductSort | undefined) ?? DEFAULT_PRODUCT_SORT;
+    const query = Product.query(this.db);
+    if (category) query.where("category", category);
+    if (offset > 0) seekTo(query, order, offset, category);
+    orderBySort(query, order);
+    const [products, total] = await Promise.all([query.limit(limit), this.catalogueSize(category)]);
     return {
       products: products.map((product) => product.toPublic()),
       pagination: paginationOf(page, limit, total),
     };
+  }
+
+  /**
+   * A search visits its matches once: their ids and sort keys are gathered (a bitmap scan of
+   * the two search indexes), then counted and the page taken from that small set; only the
+   * page's products are read whole. A broad term matches tens of thousands of products, and
+   * counting and ranking them in two queries read them twice.
+   */
+  private async searchProducts(options: {
+    search: string;
+    category?: string;
+    sort?: ProductSort;
+    page: number;
+    limit: number;
+  }): Promise<ProductList> {
+    const { search, category, sort, page, limit } = options;
+    const { key, order } = sort
+      ? { key: SORT_ORDER[sort].expression, order: `key ${SORT_ORDER[sort].order}, id ${SORT_ORDER[sort].order}` }
+      : { key: relevanceKey, order: "key DESC, created_at DESC, id DESC" };
+    // The substring test first: PostgreSQL checks each candidate row in the order written, and
+    // most matches of a term of several words have it as written, so their search_vector is
+    // never read.
+    const { rows } = await this.db.raw<{ rows: { total: number; ids: string[] }[] }>(
+      `WITH matches AS MATERIALIZED (
+         SELECT id, created_at, ${key} AS key FROM products
+          WHERE (search_text LIKE lower(:pattern)
+                 ${ONE_WORD.test(search) ? "" : "OR search_vector @@ plainto_tsquery('simple', :search)"})
+                ${category ? "AND category = :category" : ""}
+       )
+       SELECT (SELECT count(*) FROM matches)::int AS total,
+              ARRAY(SELECT id FROM matches ORDER BY ${order} LIMIT :limit OFFSET :offset) AS ids`,
+      { search, pattern: containsPattern(search), category: category ?? null, limit, offset: (page - 1) * limit },
+    );
+    const { total, ids } = rows[0]!;
+    const found = ids.length > 0 ? await Product.query(this.db).findByIds(ids) : [];
+    const byId = new Map(found.map((product) => [product.id, product]));
+    return {
+      products: ids.flatMap((id) => byId.get(id)?.toPublic() ?? []),
+      pagination: paginationOf(page, limit, total),
+    };
+  }
+
+  /**
+   * The exact number of products, of one category or all, as the triggers of migration 19 keep
+   * it: one row read instead of every product counted.
+   */
+  private async catalogueSize(category?: string): Promise<number> {
+    const query = this.db("productCounts").sum({ products: "products" });
+    if (category) query.where({ category });
+    const row = (await query.first()) as { products: number | string | null } | undefined;
+    return Number(row?.products ?? 0);
   }
 
   async getProduct(id: string): Promise<PublicProduct> {
@@ -228,7 +285,7 @@ export class CatalogService {
   }
 
   async countProducts(): Promise<number> {
-    return Product.query(this.db).resultSize();
+    return this.catalogueSize();
   }
 
   /** Ids and change times for the sitemap, in a stable order, one slice at a time. */
@@ -286,25 +343,24 @@ async function validateWithPhoto(input: unknown, photo: PhotoUpload | null) {
   return values;
 }
 
+/**
+ * A deep page without a search: rather than read and throw away every row before it (OFFSET of
+ * the whole query fetches each skipped product), find the sort key of the page's first product
+ * with an index-only scan of the sort's index, then read the page from there on. The same rows
+ * as OFFSET, and an offset past the end still finds none.
+ */
+function seekTo(query: QueryBuilder<Product, Product[]>, sort: ProductSort, offset: number, category?: string) {
+  const { expression, order } = SORT_ORDER[sort];
+  const from = order === "DESC" ? "<=" : ">=";
+  query.whereRaw(
+    `(${expression}, id) ${from} (SELECT ${expression}, id FROM products ${category ? "WHERE category = ?" : ""}
+      ORDER BY ${expression} ${order}, id ${order} OFFSET ? LIMIT 1)`,
+    category ? [category, offset] : [offset],
+  );
+}
+
 /** The id breaks ties, so that pages never repeat or skip a product. */
 function orderBySort<Q extends QueryBuilder<Product, Product[]>>(query: Q, sort: ProductSort): Q {
   const { expression, order } = SORT_ORDER[sort];
   return query.orderByRaw(`${expression} ${order}, id ${order}`) as Q;
-}
-
-function orderByRelevance(query: QueryBuilder<Product, Product[]>, search: string) {
-  const pattern = containsPattern(search);
-  // Text-search rank (name and brand weigh more than description), plus a lift for a term
-  // found inside the name or brand, which whole-word search misses (e.g. "sub" in Submariner).
-  query
-    .orderByRaw(
-      `ts_rank(search_vector, plainto_tsquery('simple', ?))
-        + CASE WHEN name ILIKE ? THEN 1 ELSE 0 END
-        + CASE WHEN brand ILIKE ? THEN 0.5 ELSE 0 END DESC`,
-      [search, pattern, pattern],
-    )
-    .orderBy([
-      { column: "createdAt", order: "desc" },
-      { column: "id", order: "desc" },
-    ]);
 }

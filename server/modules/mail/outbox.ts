@@ -20,15 +20,21 @@ export type MailToQueue = RenderedMail & {
 export async function queueMail(trx: Knex, mails: MailToQueue | MailToQueue[]): Promise<void> {
   const list = Array.isArray(mails) ? mails : [mails];
   if (list.length === 0) return;
-  await OutboxMessage.query(trx).insert(
-    list.map((mail) => ({
-      kind: mail.kind,
-      recipient: mail.to,
-      subject: mail.subject.slice(0, 300),
-      textBody: mail.text,
-      htmlBody: mail.html,
-      headers: mail.headers ?? {},
-      secret: mail.secret ?? false,
-    })),
-  );
+  await OutboxMessage.query(trx).insert(list.map(outboxRow));
+}
+
+/**
+ * An outbox row of a mail, for callers that write it within a larger statement of their own
+ * (checkout writes its order, items and mails in one round trip).
+ */
+export function outboxRow(mail: MailToQueue) {
+  return {
+    kind: mail.kind,
+    recipient: mail.to,
+    subject: mail.subject.slice(0, 300),
+    textBody: mail.text,
+    htmlBody: mail.html,
+    headers: mail.headers ?? {},
+    secret: mail.secret ?? false,
+  };
 }

@@ -1,8 +1,9 @@
+import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
 import { User } from "../accounts/user.model";
-import { Cart, CartItem } from "../cart/cart.model";
+import { CartItem } from "../cart/cart.model";
 import { NOT_ENOUGH_STOCK } from "../cart/cart.service";
 import { Product } from "../catalog/product.model";
 import { applyDiscount, reclaimDiscount } from "../discounts/discounts.service";
@@ -14,7 +15,7 @@ import { formatPakistaniMobile, normalisePakistaniMobile } from "../shared/phone
 import { containsPattern } from "../shared/search";
 import { validateInput } from "../shared/validation";
 import type { MailContext } from "../mail/mail-layout";
-import { queueMail } from "../mail/outbox";
+import { outboxRow, queueMail } from "../mail/outbox";
 import { queueDueStockAlerts } from "../catalog/stock-alerts.service";
 import { NotConfirmedByPhoneError } from "./order-errors.shared";
 import { cancelledByCustomerMail, newOrderMail, orderPlacedMail, orderStatusMail } from "./order-mails";
@@ -106,7 +107,9 @@ export class OrdersService {
    * submit waits, then finds its order or an empty cart); every product of the cart is locked
    * in id order (no deadlock between shoppers) and its stock claimed; prices are taken from
    * the products now and copied, with name and image, into the order; the cart is emptied.
-   * The database's CHECK (stock >= 0) stands behind all of this.
+   * The database's CHECK (stock >= 0) stands behind all of this. Round trips are what a checkout
+   * under load waits for, so the reads are joined, every write is one statement and the answer
+   * is made from what is at hand rather than read back.
    */
   async placeOrder(userId: string, input: unknown, options: { form?: boolean } = {}): Promise<PublicOrder> {
     // The checkout page requires the mobile number; the API takes it if given (docs/product.md, "Orders").
@@ -114,46 +117,27 @@ export class OrdersService {
       options.form ? checkoutFormSchema : placeOrderSchema,
       input,
     );
-    const orderId = await this.db.transaction(async (trx) => {
-      // The customer first, then the cart: the order's reference to the customer needs this lock
-      // anyway, and an admin deleting the customer takes the two in the same order (user, then
-      // cart through the cascade). Taken after the cart it deadlocked with such a deletion.
-      const user = await User.query(trx).findById(userId).forKeyShare().select("name", "email", "phone");
+    return this.db.transaction(async (trx) => {
+      const { user, cart } = await lockCustomerAndCart(trx, userId);
       if (!user) throw new NotFoundError("User not found");
-      const cart = await Cart.query(trx).where({ userId }).forUpdate().first().select("id");
       if (idempotencyKey) {
         const earlier = await Order.query(trx).where({ userId, idempotencyKey }).first().select("id");
-        if (earlier) return earlier.id;
+        if (earlier) return (await this.loadOrders((query) => query.where("orders.id", earlier.id), trx))[0]!;
       }
-      const lines = cart
-        ? await CartItem.query(trx).where({ cartId: cart.id }).orderBy("productId").select("productId", "quantity")
-        : [];
+      // The lines with their products in one round trip, the products locked in id order (no
+      // deadlock between shoppers); a line's product deleted meanwhile left the cart by cascade.
+      const lines = cart ? await lockCartLines(trx, cart.id) : [];
       if (!cart || lines.length === 0) throw new RuleViolationError("Your cart is empty");
-
-      const products = await Product.query(trx)
-        .whereIn(
-          "id",
-          lines.map((line) => line.productId),
-        )
-        .orderBy("id")
-        .forUpdate()
-        .select("id", "name", "price", "imageUrl", "photoId", "images", "stock");
-      const byId = new Map(products.map((product) => [product.id, product]));
-      const short = lines.filter((line) => (byId.get(line.productId)?.stock ?? 0) < line.quantity);
+      const short = lines.filter((line) => line.stock < line.quantity);
       if (short.length > 0) {
-        const names = short.map((line) => byId.get(line.productId)?.name).filter(Boolean);
-        throw new ConflictError(names.length > 0 ? `${NOT_ENOUGH_STOCK} for ${names.join(", ")}` : NOT_ENOUGH_STOCK);
+        throw new ConflictError(`${NOT_ENOUGH_STOCK} for ${short.map((line) => line.name).join(", ")}`);
       }
-      const subtotalPaisa = lines.reduce(
-        (sum, line) => sum + toPaisa(byId.get(line.productId)!.price) * line.quantity,
-        0,
-      );
+      const subtotalPaisa = lines.reduce((sum, line) => sum + toPaisa(line.price) * line.quantity, 0);
       // The code's rules, under its lock (docs/product.md, "Discount codes"); a refusal rolls
       // everything back, so no order is made and the cart stays as it was.
       const discount = discountCode
         ? await applyDiscount(trx, { code: discountCode, userId, subtotalPaisa, now: this.clock(), lock: true })
         : null;
-      await takeStock(trx, lines);
       // Without a number of its own the order takes the profile's, if that is a mobile number;
       // a number given fills an empty profile, so the next checkout is prefilled with it.
       if (phone && !user.phone.trim()) {
@@ -163,58 +147,76 @@ export class OrdersService {
           .patch({ phone: formatPakistaniMobile(phone) });
       }
 
-      const totalPaisa = subtotalPaisa - (discount?.amountPaisa ?? 0);
-      const order = await Order.query(trx).insert({
+      const totalPrice = fromPaisa(subtotalPaisa - (discount?.amountPaisa ?? 0));
+      // The id is made here so that the mails can name the order and everything is written at once.
+      const order = {
+        id: randomUUID(),
         userId,
         customerName: user.name,
         customerEmail: user.email,
         ...address,
         phone: phone ?? normalisePakistaniMobile(user.phone),
-        totalPrice: fromPaisa(totalPaisa),
-        status: "Pending",
-        paymentMethod: PAYMENT_METHOD,
+        totalPrice,
         idempotencyKey: idempotencyKey || null,
         discountCodeId: discount?.discountCodeId ?? null,
         discountCode: discount?.code ?? null,
         discountAmount: fromPaisa(discount?.amountPaisa ?? 0),
-      });
-      await OrderItem.query(trx).insert(
-        lines.map((line, position) => {
-          const product = byId.get(line.productId)!;
-          return {
-            orderId: order.id,
-            productId: product.id,
-            productName: product.name,
-            productImageUrl: product.imageUrl,
-            // The photo's files stay while this order shows them (migration 12).
-            photoId: product.photoId,
-            productImages: product.images,
-            quantity: line.quantity,
-            unitPrice: product.price,
-            position,
-          };
-        }),
-      );
-      await CartItem.query(trx).where({ cartId: cart.id }).delete();
+      };
+      const items = lines.map((line, position) => ({
+        productId: line.id,
+        name: line.name,
+        imageUrl: line.imageUrl,
+        // The photo's files stay while this order shows them (migration 12).
+        photoId: line.photoId,
+        images: line.images ?? [],
+        quantity: line.quantity,
+        unitPrice: line.price,
+        position,
+      }));
       // The confirmation to the customer and the store's notice, written with the order.
       const mailOrder = {
         id: order.id,
         customerName: user.name,
         customerEmail: user.email,
-        items: lines.map((line) => {
-          const product = byId.get(line.productId)!;
-          return { name: product.name, quantity: line.quantity, unitPrice: product.price };
-        }),
+        items: items.map((item) => ({ name: item.name, quantity: item.quantity, unitPrice: item.unitPrice })),
         subtotal: fromPaisa(subtotalPaisa),
         discount: discount ? { code: discount.code, amount: fromPaisa(discount.amountPaisa) } : null,
-        totalPrice: fromPaisa(totalPaisa),
+        totalPrice,
         address,
         phone: order.phone,
       };
-      await queueMail(trx, [orderPlacedMail(this.mail, mailOrder), newOrderMail(this.mail, mailOrder)]);
-      return order.id;
+      const mails = [orderPlacedMail(this.mail, mailOrder), newOrderMail(this.mail, mailOrder)].map(outboxRow);
+      const times = await writeOrder(trx, { order, items, cartId: cart.id, mails });
+      return {
+        _id: order.id,
+        user: { _id: userId, name: user.name, email: user.email },
+        items: items.map((item) => ({
+          product: { _id: item.productId, name: item.name, imageUrl: item.imageUrl, images: item.images },
+          quantity: item.quantity,
+          price: item.unitPrice,
+        })),
+        address: {
+          street: address.street,
+          city: address.city,
+          state: address.state,
+          zipCode: address.zipCode,
+          country: address.country,
+        },
+        phone: order.phone,
+        subtotal: fromPaisa(subtotalPaisa),
+        discount: discount ? { code: discount.code, amount: fromPaisa(discount.amountPaisa) } : null,
+        totalPrice,
+        status: "Pending",
+        paymentMethod: PAYMENT_METHOD,
+        courier: null,
+        trackingNumber: null,
+        confirmedAt: null,
+        deliveredAt: null,
+        returns: [],
+        createdAt: times.createdAt.toISOString(),
+        updatedAt: times.updatedAt.toISOString(),
+      };
     });
-    return (await this.loadOrders((query) => query.where("orders.id", orderId)))[0]!;
   }
 
   /**
@@ -541,12 +543,12 @@ export class OrdersService {
   }
 
   /** Orders (newest first) and their items: two queries, whatever the number of orders. */
-  private async loadOrders(narrow: (query: OrderQuery) => void): Promise<PublicOrder[]> {
-    return (await this.loadOrderRows(narrow)).map((order) => order.toPublic());
+  private async loadOrders(narrow: (query: OrderQuery) => void, db: Knex = this.db): Promise<PublicOrder[]> {
+    return (await this.loadOrderRows(narrow, db)).map((order) => order.toPublic());
   }
 
-  private async loadOrderRows(narrow: (query: OrderQuery) => void): Promise<Order[]> {
-    const query = Order.query(this.db)
+  private async loadOrderRows(narrow: (query: OrderQuery) => void, db: Knex = this.db): Promise<Order[]> {
+    const query = Order.query(db)
       .modify("newestFirst")
       .withGraphFetched("[items(inCartOrder), returns(oldestFirst).items(inOrder)]");
     narrow(query);
@@ -705,4 +707,144 @@ async function takeStock(trx: Knex.Transaction, lines: { productId: string; quan
       WHERE products.id = taken.product_id`,
     [lines.map((line) => line.productId), lines.map((line) => line.quantity)],
   );
+}
+
+/**
+ * The customer first, then the cart, in one round trip: the order's reference to the customer
+ * needs this lock anyway, and an admin deleting the customer takes the two in the same order
+ * (user, then cart through the cascade); taken after the cart it deadlocked with such a
+ * deletion. The cart's query reads the customer's locked row, so PostgreSQL cannot lock the
+ * cart before the customer.
+ */
+async function lockCustomerAndCart(trx: Knex.Transaction, userId: string) {
+  const { rows } = await trx.raw<{ rows: { name: string; email: string; phone: string; cartId: string | null }[] }>(
+    `WITH customer AS (
+       SELECT id, name, email, phone FROM users WHERE id = ? FOR KEY SHARE
+     ), cart AS (
+       SELECT id FROM carts WHERE user_id = (SELECT id FROM customer) FOR UPDATE
+     )
+     SELECT name, email, phone, (SELECT id FROM cart) AS "cartId" FROM customer`,
+    [userId],
+  );
+  const row = rows[0];
+  return {
+    user: row ? { name: row.name, email: row.email, phone: row.phone } : undefined,
+    cart: row?.cartId ? { id: row.cartId } : undefined,
+  };
+}
+
+type CartLine = Pick<Product, "id" | "name" | "price" | "imageUrl" | "photoId" | "images" | "stock"> & {
+  quantity: number;
+};
+
+/** A cart's lines with their products, the products locked (FOR UPDATE OF products) in id order. */
+async function lockCartLines(trx: Knex.Transaction, cartId: string): Promise<CartLine[]> {
+  const { rows } = await trx.raw<{ rows: CartLine[] }>(
+    `SELECT p.id, p.name, p.price, p.image_url AS "imageUrl", p.photo_id AS "photoId", p.images, p.stock,
+            line.quantity
+       FROM cart_items AS line JOIN products AS p ON p.id = line.product_id
+      WHERE line.cart_id = ?
+      ORDER BY p.id
+        FOR UPDATE OF p`,
+    [cartId],
+  );
+  return rows;
+}
+
+type NewOrder = {
+  order: {
+    id: string;
+    userId: string;
+    customerName: string;
+    customerEmail: string;
+    street: string;
+    city: string;
+    state: string;
+    zipCode: string;
+    country: string;
+    phone: string | null;
+    totalPrice: number;
+    idempotencyKey: string | null;
+  };
+  items: {
+    productId: string;
+    name: string;
+    imageUrl: string;
+    photoId: string | null;
+    images: unknown;
+    quantity: number;
+    unitPrice: number;
+    position: number;
+  }[];
+  cartId: string;
+  mails: ReturnType<typeof outboxRow>[];
+};
+
+/**
+ * Checkout's writes in one statement, one round trip whatever the number of lines: the stock
+ * taken (the caller has locked the products in id order and checked it is there), the order,
+ * its items, the cart emptied and the two mails queued. Data-modifying WITH queries run together
+ * and the items' reference to the new order is checked at the end of the statement (PostgreSQL
+ * manual, "Data-Modifying Statements in WITH"). Answers the order's times as the database set them.
+ */
+async function writeOrder(trx: Knex.Transaction, { order, items, cartId, mails }: NewOrder) {
+  const { rows } = await trx.raw<{ rows: { createdAt: Date; updatedAt: Date }[] }>(
+    `WITH taken AS (
+       UPDATE products SET stock = products.stock - line.quantity, updated_at = now()
+         FROM jsonb_to_recordset(:items::jsonb) AS line(product_id uuid, quantity int)
+        WHERE products.id = line.product_id
+     ), placed AS (
+       INSERT INTO orders (id, user_id, customer_name, customer_email, street, city, state, zip_code, country,
+                           phone, total_price, status, payment_method, idempotency_key,
+                           discount_code_id, discount_code, discount_amount)
+       VALUES (:id, :userId, :customerName, :customerEmail, :street, :city, :state, :zipCode, :country,
+               :phone, :totalPrice, 'Pending', :paymentMethod, :idempotencyKey,
+               :discountCodeId, :discountCode, :discountAmount)
+       RETURNING created_at, updated_at
+     ), lines AS (
+       INSERT INTO order_items (order_id, product_id, product_name, product_image_url, photo_id, product_images,
+                                quantity, unit_price, position)
+       SELECT :id, line.product_id, line.name, line.image_url, line.photo_id, line.images, line.quantity,
+              line.unit_price, line.position
+         FROM jsonb_to_recordset(:items::jsonb) AS line(product_id uuid, name text, image_url text, photo_id uuid,
+                                                         images jsonb, quantity int, unit_price numeric, position int)
+     ), emptied AS (
+       DELETE FROM cart_items WHERE cart_id = :cartId
+     ), mailed AS (
+       INSERT INTO outbox (kind, recipient, subject, text_body, html_body, headers, secret)
+       SELECT mail.kind, mail.recipient, mail.subject, mail.text_body, mail.html_body, mail.headers, mail.secret
+         FROM jsonb_to_recordset(:mails::jsonb) AS mail(kind text, recipient text, subject text, text_body text,
+                                                        html_body text, headers jsonb, secret boolean)
+     )
+     SELECT created_at AS "createdAt", updated_at AS "updatedAt" FROM placed`,
+    {
+      ...order,
+      paymentMethod: PAYMENT_METHOD,
+      cartId,
+      items: JSON.stringify(
+        items.map((item) => ({
+          product_id: item.productId,
+          name: item.name,
+          image_url: item.imageUrl,
+          photo_id: item.photoId,
+          images: item.images,
+          quantity: item.quantity,
+          unit_price: item.unitPrice,
+          position: item.position,
+        })),
+      ),
+      mails: JSON.stringify(
+        mails.map((mail) => ({
+          kind: mail.kind,
+          recipient: mail.recipient,
+          subject: mail.subject,
+          text_body: mail.textBody,
+          html_body: mail.htmlBody,
+          headers: mail.headers,
+          secret: mail.secret,
+        })),
+      ),
+    },
+  );
+  return rows[0]!;
 }
