@@ -9,14 +9,14 @@ import * as catalogChangedByProduct from "./20261120000007_catalog_changed_by_pr
 import * as credentialsVersion from "./20261123000008_credentials_version";
 import * as orderDeliveryDetails from "./20261123000009_order_delivery_details";
 import * as orderPhoneConfirmation from "./20261123000010_order_phone_confirmation";
-import * as discountCodes from "./20261123000016_discount_codes";
-import * as orderDeliveredAt from "./20261123000017_order_delivered_at";
-import * as returns from "./20261123000018_returns";
+import * as productPhotos from "./20261123000011_product_photos";
+import * as orderItemPhotos from "./20261123000012_order_item_photos";
 import * as outbox from "./20261123000013_outbox";
 import * as passwordResetTokens from "./20261123000014_password_reset_tokens";
 import * as stockAlerts from "./20261123000015_stock_alerts";
-import * as productPhotos from "./20261123000011_product_photos";
-import * as orderItemPhotos from "./20261123000012_order_item_photos";
+import * as discountCodes from "./20261123000016_discount_codes";
+import * as orderDeliveredAt from "./20261123000017_order_delivered_at";
+import * as returns from "./20261123000018_returns";
 import * as productCounts from "./20261123000019_product_counts";
 import * as searchText from "./20261123000020_search_text";
 
@@ -35,14 +35,14 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261123000008_credentials_version": credentialsVersion,
   "20261123000009_order_delivery_details": orderDeliveryDetails,
   "20261123000010_order_phone_confirmation": orderPhoneConfirmation,
-  "20261123000016_discount_codes": discountCodes,
-  "20261123000017_order_delivered_at": orderDeliveredAt,
-  "20261123000018_returns": returns,
+  "20261123000011_product_photos": productPhotos,
+  "20261123000012_order_item_photos": orderItemPhotos,
   "20261123000013_outbox": outbox,
   "20261123000014_password_reset_tokens": passwordResetTokens,
   "20261123000015_stock_alerts": stockAlerts,
-  "20261123000011_product_photos": productPhotos,
-  "20261123000012_order_item_photos": orderItemPhotos,
+  "20261123000016_discount_codes": discountCodes,
+  "20261123000017_order_delivered_at": orderDeliveredAt,
+  "20261123000018_returns": returns,
   "20261123000019_product_counts": productCounts,
   "20261123000020_search_text": searchText,
 };

@@ -1,5 +1,7 @@
+import fs from "node:fs";
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
+import { migrations } from "../../migrations/index";
 
 /**
  * The rules of the house are lint rules (eslint.config.js): an import that breaks one fails
@@ -79,4 +81,16 @@ describe("the rules of the house", () => {
     );
     expect(problems).toEqual([]);
   }, 120_000);
+
+  it("run every migration file once, in the order of its date and number", () => {
+    // Branches merged together append their entries to migrations/index.ts in merge order; the
+    // list is run as written, so it must stay sorted and name every file.
+    const listed = Object.keys(migrations);
+    const files = fs
+      .readdirSync(new URL("../../migrations", import.meta.url))
+      .filter((name) => /^\d{14}_\w+\.ts$/.test(name))
+      .map((name) => name.replace(/\.ts$/, ""));
+    expect(listed).toEqual([...listed].sort());
+    expect(listed).toEqual([...files].sort());
+  });
 });
