@@ -1,13 +1,6 @@
 import { expect, test } from "./fixtures";
+import { ADMIN, logIn } from "./sign-in";
 import type { Page } from "@playwright/test";
-
-const ADMIN = { email: "admin@waqt.pk", password: "admin12345" };
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Log In" }).click();
-}
 
 /** Logs out and waits until the page shows a guest's header (with JavaScript it is a fetch). */
 async function logOut(page: Page) {

@@ -1,13 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-
-const ADMIN = { email: "admin@waqt.pk", password: "admin12345" };
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Log In" }).click();
-}
+import { ADMIN, logIn } from "./sign-in";
 
 /** With JavaScript a select applies at once; without it the shopper presses Search. */
 async function choose(page: Page, label: string, option: string, javaScript: boolean) {

@@ -1,6 +1,5 @@
 import { expect, test } from "./fixtures";
-
-const ADMIN = { email: "admin@waqt.pk", password: "admin12345" };
+import { ADMIN } from "./sign-in";
 
 test.describe("storefront content", () => {
   test("the home page tells the store's story and leads to about, FAQ and contact", async ({ page }) => {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { logIn } from "./sign-in";
 
 /**
  * Orders a courier can deliver, with JavaScript off and on: a customer checks out with a mobile
@@ -9,12 +10,6 @@ import { expect, test } from "./fixtures";
  * and the tracking number under My Orders.
  */
 const ADMIN = { email: "admin@waqt.pk", password: "admin12345", name: "Ayesha Khan" };
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Log In" }).click();
-}
 
 /** A mobile number of this run and project, so that a search finds only this journey's orders. */
 function mobileNumberFor(testInfo: TestInfo, slot: number): { typed: string; shown: string } {

@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { simpleParser } from "mailparser";
 import { expect, test } from "./fixtures";
+import { ADMIN, logIn } from "./sign-in";
 
 /**
  * Journeys through the store's mail, JavaScript off and on. The journeys' server has no SMTP_URL,
@@ -10,8 +11,6 @@ import { expect, test } from "./fixtures";
  * program would.
  */
 const OUTBOX_DIR = "test-results/e2e-data/outbox";
-const ADMIN = { email: "admin@waqt.pk", password: "admin12345" };
-
 type Mail = { to: string; subject: string; text: string; html: string };
 
 /** Waits for the mail to this address whose subject matches (the outbox sender polls every second). */
@@ -35,12 +34,6 @@ function linkIn(text: string, pathPrefix: string): string {
   const match = new RegExp(`https?://[^\\s/]+${pathPrefix.replace(/[?]/g, "\\?")}[^\\s<>"]*`).exec(text);
   if (!match) throw new Error(`No link to ${pathPrefix} in:\n${text}`);
   return match[0];
-}
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Log In" }).click();
 }
 
 async function register(request: APIRequestContext, email: string, password = "password123") {

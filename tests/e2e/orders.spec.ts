@@ -1,25 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-
-const ADMIN = { email: "admin@waqt.pk", password: "admin12345" };
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Log In" }).click();
-}
-
-/** A new customer signed in through the log-in page (registered through the API for speed). */
-async function newCustomer(page: Page, tag: string) {
-  const email = `${tag}.${Date.now()}@example.com`;
-  const registered = await page.request.post("/api/v1/auth/register", {
-    data: { name: "Bilal Ahmed", email, password: "password123" },
-  });
-  expect(registered.status()).toBe(201);
-  await page.goto("/login");
-  await logIn(page, email, "password123");
-  await expect(page).toHaveURL(/\/$/);
-}
+import { ADMIN, logIn, newCustomer } from "./sign-in";
 
 /** Adds a watch from its page (the first in-stock ones of a name-sorted catalogue) and returns its name. */
 async function addFromCatalogue(page: Page, index: number) {

@@ -1,13 +1,13 @@
 import type { Browser, Page } from "@playwright/test";
 import { phonePhoto } from "../support/photos";
 import { expect, test } from "./fixtures";
+import { ADMIN } from "./sign-in";
 
 /**
  * Real product photos, light on slow phones (docs/product.md, "Products"): an admin uploads a
  * 12-megapixel photo straight from a phone through the product form; shoppers then get it at
  * the size their screen needs.
  */
-const ADMIN = { email: "admin@waqt.pk", password: "admin12345" };
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
 /** The product page on a phone may load this much image, every image of the page counted. */
 const PHONE_IMAGE_BUDGET = 60 * 1024;

@@ -1,5 +1,6 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { ADMIN, logIn, newCustomer } from "./sign-in";
 
 /**
  * The store keeps what it advertises, with JavaScript off and on: FIRST10 at checkout (Apply
@@ -7,25 +8,6 @@ import { expect, test } from "./fixtures";
  * next order; a bad code keeps the cart; an admin's own code; a return asked for, approved and
  * received, with the watch back in stock once.
  */
-const ADMIN = { email: "admin@waqt.pk", password: "admin12345" };
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Log In" }).click();
-}
-
-async function newCustomer(page: Page, tag: string) {
-  const email = `${tag}.${Date.now()}@example.com`;
-  const registered = await page.request.post("/api/v1/auth/register", {
-    data: { name: "Hina Baig", email, password: "password123" },
-  });
-  expect(registered.status()).toBe(201);
-  await page.goto("/login");
-  await logIn(page, email, "password123");
-  await expect(page).toHaveURL(/\/$/);
-}
-
 /** Adds the index-th watch in stock of the name-sorted catalogue; answers its name. */
 async function addFromCatalogue(page: Page, index: number): Promise<string> {
   await page.goto("/products?sort=name&page=2");
@@ -74,7 +56,7 @@ test.describe("discount codes and returns", () => {
     page,
   }, testInfo) => {
     const js = testInfo.project.name === "js";
-    await newCustomer(page, `first10.${testInfo.project.name}`);
+    await newCustomer(page, `first10.${testInfo.project.name}`, "Hina Baig");
     await addFromCatalogue(page, 0);
     await page.goto("/checkout");
     await fillAddress(page);
@@ -146,7 +128,7 @@ test.describe("discount codes and returns", () => {
     page,
     browser,
   }, testInfo) => {
-    await newCustomer(page, `returner.${testInfo.project.name}`);
+    await newCustomer(page, `returner.${testInfo.project.name}`, "Hina Baig");
     const name = await addFromCatalogue(page, 2);
     await page.goto("/checkout");
     await fillAddress(page);
