@@ -1,9 +1,8 @@
-import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import express, { type Express, type RequestHandler } from "express";
 import type pg from "pg";
-import { pinoHttp } from "pino-http";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { requestContext } from "../app/context";
 import { apiRoutes } from "./http/api/api-routes";
@@ -21,6 +20,7 @@ import { photoFiles } from "./http/photo-files";
 import { readPhotoFormRequest } from "./http/photo-upload";
 import { markPersonalised } from "./http/personalised-answer";
 import { queryCounter } from "./http/query-counter";
+import { requestLog } from "./http/request-log";
 import { responseCompression } from "./http/response-compression";
 import { securityHeaders } from "./http/security-headers";
 import { sameOriginPagePosts } from "./http/same-origin";
@@ -53,19 +53,7 @@ export function createApp(deps: AppDependencies): Express {
   // Benchmark only (BENCH_QUERY_COUNT=on): database queries per request.
   if (config.benchQueryCount) app.use(queryCounter({ db, pools: [deps.sessionPool] }));
 
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => {
-        const incoming = req.headers["x-request-id"];
-        const id = typeof incoming === "string" && /^[\w.-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
-        res.setHeader("X-Request-Id", id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
-    }),
-  );
+  app.use(requestLog(logger, { ignore: (path) => path === "/healthz" || path === "/readyz" }));
 
   // Liveness and readiness, for load balancers and orchestrators.
   app.get("/healthz", (_req, res) => {
@@ -104,7 +92,7 @@ export function createApp(deps: AppDependencies): Express {
       "/assets",
       express.static(path.join(deps.clientAssetsDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
     );
-    app.use(express.static(deps.clientAssetsDir, { maxAge: "1h", index: false }));
+    app.use(topLevelFiles(deps.clientAssetsDir, express.static(deps.clientAssetsDir, { maxAge: "1h", index: false })));
   }
 
   app.use(
@@ -136,62 +124,84 @@ export function createApp(deps: AppDependencies): Express {
   // The pages: this module is bundled into the React Router server build (server/index.ts), so
   // the build is imported here; in development Vite loads it afresh after every change.
   const build = withAllowedActionOrigins(loadPageBuild, config);
-
-  app.use(
-    createRequestHandler({
-      build,
-      mode: config.env === "production" ? "production" : "development",
-      async getLoadContext(req, res) {
-        const session = pageSessionOf(req, res, flashes);
-        // No session could be read, or no user: the root middleware answers 503 (page-errors.ts).
-        let databaseUnavailable = res.locals.databaseUnavailable === true;
-        let user = null;
-        let cartCount: number | null = null;
-        try {
-          if (session.userId && !databaseUnavailable) {
-            // Whatever this request renders is this user's: never kept by the guest page cache.
-            markPersonalised(res);
-            // Loaded on every request, with the session (page-session.ts): a role change, a
-            // deletion or a password change applies at once.
-            const signedIn =
-              res.locals.signedIn ??
-              ({
-                user: await services.accounts.findSignedInUser(session.userId, session.credentialsVersion),
-                cartCount: null,
-              } as const);
-            user = signedIn.user;
-            // Read before the request's action, if any: after one, the root loader reads it afresh.
-            if (req.method === "GET" || req.method === "HEAD") cartCount = signedIn.cartCount;
-            // The account is gone or its password changed since this session signed in.
-            if (!user) await session.signOut();
-          }
-        } catch (error) {
-          if (!isDatabaseUnavailable(error)) throw error;
-          databaseUnavailable = true;
+  const pageHandlerOptions = {
+    mode: config.env === "production" ? "production" : "development",
+    async getLoadContext(req: express.Request, res: express.Response) {
+      const session = pageSessionOf(req, res, flashes);
+      // No session could be read, or no user: the root middleware answers 503 (page-errors.ts).
+      let databaseUnavailable = res.locals.databaseUnavailable === true;
+      let user = null;
+      let cartCount: number | null = null;
+      try {
+        if (session.userId && !databaseUnavailable) {
+          // Whatever this request renders is this user's: never kept by the guest page cache.
+          markPersonalised(res);
+          // Loaded on every request, with the session (page-session.ts): a role change, a
+          // deletion or a password change applies at once.
+          const signedIn =
+            res.locals.signedIn ??
+            ({
+              user: await services.accounts.findSignedInUser(session.userId, session.credentialsVersion),
+              cartCount: null,
+            } as const);
+          user = signedIn.user;
+          // Read before the request's action, if any: after one, the root loader reads it afresh.
+          if (req.method === "GET" || req.method === "HEAD") cartCount = signedIn.cartCount;
+          // The account is gone or its password changed since this session signed in.
+          if (!user) await session.signOut();
         }
-        const context = new RouterContextProvider();
-        context.set(requestContext, {
-          services: pageServices,
-          databaseUnavailable,
-          store: config.store,
-          publicUrl: config.publicUrl,
-          env: config.env,
-          user,
-          cartCount: user ? cartCount : null,
-          clientIp: req.ip ?? "",
-          session,
-          cspNonce: res.locals.cspNonce,
-          lite: isLiteMode(req.headers.cookie, req.get("save-data")),
-          requestId: String(req.id),
-          readPhotoForm: readPhotoFormRequest,
-        });
-        return context;
-      },
-    }),
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) throw error;
+        databaseUnavailable = true;
+      }
+      const context = new RouterContextProvider();
+      context.set(requestContext, {
+        services: pageServices,
+        databaseUnavailable,
+        store: config.store,
+        publicUrl: config.publicUrl,
+        env: config.env,
+        user,
+        cartCount: user ? cartCount : null,
+        clientIp: req.ip ?? "",
+        session,
+        cspNonce: res.locals.cspNonce,
+        lite: isLiteMode(req.headers.cookie, req.get("save-data")),
+        requestId: String(req.id),
+        readPhotoForm: readPhotoFormRequest,
+      });
+      return context;
+    },
+  };
+  // Given a function, React Router derives its routes and handlers from the build on every
+  // request (it may have changed); given the build itself, once. Only Vite changes the build
+  // while the server runs, so the built server hands React Router the build it loaded.
+  app.use(
+    deps.viteMiddlewares
+      ? createRequestHandler({ build, ...pageHandlerOptions })
+      : handlerOfLoadedBuild(async () => createRequestHandler({ build: await build(), ...pageHandlerOptions })),
   );
   app.use(pageErrorHandler(logger));
 
   return app;
+}
+
+/**
+ * The public files (public/, copied into the build): only a path under one of the folder's own
+ * top-level names reaches the file server, so a page request costs no file-system lookup.
+ */
+function topLevelFiles(dir: string, serve: RequestHandler): RequestHandler {
+  const names = new Set(fs.readdirSync(dir));
+  return (req, res, next) => (names.has(req.path.split("/", 2)[1]!) ? serve(req, res, next) : next());
+}
+
+/** A request handler made once, from something loaded asynchronously, the first time it is needed. */
+function handlerOfLoadedBuild(make: () => Promise<RequestHandler>): RequestHandler {
+  let handler: Promise<RequestHandler> | undefined;
+  return (req, res, next) => {
+    handler ??= make();
+    handler.then((handle) => handle(req, res, next), next);
+  };
 }
 
 /**
