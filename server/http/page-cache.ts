@@ -28,13 +28,17 @@ import { isPersonalised } from "./personalised-answer";
  * - entries also expire after maxAgeMs, and the least recently used go when maxBytes is reached.
  *
  * A cached page is sent with the headers it was rendered with, including its Content-Security-
- * Policy and the nonce in it (the nonce must match the page's scripts), and pre-compressed when the client accepts gzip.
+ * Policy and the nonce in it (the nonce must match the page's scripts). A page asked for a second
+ * time is compressed once, off the event loop, and from then on sent pre-compressed to clients
+ * that accept gzip: most search pages are asked for once, and compressing them for the cache
+ * would double the cost of rendering them.
  */
 export type CachedPage = {
   status: number;
   headers: [string, string][];
   body: Buffer;
-  gzipped: Buffer;
+  /** Made at the first hit that accepts gzip (`compressForHits`). */
+  gzipped?: Buffer;
   storedAt: number;
   /** The products the page shows. */
   productIds: string[];
@@ -53,6 +57,7 @@ export class PageCache {
   /** When each product last changed (since the last full invalidation). */
   private readonly productChangedAt = new Map<string, number>();
   private available = false;
+  private readonly compressing = new WeakSet<CachedPage>();
   private hits = 0;
   private misses = 0;
 
@@ -94,7 +99,7 @@ export class PageCache {
   set(key: string, page: CachedPage, renderedInGeneration: number): boolean {
     if (!this.available || this.lastFullInvalidation > renderedInGeneration) return false;
     if (page.productIds.some((id) => (this.productChangedAt.get(id) ?? 0) > renderedInGeneration)) return false;
-    const size = page.body.length + page.gzipped.length;
+    const size = sizeOf(page);
     if (size > this.options.maxBytes / 4) return false;
     // A kept page stays until it expires or is invalidated: a second rendering that missed while
     // the first was being compressed does not replace it (its nonce would change under clients).
@@ -106,11 +111,22 @@ export class PageCache {
       this.pagesShowing.set(id, keys);
     }
     this.bytes += size;
-    for (const [oldKey, oldPage] of this.entries) {
-      if (this.bytes <= this.options.maxBytes) break;
-      this.remove(oldKey, oldPage);
-    }
+    this.evictOverLimit();
     return true;
+  }
+
+  /** Compresses a kept page once, in the background, for the hits after this one. */
+  compressForHits(key: string, page: CachedPage): void {
+    if (page.gzipped || this.compressing.has(page)) return;
+    this.compressing.add(page);
+    zlib.gzip(page.body, (error, gzipped) => {
+      this.compressing.delete(page);
+      // Dropped or replaced meanwhile: nothing to attach it to.
+      if (error || this.entries.get(key) !== page) return;
+      page.gzipped = gzipped;
+      this.bytes += gzipped.length;
+      this.evictOverLimit();
+    });
   }
 
   /** Something in the catalogue changed: every kept page may be stale. */
@@ -157,9 +173,17 @@ export class PageCache {
     };
   }
 
+  /** The least recently used pages go until the kept bytes fit. */
+  private evictOverLimit() {
+    for (const [oldKey, oldPage] of this.entries) {
+      if (this.bytes <= this.options.maxBytes) break;
+      this.remove(oldKey, oldPage);
+    }
+  }
+
   private remove(key: string, page: CachedPage) {
     this.entries.delete(key);
-    this.bytes -= page.body.length + page.gzipped.length;
+    this.bytes -= sizeOf(page);
     for (const id of page.productIds) {
       const keys = this.pagesShowing.get(id);
       keys?.delete(key);
@@ -167,6 +191,8 @@ export class PageCache {
     }
   }
 }
+
+const sizeOf = (page: CachedPage) => page.body.length + (page.gzipped?.length ?? 0);
 
 /** The pages worth keeping: the catalogue, the content pages and the sitemap, the same for every guest. */
 const CACHEABLE_PAGE = /^\/(?:products(?:\/[^/]+)?|about|faq|contact|sitemap\.xml|sitemaps\/[^/]+)?$/;
@@ -218,7 +244,9 @@ export function pageCacheMiddleware(
     const key = `${variant} ${req.originalUrl}`;
     const cached = cache.get(key);
     if (cached) {
-      sendCachedPage(res, cached, req.acceptsEncodings("gzip", "identity") === "gzip");
+      const gzip = req.acceptsEncodings("gzip", "identity") === "gzip";
+      if (gzip) cache.compressForHits(key, cached);
+      sendCachedPage(res, cached, gzip);
       return;
     }
     const generation = cache.currentGeneration();
@@ -238,12 +266,13 @@ function isKeepable(res: Response): boolean {
     .some((directive) => ["private", "no-store"].includes(directive.trim().split("=")[0]!));
 }
 
+/** A kept page; not yet compressed, the compression middleware compresses this one answer. */
 function sendCachedPage(res: Response, page: CachedPage, gzip: boolean) {
   res.status(page.status);
   for (const [name, value] of page.headers) res.setHeader(name, value);
   res.setHeader("X-Page-Cache", "hit");
   res.setHeader("Vary", "Accept-Encoding");
-  if (gzip) {
+  if (gzip && page.gzipped) {
     // Already compressed: the compression middleware leaves a response with an encoding alone.
     res.setHeader("Content-Encoding", "gzip");
     res.setHeader("Content-Length", String(page.gzipped.length));
@@ -282,11 +311,7 @@ function capturePage(res: Response, keep: (page: Omit<CachedPage, "productIds">)
         if (value === undefined || PER_RESPONSE_HEADERS.has(name)) continue;
         headers.push([name, Array.isArray(value) ? value.join(", ") : String(value)]);
       }
-      const body = Buffer.concat(chunks);
-      // Compressed once here, off the event loop, instead of on every hit.
-      zlib.gzip(body, (error, gzipped) => {
-        if (!error) keep({ status: 200, headers, body, gzipped, storedAt: Date.now() });
-      });
+      keep({ status: 200, headers, body: Buffer.concat(chunks), storedAt: Date.now() });
     }
     return result;
   }) as Response["end"];
