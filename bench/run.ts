@@ -114,7 +114,7 @@ async function main() {
   // First, so that the report below includes its scores.
   if (args.lighthouse) execSync("npx tsx bench/lighthouse.ts --skip-build", { cwd: ROOT, stdio: "inherit" });
   // Image bytes per page type, with photos uploaded to a small catalogue of its own.
-  if (!only || only.has("images")) {
+  if (!args.serve && (!only || only.has("images"))) {
     const imagesOut = only ? "bench/results/tmp" : "bench/results";
     execSync(`npx tsx bench/images.ts --skip-build --out ${imagesOut}`, { cwd: ROOT, stdio: "inherit" });
     if (only?.size === 1) return;
