@@ -42,7 +42,7 @@ beforeAll(async () => {
     app.get(`/${mode}/replayed`, securityHeaders({ development }), (_req, res) => {
       res.json({ nonce: res.locals.cspNonce });
     });
-    app.get(`/${mode}/helmet`, helmetPerRequest(development), (_req, res) => {
+    app.get(`/${mode}/helmet`, ...helmetPerRequest(development), (_req: express.Request, res: express.Response) => {
       res.json({ nonce: res.locals.cspNonce });
     });
   }

@@ -38,11 +38,12 @@ describe("query counter", () => {
     );
     await client.get("/__bench/query-stats?reset");
     const many = await client.get("/api/v1/products?limit=100");
-    expect(one).toBeGreaterThan(0);
+    // A page of the catalogue and its exact total in one round trip, whatever the page holds.
+    expect(one).toBe(1);
     expect(queriesOf(many)).toBe(one);
 
     const guestPage = queriesOf(await client.get("/products"));
-    expect(guestPage).toBeGreaterThan(0);
+    expect(guestPage).toBe(1);
     // Sent after the headers: the stats count requests whose response has closed, a moment later
     // on a busy machine, so they are asked until both requests are in.
     let stats = await (await client.get("/__bench/query-stats")).json();

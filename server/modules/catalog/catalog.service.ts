@@ -75,9 +75,17 @@ export class CatalogService {
     if (category) query.where("category", category);
     if (offset > 0) seekTo(query, order, offset, category);
     orderBySort(query, order);
-    const [products, total] = await Promise.all([query.limit(limit), this.catalogueSize(category)]);
+    // The total rides along with the page, one round trip for both; a page past the end has no
+    // row to carry it, and asks for it on its own.
+    const rows = (await query
+      .select(
+        "products.*",
+        this.db.raw(`(${catalogueSizeSql(category)}) AS catalogue_size`, category ? [category] : []),
+      )
+      .limit(limit)) as (Product & { catalogueSize?: number | string | null })[];
+    const total = rows.length > 0 ? Number(rows[0]!.catalogueSize ?? 0) : await this.catalogueSize(category);
     return {
-      products: products.map((product) => product.toPublic()),
+      products: rows.map((product) => product.toPublic()),
       pagination: paginationOf(page, limit, total),
     };
   }
@@ -127,10 +135,11 @@ export class CatalogService {
    * it: one row read instead of every product counted.
    */
   private async catalogueSize(category?: string): Promise<number> {
-    const query = this.db("productCounts").sum({ products: "products" });
-    if (category) query.where({ category });
-    const row = (await query.first()) as { products: number | string | null } | undefined;
-    return Number(row?.products ?? 0);
+    const { rows } = await this.db.raw<{ rows: { total: number | string | null }[] }>(
+      `SELECT (${catalogueSizeSql(category)}) AS total`,
+      category ? [category] : [],
+    );
+    return Number(rows[0]?.total ?? 0);
   }
 
   async getProduct(id: string): Promise<PublicProduct> {
@@ -357,6 +366,11 @@ function seekTo(query: QueryBuilder<Product, Product[]>, sort: ProductSort, offs
       ORDER BY ${expression} ${order}, id ${order} OFFSET ? LIMIT 1)`,
     category ? [category, offset] : [offset],
   );
+}
+
+/** The sum of migration 19's counts, of one category (the one placeholder) or all. */
+function catalogueSizeSql(category?: string): string {
+  return `SELECT coalesce(sum(products), 0) FROM product_counts${category ? " WHERE category = ?" : ""}`;
 }
 
 /** The id breaks ties, so that pages never repeat or skip a product. */
