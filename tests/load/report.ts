@@ -84,7 +84,7 @@ export function renderMarkdown(report: LoadReport): string {
       Object.entries(report.serverLog)
         .map(([message, count]) => `${message} ×${count}`)
         .join("; ") || "none"
-    }. Every 503 is one pino-http "request errored" (error); the API's are also a "database unavailable" (warn).`,
+    }. Every 503 is one "request errored" line of the request log (error); the API's are also a "database unavailable" (warn).`,
     "",
   );
   return `${lines.join("\n")}\n`;
