@@ -208,4 +208,45 @@ describe("search result cache", () => {
     expect(moved.total).toBe(131);
     expect(moved.names[0]).toBe("Chrono 030");
   });
+
+  it("searches once for the same search asked by many at once, each answer exact", async () => {
+    await insertProducts(serverA, [{ name: "Chrono One" }, { name: "Chrono Two" }]);
+    const db = serverA.database.db as Knex;
+    let searches = 0;
+    const count = (query: Knex.Sql) => {
+      if (/WITH matches/.test(query.sql)) searches++;
+    };
+    db.on("query", count);
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => serverA.services.catalog.listProducts({ search: "chrono two", limit: 12 })),
+      );
+      expect(searches).toBe(1);
+      for (const answer of answers) {
+        expect(answer.products.map((listed) => listed.name)).toEqual(["Chrono Two"]);
+        expect(answer.pagination.total).toBe(1);
+      }
+    } finally {
+      db.off("query", count);
+    }
+  });
+
+  it("does not take a search under way, found before a change, for an answer after it", async () => {
+    await insertProducts(serverA, [{ name: "Joined One" }]);
+    const catalog = serverA.services.catalog as unknown as { searching: Map<string, Promise<unknown>> };
+    const before = await serverA.database.db.raw("SELECT version FROM search_version");
+    await insertProducts(serverA, [{ name: "Joined Two", createdAt: new Date(Date.UTC(2027, 0, 1)) }]);
+    // As if a search had read its matches just before the insert and not yet answered.
+    const [oneId] = (await serverA.database.db("products").where({ name: "Joined One" }).pluck("id")) as string[];
+    const key = JSON.stringify(["joined", "", ""]);
+    // A term not searched before in this file: nothing kept for it, so the search under way is used.
+    catalog.searching.set(key, Promise.resolve({ version: before.rows[0].version, total: 1, ids: [oneId] }));
+    try {
+      const answer = await serverA.services.catalog.listProducts({ search: "joined", limit: 12 });
+      expect(answer.products.map((listed) => listed.name)).toEqual(["Joined Two", "Joined One"]);
+      expect(answer.pagination.total).toBe(2);
+    } finally {
+      catalog.searching.delete(key);
+    }
+  });
 });

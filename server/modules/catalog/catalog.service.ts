@@ -15,7 +15,7 @@ import { PHOTO_FIELD } from "./photo-values.shared";
 import { Product, type PublicProduct } from "./product.model";
 import type { MailContext } from "../mail/mail-layout";
 import { queueDueStockAlerts } from "./stock-alerts.service";
-import { CACHED_SEARCH_RESULTS, SearchCache } from "./search-cache";
+import { CACHED_SEARCH_RESULTS, SearchCache, type CachedSearch } from "./search-cache";
 
 export type { PhotoUpload };
 
@@ -55,6 +55,12 @@ const SORT_ORDER: Record<ProductSort, { expression: string; order: "ASC" | "DESC
 
 export class CatalogService {
   private readonly searchCache: SearchCache | null;
+  /**
+   * The searches under way, by cache key: the same search asked meanwhile (ten visitors after a
+   * change, say) waits for that one instead of reading every match again, then checks its
+   * version like a kept result's, so it never answers from before a change it could have seen.
+   */
+  private readonly searching = new Map<string, Promise<CachedSearch>>();
 
   /** `searchCache: null` searches every time (the bench's cost of a term never seen before). */
   constructor(
@@ -98,7 +104,7 @@ export class CatalogService {
    * The count and the first CACHED_SEARCH_RESULTS ids in order are kept (search-cache.ts) with
    * the search version they were found in; the same search again reads only its page's products
    * and the version, in one statement, and is answered from the cache only if the version is
-   * unchanged (else it searches again).
+   * unchanged (else it searches again). Deeper pages are searched every time.
    */
   private async searchProducts(options: {
     search: string;
@@ -111,7 +117,11 @@ export class CatalogService {
     const offset = (page - 1) * limit;
     const cache = offset + limit <= CACHED_SEARCH_RESULTS ? this.searchCache : null;
     const cacheKey = SearchCache.key(search, category, sort);
-    const cached = cache?.get(cacheKey);
+    // Kept, or being found by another request: either is checked against the version read now.
+    // (No await between looking for a search under way and starting one: two would start.)
+    let cached = cache?.get(cacheKey);
+    const underWay = cache && !cached ? this.searching.get(cacheKey) : undefined;
+    if (underWay) cached = await underWay.catch(() => undefined);
     if (cached) {
       const shown = await this.productsAtVersion(cached.ids.slice(offset, offset + limit));
       if (shown?.version === cached.version) {
@@ -119,13 +129,43 @@ export class CatalogService {
       }
       cache!.delete(cacheKey);
     }
+    let found: CachedSearch;
+    if (cache) {
+      const searching = this.findMatches({ search, category, sort, limit: CACHED_SEARCH_RESULTS, offset: 0 });
+      this.searching.set(cacheKey, searching);
+      try {
+        found = await searching;
+      } finally {
+        if (this.searching.get(cacheKey) === searching) this.searching.delete(cacheKey);
+      }
+      cache.set(cacheKey, found);
+    } else {
+      found = await this.findMatches({ search, category, sort, limit, offset });
+    }
+    const ids = cache ? found.ids.slice(offset, offset + limit) : found.ids;
+    const products = ids.length > 0 ? await Product.query(this.db).findByIds(ids) : [];
+    return { products: inOrder(ids, products), pagination: paginationOf(page, limit, found.total) };
+  }
+
+  /**
+   * A search's matches, counted, and the ids of `limit` of them from `offset` in the search's
+   * order, with the search version read in the same statement (so from the same snapshot).
+   */
+  private async findMatches(options: {
+    search: string;
+    category?: string;
+    sort?: ProductSort;
+    limit: number;
+    offset: number;
+  }): Promise<CachedSearch> {
+    const { search, category, sort, limit, offset } = options;
     const { key, order } = sort
       ? { key: SORT_ORDER[sort].expression, order: `key ${SORT_ORDER[sort].order}, id ${SORT_ORDER[sort].order}` }
       : { key: relevanceKey, order: "key DESC, created_at DESC, id DESC" };
     // The substring test first: PostgreSQL checks each candidate row in the order written, and
     // most matches of a term of several words have it as written, so their search_vector is
-    // never read. The version is read in the same statement, so from the same snapshot.
-    const { rows } = await this.db.raw<{ rows: { total: number; ids: string[]; version: string }[] }>(
+    // never read.
+    const { rows } = await this.db.raw<{ rows: CachedSearch[] }>(
       `WITH matches AS MATERIALIZED (
          SELECT id, created_at, ${key} AS key FROM products
           WHERE (search_text LIKE lower(:pattern)
@@ -135,19 +175,9 @@ export class CatalogService {
        SELECT (SELECT count(*) FROM matches)::int AS total,
               ARRAY(SELECT id FROM matches ORDER BY ${order} LIMIT :limit OFFSET :offset) AS ids,
               (SELECT version FROM search_version) AS version`,
-      {
-        search,
-        pattern: containsPattern(search),
-        category: category ?? null,
-        limit: cache ? CACHED_SEARCH_RESULTS : limit,
-        offset: cache ? 0 : offset,
-      },
+      { search, pattern: containsPattern(search), category: category ?? null, limit, offset },
     );
-    const { total, ids: found, version } = rows[0]!;
-    cache?.set(cacheKey, { version, total, ids: found });
-    const ids = cache ? found.slice(offset, offset + limit) : found;
-    const products = ids.length > 0 ? await Product.query(this.db).findByIds(ids) : [];
-    return { products: inOrder(ids, products), pagination: paginationOf(page, limit, total) };
+    return rows[0]!;
   }
 
   /**
