@@ -187,6 +187,12 @@ export function evaluateTargets(result: BenchResult): Target[] {
 const fixed = (value: number, digits = 0) =>
   value.toLocaleString("en", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
+/** A search term's cost the first time and again (results written before the search cache have only the first). */
+const termTiming = (entry: SearchTermTiming) =>
+  `"${entry.term}" ${entry.ms.toFixed(1)} ms` +
+  (entry.againMs === undefined ? "" : ` then ${entry.againMs.toFixed(1)} ms`) +
+  ` (${fixed(entry.matches)} matches)`;
+
 type Row = { id: string; title: string; result: LoadResult; baselineRuns?: LoadResult[] };
 
 function rowsOf(result: BenchResult): Row[] {
@@ -270,11 +276,12 @@ export function renderMarkdown(
       "the ratio uses their mean (the baseline rows show the mean and range of those runs at the default connections; p50/p99 are means). " +
       "In brackets, the ratio by the server's CPU time per request (baseline's ÷ scenario's): what the ratio would be on a quiet machine, " +
       `less sensitive to other work than requests/s (the 1-minute load average went from ${Math.min(...loads)} to ${Math.max(...loads)} during the run). ` +
-      `Search rotates ${result.searchTerms.length} terms; on the idle database, one page of results and the count of matches take ` +
-      `${result.searchTerms.map((entry) => `"${entry.term}" ${entry.ms.toFixed(1)} ms (${fixed(entry.matches)} matches)`).join(", ")}` +
+      `Search rotates ${result.searchTerms.length} terms; on the idle database, one page of results and the count of matches take, ` +
+      "for a term never searched before and then again (from the search result cache, server/modules/catalog/search-cache.ts), " +
+      `${result.searchTerms.map(termTiming).join(", ")}` +
       (result.large
         ? `; at ${fixed(result.large.products)} products (the rows marked so, a catalogue of products only, seeded after the others) ` +
-          `${result.large.searchTerms.map((entry) => `"${entry.term}" ${entry.ms.toFixed(1)} ms (${fixed(entry.matches)} matches)`).join(", ")}`
+          `${result.large.searchTerms.map(termTiming).join(", ")}`
         : "") +
       ". " +
       "Queries are database round trips (BEGIN/COMMIT and session-store queries included). " +

@@ -19,6 +19,7 @@ import * as orderDeliveredAt from "./20261123000017_order_delivered_at";
 import * as returns from "./20261123000018_returns";
 import * as productCounts from "./20261123000019_product_counts";
 import * as searchText from "./20261123000020_search_text";
+import * as searchVersion from "./20261123000021_search_version";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -45,6 +46,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261123000018_returns": returns,
   "20261123000019_product_counts": productCounts,
   "20261123000020_search_text": searchText,
+  "20261123000021_search_version": searchVersion,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -15,6 +15,7 @@ import { PHOTO_FIELD } from "./photo-values.shared";
 import { Product, type PublicProduct } from "./product.model";
 import type { MailContext } from "../mail/mail-layout";
 import { queueDueStockAlerts } from "./stock-alerts.service";
+import { CACHED_SEARCH_RESULTS, SearchCache, type CachedSearch } from "./search-cache";
 
 export type { PhotoUpload };
 
@@ -53,10 +54,22 @@ const SORT_ORDER: Record<ProductSort, { expression: string; order: "ASC" | "DESC
 };
 
 export class CatalogService {
+  private readonly searchCache: SearchCache | null;
+  /**
+   * The searches under way, by cache key: the same search asked meanwhile (ten visitors after a
+   * change, say) waits for that one instead of reading every match again, then checks its
+   * version like a kept result's, so it never answers from before a change it could have seen.
+   */
+  private readonly searching = new Map<string, Promise<CachedSearch>>();
+
+  /** `searchCache: null` searches every time (the bench's cost of a term never seen before). */
   constructor(
     private readonly db: Database,
     private readonly mail: MailContext,
-  ) {}
+    options: { searchCache?: SearchCache | null } = {},
+  ) {
+    this.searchCache = options.searchCache === undefined ? new SearchCache() : options.searchCache;
+  }
 
   /**
    * One page of the catalogue, and how many products match in all (exactly: docs/api.md).
@@ -95,6 +108,11 @@ export class CatalogService {
    * the two search indexes), then counted and the page taken from that small set; only the
    * page's products are read whole. A broad term matches tens of thousands of products, and
    * counting and ranking them in two queries read them twice.
+   *
+   * The count and the first CACHED_SEARCH_RESULTS ids in order are kept (search-cache.ts) with
+   * the search version they were found in; the same search again reads only its page's products
+   * and the version, in one statement, and is answered from the cache only if the version is
+   * unchanged (else it searches again). Deeper pages are searched every time.
    */
   private async searchProducts(options: {
     search: string;
@@ -104,13 +122,58 @@ export class CatalogService {
     limit: number;
   }): Promise<ProductList> {
     const { search, category, sort, page, limit } = options;
+    const offset = (page - 1) * limit;
+    const cache = offset + limit <= CACHED_SEARCH_RESULTS ? this.searchCache : null;
+    const cacheKey = SearchCache.key(search, category, sort);
+    // Kept, or being found by another request: either is checked against the version read now.
+    // (No await between looking for a search under way and starting one: two would start.)
+    let cached = cache?.get(cacheKey);
+    const underWay = cache && !cached ? this.searching.get(cacheKey) : undefined;
+    if (underWay) cached = await underWay.catch(() => undefined);
+    if (cached) {
+      const shown = await this.productsAtVersion(cached.ids.slice(offset, offset + limit));
+      if (shown?.version === cached.version) {
+        return { products: shown.products, pagination: paginationOf(page, limit, cached.total) };
+      }
+      cache!.delete(cacheKey);
+    }
+    let found: CachedSearch;
+    if (cache) {
+      const searching = this.findMatches({ search, category, sort, limit: CACHED_SEARCH_RESULTS, offset: 0 });
+      this.searching.set(cacheKey, searching);
+      try {
+        found = await searching;
+      } finally {
+        if (this.searching.get(cacheKey) === searching) this.searching.delete(cacheKey);
+      }
+      cache.set(cacheKey, found);
+    } else {
+      found = await this.findMatches({ search, category, sort, limit, offset });
+    }
+    const ids = cache ? found.ids.slice(offset, offset + limit) : found.ids;
+    const products = ids.length > 0 ? await Product.query(this.db).findByIds(ids) : [];
+    return { products: inOrder(ids, products), pagination: paginationOf(page, limit, found.total) };
+  }
+
+  /**
+   * A search's matches, counted, and the ids of `limit` of them from `offset` in the search's
+   * order, with the search version read in the same statement (so from the same snapshot).
+   */
+  private async findMatches(options: {
+    search: string;
+    category?: string;
+    sort?: ProductSort;
+    limit: number;
+    offset: number;
+  }): Promise<CachedSearch> {
+    const { search, category, sort, limit, offset } = options;
     const { key, order } = sort
       ? { key: SORT_ORDER[sort].expression, order: `key ${SORT_ORDER[sort].order}, id ${SORT_ORDER[sort].order}` }
       : { key: relevanceKey, order: "key DESC, created_at DESC, id DESC" };
     // The substring test first: PostgreSQL checks each candidate row in the order written, and
     // most matches of a term of several words have it as written, so their search_vector is
     // never read.
-    const { rows } = await this.db.raw<{ rows: { total: number; ids: string[] }[] }>(
+    const { rows } = await this.db.raw<{ rows: CachedSearch[] }>(
       `WITH matches AS MATERIALIZED (
          SELECT id, created_at, ${key} AS key FROM products
           WHERE (search_text LIKE lower(:pattern)
@@ -118,16 +181,29 @@ export class CatalogService {
                 ${category ? "AND category = :category" : ""}
        )
        SELECT (SELECT count(*) FROM matches)::int AS total,
-              ARRAY(SELECT id FROM matches ORDER BY ${order} LIMIT :limit OFFSET :offset) AS ids`,
-      { search, pattern: containsPattern(search), category: category ?? null, limit, offset: (page - 1) * limit },
+              ARRAY(SELECT id FROM matches ORDER BY ${order} LIMIT :limit OFFSET :offset) AS ids,
+              (SELECT version FROM search_version) AS version`,
+      { search, pattern: containsPattern(search), category: category ?? null, limit, offset },
     );
-    const { total, ids } = rows[0]!;
-    const found = ids.length > 0 ? await Product.query(this.db).findByIds(ids) : [];
-    const byId = new Map(found.map((product) => [product.id, product]));
-    return {
-      products: ids.flatMap((id) => byId.get(id)?.toPublic() ?? []),
-      pagination: paginationOf(page, limit, total),
-    };
+    return rows[0]!;
+  }
+
+  /**
+   * A page's products and the search version, read in one statement (one snapshot); null when
+   * none of them is there any more (a deletion, which changed the version: search again).
+   */
+  private async productsAtVersion(ids: string[]): Promise<{ version: string; products: PublicProduct[] } | null> {
+    if (ids.length === 0) {
+      const { rows } = await this.db.raw<{ rows: { version: string }[] }>("SELECT version FROM search_version");
+      return { version: rows[0]!.version, products: [] };
+    }
+    const found = (await Product.query(this.db)
+      .findByIds(ids)
+      .select("products.*", this.db.raw("(SELECT version FROM search_version) AS search_version"))) as (Product & {
+      searchVersion: string;
+    })[];
+    if (found.length === 0) return null;
+    return { version: found[0]!.searchVersion, products: inOrder(ids, found) };
   }
 
   /**
@@ -302,6 +378,12 @@ export class CatalogService {
     const rows = await Product.query(this.db).select("id", "updatedAt").orderBy("id").offset(offset).limit(limit);
     return rows.map((row) => ({ id: row.id, updatedAt: new Date(row.updatedAt).toISOString() }));
   }
+}
+
+/** The products found, in the order of their ids (a product deleted meanwhile is left out). */
+function inOrder(ids: string[], products: Product[]): PublicProduct[] {
+  const byId = new Map(products.map((product) => [product.id, product]));
+  return ids.flatMap((id) => byId.get(id)?.toPublic() ?? []);
 }
 
 /** The product's row, locked for the change (a checkout copying its photo waits, or went first). */
