@@ -50,7 +50,7 @@ export async function runCheckout(options: {
   const result = await runLoad({
     id: "checkout",
     title: `Checkout: POST /api/v1/orders, ${options.connections} shoppers at once`,
-    // A transaction of 13 statements has no fair baseline among the bare handlers.
+    // A transaction of several statements has no fair baseline among the bare handlers.
     baseline: null,
     server: options.server,
     connections: options.connections,

@@ -30,7 +30,7 @@ import { passwordChangedMail, passwordResetMail } from "./account-mails";
 import { ApiToken } from "./api-token.model";
 import { PasswordResetToken } from "./password-reset-token.model";
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from "./passwords";
-import { User, type PublicUser, type Role } from "./user.model";
+import { User, publicUserOf, type PublicUser, type PublicUserRow, type Role } from "./user.model";
 
 /** How long an API token lives. */
 export const API_TOKEN_TTL_DAYS = 30;
@@ -213,14 +213,19 @@ export class AccountsService {
    */
   async authenticateToken(token: string): Promise<{ user: PublicUser; tokenId: string } | null> {
     if (token.length > 200) return null;
-    const user = (await User.query(this.db)
-      .select("users.*", "apiTokens.id as tokenId")
-      .join("apiTokens", "apiTokens.userId", "users.id")
-      .where("apiTokens.tokenHash", hashToken(token))
-      .where("apiTokens.expiresAt", ">", new Date())
-      .whereColumn("apiTokens.credentialsVersion", "users.credentialsVersion")
-      .first()) as (User & { tokenId: string }) | undefined;
-    return user ? { user: user.toPublic(), tokenId: user.tokenId } : null;
+    // Every API call with a token asks this (bearer-auth.ts): one indexed lookup of the token's
+    // hash, reading only what the caller's public user needs (no model, no password hash).
+    const { rows } = await this.db.raw<{ rows: (PublicUserRow & { tokenId: string })[] }>(
+      `SELECT users.id, users.name, users.email, users.phone, users.street, users.city, users.state,
+              users.zip_code AS "zipCode", users.country, users.role, users.created_at AS "createdAt",
+              api_tokens.id AS "tokenId"
+         FROM api_tokens JOIN users ON users.id = api_tokens.user_id
+        WHERE api_tokens.token_hash = ? AND api_tokens.expires_at > ?
+          AND api_tokens.credentials_version = users.credentials_version`,
+      [hashToken(token), new Date()],
+    );
+    const row = rows[0];
+    return row ? { user: publicUserOf(row), tokenId: row.tokenId } : null;
   }
 
   async revokeToken(tokenId: string): Promise<void> {

@@ -39,20 +39,30 @@ export class User extends BaseModel {
   updatedAt!: Date;
 
   toPublic(): PublicUser {
-    return {
-      _id: this.id,
-      name: this.name,
-      email: this.email,
-      phone: this.phone,
-      address: {
-        street: this.street,
-        city: this.city,
-        state: this.state,
-        zipCode: this.zipCode,
-        country: countryOrDefault(this.country),
-      },
-      role: this.role,
-      createdAt: new Date(this.createdAt).toISOString(),
-    };
+    return publicUserOf(this);
   }
+}
+
+/** The columns a public user is made of (what the token lookup reads, without a model). */
+export type PublicUserRow = Pick<
+  User,
+  "id" | "name" | "email" | "phone" | "street" | "city" | "state" | "zipCode" | "country" | "role" | "createdAt"
+>;
+
+export function publicUserOf(row: PublicUserRow): PublicUser {
+  return {
+    _id: row.id,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    address: {
+      street: row.street,
+      city: row.city,
+      state: row.state,
+      zipCode: row.zipCode,
+      country: countryOrDefault(row.country),
+    },
+    role: row.role,
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
 }

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
-import { User } from "../accounts/user.model";
 import { CartItem } from "../cart/cart.model";
 import { NOT_ENOUGH_STOCK } from "../cart/cart.service";
 import { Product } from "../catalog/product.model";
@@ -117,106 +116,127 @@ export class OrdersService {
       options.form ? checkoutFormSchema : placeOrderSchema,
       input,
     );
-    return this.db.transaction(async (trx) => {
-      const { user, cart } = await lockCustomerAndCart(trx, userId);
-      if (!user) throw new NotFoundError("User not found");
-      if (idempotencyKey) {
-        const earlier = await Order.query(trx).where({ userId, idempotencyKey }).first().select("id");
-        if (earlier) return (await this.loadOrders((query) => query.where("orders.id", earlier.id), trx))[0]!;
+    // A try whose cart changed while it waited for the cart's lock reads it again in a new
+    // transaction (lockCheckout); it then holds the lock, so a second try is the most it takes.
+    // One statement for the whole checkout, without a transaction (3 round trips), was tried
+    // and measured slower under the bench's 50 shoppers (about a third more PostgreSQL CPU per
+    // order). The likely cause: a statement that waited for a product row re-checks the newer
+    // row (EvalPlanQual), and its UPDATE of stock meets rows changed since its snapshot, each
+    // re-check setting up the statement's parts again, and that statement is large; here the
+    // waits fall on the small reading statement, and the writes start after the locks.
+    for (let tries = 1; ; tries += 1) {
+      try {
+        return await this.db.transaction((trx) =>
+          this.placeOrderIn(trx, userId, { address, phone, idempotencyKey, discountCode }),
+        );
+      } catch (error) {
+        if (!(error instanceof CartChangedMeanwhile)) throw error;
+        if (tries >= CHECKOUT_TRIES) throw new ConflictError("Your cart changed while the order was being placed");
       }
-      // The lines with their products in one round trip, the products locked in id order (no
-      // deadlock between shoppers); a line's product deleted meanwhile left the cart by cascade.
-      const lines = cart ? await lockCartLines(trx, cart.id) : [];
-      if (!cart || lines.length === 0) throw new RuleViolationError("Your cart is empty");
-      const short = lines.filter((line) => line.stock < line.quantity);
-      if (short.length > 0) {
-        throw new ConflictError(`${NOT_ENOUGH_STOCK} for ${short.map((line) => line.name).join(", ")}`);
-      }
-      const subtotalPaisa = lines.reduce((sum, line) => sum + toPaisa(line.price) * line.quantity, 0);
-      // The code's rules, under its lock (docs/product.md, "Discount codes"); a refusal rolls
-      // everything back, so no order is made and the cart stays as it was.
-      const discount = discountCode
-        ? await applyDiscount(trx, { code: discountCode, userId, subtotalPaisa, now: this.clock(), lock: true })
-        : null;
-      // Without a number of its own the order takes the profile's, if that is a mobile number;
-      // a number given fills an empty profile, so the next checkout is prefilled with it.
-      if (phone && !user.phone.trim()) {
-        await User.query(trx)
-          .findById(userId)
-          .whereRaw("btrim(phone) = ''")
-          .patch({ phone: formatPakistaniMobile(phone) });
-      }
+    }
+  }
 
-      const totalPrice = fromPaisa(subtotalPaisa - (discount?.amountPaisa ?? 0));
-      // The id is made here so that the mails can name the order and everything is written at once.
-      const order = {
-        id: randomUUID(),
-        userId,
-        customerName: user.name,
-        customerEmail: user.email,
-        ...address,
-        phone: phone ?? normalisePakistaniMobile(user.phone),
-        totalPrice,
-        idempotencyKey: idempotencyKey || null,
-        discountCodeId: discount?.discountCodeId ?? null,
-        discountCode: discount?.code ?? null,
-        discountAmount: fromPaisa(discount?.amountPaisa ?? 0),
-      };
-      const items = lines.map((line, position) => ({
-        productId: line.id,
-        name: line.name,
-        imageUrl: line.imageUrl,
-        // The photo's files stay while this order shows them (migration 12).
-        photoId: line.photoId,
-        images: line.images ?? [],
-        quantity: line.quantity,
-        unitPrice: line.price,
-        position,
-      }));
-      // The confirmation to the customer and the store's notice, written with the order.
-      const mailOrder = {
-        id: order.id,
-        customerName: user.name,
-        customerEmail: user.email,
-        items: items.map((item) => ({ name: item.name, quantity: item.quantity, unitPrice: item.unitPrice })),
-        subtotal: fromPaisa(subtotalPaisa),
-        discount: discount ? { code: discount.code, amount: fromPaisa(discount.amountPaisa) } : null,
-        totalPrice,
-        address,
-        phone: order.phone,
-      };
-      const mails = [orderPlacedMail(this.mail, mailOrder), newOrderMail(this.mail, mailOrder)].map(outboxRow);
-      const times = await writeOrder(trx, { order, items, cartId: cart.id, mails });
-      return {
-        _id: order.id,
-        user: { _id: userId, name: user.name, email: user.email },
-        items: items.map((item) => ({
-          product: { _id: item.productId, name: item.name, imageUrl: item.imageUrl, images: item.images },
-          quantity: item.quantity,
-          price: item.unitPrice,
-        })),
-        address: {
-          street: address.street,
-          city: address.city,
-          state: address.state,
-          zipCode: address.zipCode,
-          country: address.country,
-        },
-        phone: order.phone,
-        subtotal: fromPaisa(subtotalPaisa),
-        discount: discount ? { code: discount.code, amount: fromPaisa(discount.amountPaisa) } : null,
-        totalPrice,
-        status: "Pending",
-        paymentMethod: PAYMENT_METHOD,
-        courier: null,
-        trackingNumber: null,
-        confirmedAt: null,
-        deliveredAt: null,
-        returns: [],
-        createdAt: times.createdAt.toISOString(),
-        updatedAt: times.updatedAt.toISOString(),
-      };
-    });
+  private async placeOrderIn(
+    trx: Knex.Transaction,
+    userId: string,
+    input: {
+      address: { street: string; city: string; state: string; zipCode: string; country: string };
+      phone?: string | null;
+      idempotencyKey?: string | null;
+      discountCode?: string | null;
+    },
+  ): Promise<PublicOrder> {
+    const { address, phone, idempotencyKey, discountCode } = input;
+    const { user, cart, fresh, earlierOrderId, lines } = await lockCheckout(trx, userId, idempotencyKey || "");
+    if (!user) throw new NotFoundError("User not found");
+    if (!fresh) throw new CartChangedMeanwhile();
+    if (earlierOrderId) return (await this.loadOrders((query) => query.where("orders.id", earlierOrderId), trx))[0]!;
+    // A line's product deleted meanwhile left the cart by cascade.
+    if (!cart || lines.length === 0) throw new RuleViolationError("Your cart is empty");
+    const short = lines.filter((line) => line.stock < line.quantity);
+    if (short.length > 0) {
+      throw new ConflictError(`${NOT_ENOUGH_STOCK} for ${short.map((line) => line.name).join(", ")}`);
+    }
+    const subtotalPaisa = lines.reduce((sum, line) => sum + toPaisa(line.price) * line.quantity, 0);
+    // The code's rules, under its lock (docs/product.md, "Discount codes"); a refusal rolls
+    // everything back, so no order is made and the cart stays as it was.
+    const discount = discountCode
+      ? await applyDiscount(trx, { code: discountCode, userId, subtotalPaisa, now: this.clock(), lock: true })
+      : null;
+    // Without a number of its own the order takes the profile's, if that is a mobile number;
+    // a number given fills an empty profile (written with the order, below), so the next
+    // checkout is prefilled with it.
+    const profilePhone = phone && !user.phone.trim() ? formatPakistaniMobile(phone) : null;
+
+    const totalPrice = fromPaisa(subtotalPaisa - (discount?.amountPaisa ?? 0));
+    // The id is made here so that the mails can name the order and everything is written at once.
+    const order = {
+      id: randomUUID(),
+      userId,
+      customerName: user.name,
+      customerEmail: user.email,
+      ...address,
+      phone: phone ?? normalisePakistaniMobile(user.phone),
+      totalPrice,
+      idempotencyKey: idempotencyKey || null,
+      discountCodeId: discount?.discountCodeId ?? null,
+      discountCode: discount?.code ?? null,
+      discountAmount: fromPaisa(discount?.amountPaisa ?? 0),
+    };
+    const items = lines.map((line, position) => ({
+      productId: line.id,
+      name: line.name,
+      imageUrl: line.imageUrl,
+      // The photo's files stay while this order shows them (migration 12).
+      photoId: line.photoId,
+      images: line.images ?? [],
+      quantity: line.quantity,
+      unitPrice: line.price,
+      position,
+    }));
+    // The confirmation to the customer and the store's notice, written with the order.
+    const mailOrder = {
+      id: order.id,
+      customerName: user.name,
+      customerEmail: user.email,
+      items: items.map((item) => ({ name: item.name, quantity: item.quantity, unitPrice: item.unitPrice })),
+      subtotal: fromPaisa(subtotalPaisa),
+      discount: discount ? { code: discount.code, amount: fromPaisa(discount.amountPaisa) } : null,
+      totalPrice,
+      address,
+      phone: order.phone,
+    };
+    const mails = [orderPlacedMail(this.mail, mailOrder), newOrderMail(this.mail, mailOrder)].map(outboxRow);
+    const times = await writeOrder(trx, { order, items, cartId: cart.id, mails, profilePhone });
+    return {
+      _id: order.id,
+      user: { _id: userId, name: user.name, email: user.email },
+      items: items.map((item) => ({
+        product: { _id: item.productId, name: item.name, imageUrl: item.imageUrl, images: item.images },
+        quantity: item.quantity,
+        price: item.unitPrice,
+      })),
+      address: {
+        street: address.street,
+        city: address.city,
+        state: address.state,
+        zipCode: address.zipCode,
+        country: address.country,
+      },
+      phone: order.phone,
+      subtotal: fromPaisa(subtotalPaisa),
+      discount: discount ? { code: discount.code, amount: fromPaisa(discount.amountPaisa) } : null,
+      totalPrice,
+      status: "Pending",
+      paymentMethod: PAYMENT_METHOD,
+      courier: null,
+      trackingNumber: null,
+      confirmedAt: null,
+      deliveredAt: null,
+      returns: [],
+      createdAt: times.createdAt.toISOString(),
+      updatedAt: times.updatedAt.toISOString(),
+    };
   }
 
   /**
@@ -710,26 +730,67 @@ async function takeStock(trx: Knex.Transaction, lines: { productId: string; quan
 }
 
 /**
- * The customer first, then the cart, in one round trip: the order's reference to the customer
- * needs this lock anyway, and an admin deleting the customer takes the two in the same order
- * (user, then cart through the cascade); taken after the cart it deadlocked with such a
- * deletion. The cart's query reads the customer's locked row, so PostgreSQL cannot lock the
- * cart before the customer.
+ * Checkout's reads in one round trip, under their locks: the customer (key-share), then the
+ * cart (for update), then the lines' products (for update, in id order, so shoppers never
+ * deadlock), and the order an Idempotency-Key already made. The customer comes first: the
+ * order's reference to the customer needs this lock anyway, and an admin deleting the customer
+ * takes the two in the same order (user, then cart through the cascade); taken after the cart
+ * it deadlocked with such a deletion. Each lock follows from the row before it (the cart is
+ * found through the locked customer, the lines through the locked cart), so PostgreSQL cannot
+ * take them in another order.
+ *
+ * One statement reads with one snapshot, taken before it waits for a lock: a cart changed by
+ * a transaction that committed while this one waited (a second tab's checkout, a line added)
+ * would be read as it was. Every change to a cart also writes its row (CartService's lockCart,
+ * a deleted product's note, checkout's `touched` below), so the cart row's version as locked
+ * (xmin of the newest row) against the one the snapshot sees tells: `fresh` false means read
+ * again, in a new transaction, where the snapshot is taken after that commit.
  */
-async function lockCustomerAndCart(trx: Knex.Transaction, userId: string) {
-  const { rows } = await trx.raw<{ rows: { name: string; email: string; phone: string; cartId: string | null }[] }>(
-    `WITH customer AS (
-       SELECT id, name, email, phone FROM users WHERE id = ? FOR KEY SHARE
-     ), cart AS (
-       SELECT id FROM carts WHERE user_id = (SELECT id FROM customer) FOR UPDATE
+async function lockCheckout(trx: Knex.Transaction, userId: string, idempotencyKey: string) {
+  const { rows } = await trx.raw<{ rows: CheckoutRow[] }>(
+    `WITH customer AS MATERIALIZED (
+       SELECT id, name, email, phone FROM users WHERE id = :userId FOR KEY SHARE
+     ), cart AS MATERIALIZED (
+       SELECT id, xmin::text AS version FROM carts WHERE user_id = (SELECT id FROM customer) FOR UPDATE
+     ), lines AS MATERIALIZED (
+       SELECT p.id, p.name, p.price, p.image_url, p.photo_id, p.images, p.stock, line.quantity
+         FROM cart_items AS line JOIN products AS p ON p.id = line.product_id
+        WHERE line.cart_id = (SELECT id FROM cart)
+        ORDER BY p.id
+          FOR UPDATE OF p
      )
-     SELECT name, email, phone, (SELECT id FROM cart) AS "cartId" FROM customer`,
-    [userId],
+     SELECT customer.name AS "customerName", customer.email AS "customerEmail", customer.phone AS "customerPhone",
+            cart.id AS "cartId",
+            cart.version = (SELECT xmin::text FROM carts WHERE carts.id = cart.id) AS fresh,
+            (SELECT orders.id FROM orders
+              WHERE :idempotencyKey <> '' AND orders.user_id = customer.id AND orders.idempotency_key = :idempotencyKey)
+              AS "earlierOrderId",
+            lines.id, lines.name, lines.price, lines.image_url AS "imageUrl", lines.photo_id AS "photoId", lines.images,
+            lines.stock, lines.quantity
+       FROM customer LEFT JOIN cart ON true LEFT JOIN lines ON cart.id IS NOT NULL
+      ORDER BY lines.id`,
+    { userId, idempotencyKey },
   );
-  const row = rows[0];
+  const first = rows[0];
+  if (!first) return { user: undefined, cart: undefined, fresh: true, earlierOrderId: null, lines: [] };
   return {
-    user: row ? { name: row.name, email: row.email, phone: row.phone } : undefined,
-    cart: row?.cartId ? { id: row.cartId } : undefined,
+    user: { name: first.customerName, email: first.customerEmail, phone: first.customerPhone },
+    cart: first.cartId ? { id: first.cartId } : undefined,
+    // No cart: nothing was read that could be stale.
+    fresh: first.cartId === null || first.fresh === true,
+    earlierOrderId: first.earlierOrderId,
+    lines: rows
+      .filter((row) => row.id !== null)
+      .map((row): CartLine => ({
+        id: row.id!,
+        name: row.name!,
+        price: row.price!,
+        imageUrl: row.imageUrl!,
+        photoId: row.photoId,
+        images: row.images,
+        stock: row.stock!,
+        quantity: row.quantity!,
+      })),
   };
 }
 
@@ -737,19 +798,28 @@ type CartLine = Pick<Product, "id" | "name" | "price" | "imageUrl" | "photoId" |
   quantity: number;
 };
 
-/** A cart's lines with their products, the products locked (FOR UPDATE OF products) in id order. */
-async function lockCartLines(trx: Knex.Transaction, cartId: string): Promise<CartLine[]> {
-  const { rows } = await trx.raw<{ rows: CartLine[] }>(
-    `SELECT p.id, p.name, p.price, p.image_url AS "imageUrl", p.photo_id AS "photoId", p.images, p.stock,
-            line.quantity
-       FROM cart_items AS line JOIN products AS p ON p.id = line.product_id
-      WHERE line.cart_id = ?
-      ORDER BY p.id
-        FOR UPDATE OF p`,
-    [cartId],
-  );
-  return rows;
-}
+type CheckoutRow = {
+  customerName: string;
+  customerEmail: string;
+  customerPhone: string;
+  cartId: string | null;
+  fresh: boolean | null;
+  earlierOrderId: string | null;
+  id: string | null;
+  name: string | null;
+  price: number | null;
+  imageUrl: string | null;
+  photoId: string | null;
+  images: Product["images"];
+  stock: number | null;
+  quantity: number | null;
+};
+
+/** The cart changed while checkout waited for it: read again in a new transaction. */
+class CartChangedMeanwhile extends Error {}
+
+/** Tries of a checkout whose cart keeps changing under it before the answer is a plain 409. */
+const CHECKOUT_TRIES = 5;
 
 type NewOrder = {
   order: {
@@ -778,16 +848,20 @@ type NewOrder = {
   }[];
   cartId: string;
   mails: ReturnType<typeof outboxRow>[];
+  /** The number the order gave, for a profile that has none (null: the profile is left as it is). */
+  profilePhone: string | null;
 };
 
 /**
  * Checkout's writes in one statement, one round trip whatever the number of lines: the stock
  * taken (the caller has locked the products in id order and checked it is there), the order,
- * its items, the cart emptied and the two mails queued. Data-modifying WITH queries run together
+ * its items, the cart emptied (and its row written, which tells a checkout of the same cart that
+ * waited for it to read again: see lockCheckout), the two mails queued, and the profile's empty
+ * phone filled. Data-modifying WITH queries run together
  * and the items' reference to the new order is checked at the end of the statement (PostgreSQL
  * manual, "Data-Modifying Statements in WITH"). Answers the order's times as the database set them.
  */
-async function writeOrder(trx: Knex.Transaction, { order, items, cartId, mails }: NewOrder) {
+async function writeOrder(trx: Knex.Transaction, { order, items, cartId, mails, profilePhone }: NewOrder) {
   const { rows } = await trx.raw<{ rows: { createdAt: Date; updatedAt: Date }[] }>(
     `WITH taken AS (
        UPDATE products SET stock = products.stock - line.quantity, updated_at = now()
@@ -810,6 +884,11 @@ async function writeOrder(trx: Knex.Transaction, { order, items, cartId, mails }
                                                          images jsonb, quantity int, unit_price numeric, position int)
      ), emptied AS (
        DELETE FROM cart_items WHERE cart_id = :cartId
+     ), touched AS (
+       UPDATE carts SET updated_at = now() WHERE id = :cartId
+     ), profiled AS (
+       UPDATE users SET phone = :profilePhone, updated_at = now()
+        WHERE id = :userId AND :profilePhone::text IS NOT NULL AND btrim(phone) = ''
      ), mailed AS (
        INSERT INTO outbox (kind, recipient, subject, text_body, html_body, headers, secret)
        SELECT mail.kind, mail.recipient, mail.subject, mail.text_body, mail.html_body, mail.headers, mail.secret
@@ -821,6 +900,7 @@ async function writeOrder(trx: Knex.Transaction, { order, items, cartId, mails }
       ...order,
       paymentMethod: PAYMENT_METHOD,
       cartId,
+      profilePhone,
       items: JSON.stringify(
         items.map((item) => ({
           product_id: item.productId,
