@@ -13,9 +13,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
   // A guest sees an invitation to log in here, not a redirect (docs/product.md, "Pages and who may see them").
   if (!user) return { signedIn: false as const };
-  // Products deleted since the shopper last looked: told once, then forgotten.
-  const removedNames = await services.cart.takeRemovedProductNames(user._id);
-  const { cart, total } = await services.cart.getCart(user._id);
+  // With products deleted since the shopper last looked: told once, then forgotten.
+  const { cart, total, removedNames } = await services.cart.readCartPage(user._id);
   const params = new URL(request.url).searchParams;
   const confirm = params.get("confirm");
   const confirmLine =

@@ -81,23 +81,6 @@ export class CartService {
     });
   }
 
-  /**
-   * Names of products deleted from the shopper's cart since they last looked, cleared as they
-   * are read: the cart page tells the shopper once (docs/product.md, "Products").
-   */
-  async takeRemovedProductNames(userId: string): Promise<string[]> {
-    const result = await this.db.raw(
-      `WITH previous AS (
-         SELECT id, removed_product_names FROM carts
-          WHERE user_id = ? AND cardinality(removed_product_names) > 0 FOR UPDATE)
-       UPDATE carts SET removed_product_names = '{}' FROM previous
-        WHERE carts.id = previous.id
-       RETURNING previous.removed_product_names AS names`,
-      [userId],
-    );
-    return result.rows[0]?.names ?? [];
-  }
-
   /** The user's cart row, made when missing, locked until the transaction ends. */
   private async lockCart(trx: Knex.Transaction, userId: string): Promise<string> {
     // The shopper first, then the cart, as checkout and an admin's deletion of the shopper do:
@@ -116,56 +99,90 @@ export class CartService {
   }
 
   private async readCart(db: Knex, userId: string): Promise<CartWithTotal> {
-    await knowCartTables(this.db);
-    // One round trip for the cart, its lines and their products (it is read on every cart page).
-    const cart = await Cart.query(db)
-      .where("carts.userId", userId)
-      .withGraphJoined("items.product")
-      .orderBy([
-        { column: "items.createdAt", order: "asc" },
-        { column: "items:product.id", order: "asc" },
-      ])
-      .first();
-    const lines = (cart?.items ?? []).filter((line) => line.product);
-    const items: CartLine[] = lines.map((line) => ({
-      product: {
-        _id: line.product!.id,
-        name: line.product!.name,
-        price: line.product!.price,
-        imageUrl: line.product!.imageUrl,
-        images: line.product!.images ?? [],
-        stock: line.product!.stock,
-      },
-      quantity: line.quantity,
-    }));
-    return {
-      cart: {
-        _id: cart?.id ?? null,
-        user: userId,
-        items,
-        createdAt: cart ? new Date(cart.createdAt).toISOString() : null,
-        updatedAt: cart ? new Date(cart.updatedAt).toISOString() : null,
-      },
-      total: cartTotal(items),
-    };
+    const { rows } = await db.raw<{ rows: CartRow[] }>(`SELECT * FROM (${CART_LINES_SQL}) AS lines ${LINE_ORDER}`, {
+      userId,
+    });
+    return cartOf(userId, rows);
+  }
+
+  /**
+   * The cart page's read: the cart, its lines and their products, and the names of products
+   * deleted from it since the shopper last looked, cleared as they are read (docs/product.md,
+   * "Products"), in one statement.
+   */
+  async readCartPage(userId: string): Promise<CartWithTotal & { removedNames: string[] }> {
+    const { rows } = await this.db.raw<{ rows: (CartRow & { removedNames: string[] | null })[] }>(
+      `WITH previous AS (
+         SELECT id, removed_product_names FROM carts
+          WHERE user_id = :userId AND cardinality(removed_product_names) > 0 FOR UPDATE
+       ), taken AS (
+         UPDATE carts SET removed_product_names = '{}' FROM previous
+          WHERE carts.id = previous.id
+         RETURNING previous.removed_product_names AS names
+       )
+       SELECT (SELECT names FROM taken) AS "removedNames", lines.*
+         FROM (SELECT 1) AS one LEFT JOIN (${CART_LINES_SQL}) AS lines ON true
+        ${LINE_ORDER}`,
+      { userId },
+    );
+    return { ...cartOf(userId, rows), removedNames: rows[0]?.removedNames ?? [] };
   }
 }
 
 /**
- * withGraphJoined needs the columns of the tables it joins, and Objection reads them the first
- * time, for the three tables at once: inside a caller's transaction those reads went out together
- * on one connection, which pg deprecates (pg 9 refuses it). Read once per process, one after the
- * other, on the pool; a failure is tried again next time.
+ * A cart's lines with their products, one row per line (one row of nulls but the cart's for an
+ * empty cart, none without a cart): read on every cart page and after every change, as plain
+ * rows (Objection's graph join cost a cart page more CPU than the rest of its data).
  */
-let cartTablesKnown: Promise<void> | null = null;
-function knowCartTables(db: Database): Promise<void> {
-  cartTablesKnown ??= (async () => {
-    for (const model of [Cart, CartItem, Product]) await model.fetchTableMetadata({ knex: db });
-  })().catch((error: unknown) => {
-    cartTablesKnown = null;
-    throw error;
-  });
-  return cartTablesKnown;
+const CART_LINES_SQL = `
+  SELECT c.id AS "cartId", c.created_at AS "cartCreatedAt", c.updated_at AS "cartUpdatedAt",
+         i.created_at AS "lineCreatedAt", i.quantity,
+         p.id AS "productId", p.name, p.price, p.image_url AS "imageUrl", p.images, p.stock
+    FROM carts AS c
+    LEFT JOIN cart_items AS i ON i.cart_id = c.id
+    LEFT JOIN products AS p ON p.id = i.product_id
+   WHERE c.user_id = :userId`;
+/** Lines in the order they were added (the product's id breaks a tie). */
+const LINE_ORDER = `ORDER BY lines."lineCreatedAt", lines."productId"`;
+
+type CartRow = {
+  cartId: string | null;
+  cartCreatedAt: Date | null;
+  cartUpdatedAt: Date | null;
+  quantity: number | null;
+  productId: string | null;
+  name: string;
+  price: number;
+  imageUrl: string;
+  images: CartLine["product"]["images"] | null;
+  stock: number;
+};
+
+function cartOf(userId: string, rows: CartRow[]): CartWithTotal {
+  const cart = rows[0]?.cartId ? rows[0] : undefined;
+  const items: CartLine[] = rows
+    .filter((row) => row.productId !== null && row.quantity !== null)
+    .map((row) => ({
+      product: {
+        _id: row.productId!,
+        name: row.name,
+        price: row.price,
+        imageUrl: row.imageUrl,
+        images: row.images ?? [],
+        stock: row.stock,
+      },
+      quantity: row.quantity!,
+    }));
+  return {
+    cart: {
+      _id: cart?.cartId ?? null,
+      user: userId,
+      items,
+      createdAt: cart?.cartCreatedAt ? new Date(cart.cartCreatedAt).toISOString() : null,
+      updatedAt: cart?.cartUpdatedAt ? new Date(cart.cartUpdatedAt).toISOString() : null,
+    },
+    total: cartTotal(items),
+  };
 }
 
 /** The product, share-locked so that it is not deleted while the cart refers to it. */
