@@ -10,7 +10,18 @@ import type { Express } from "express";
  */
 export function createHttpServer(app: Express): http.Server {
   const server = http.createServer(app);
-  server.on("clientError", answerRefusedRequest);
+  // A kept-alive connection carries many requests: what matters for a refusal is whether an answer
+  // is under way on it now (ours would be written into the middle of that one), not whether the
+  // connection has ever written anything. Node's own rule is the same, read from its internals.
+  const answering = new WeakSet<Duplex>();
+  server.on("request", (request: http.IncomingMessage, response: http.ServerResponse) => {
+    const { socket } = request;
+    answering.add(socket);
+    response.once("close", () => answering.delete(socket));
+  });
+  server.on("clientError", (error: RefusedRequestError, socket: Duplex) =>
+    answerRefusedRequest(error, socket, answering.has(socket)),
+  );
   return server;
 }
 
@@ -21,10 +32,11 @@ const REFUSALS: Record<string, { status: number; message: string }> = {
 };
 const BAD_REQUEST = { status: 400, message: "Bad request" };
 
-function answerRefusedRequest(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) {
-  // As Node does: answer only on a connection that has not written anything yet.
-  const { bytesWritten } = socket as Duplex & { bytesWritten?: number };
-  if (error.code === "ECONNRESET" || !socket.writable || (bytesWritten ?? 0) > 0) {
+type RefusedRequestError = NodeJS.ErrnoException & { rawPacket?: Buffer };
+
+function answerRefusedRequest(error: RefusedRequestError, socket: Duplex, answerUnderWay: boolean) {
+  // Answer only between answers: a connection whose answer is under way is closed instead.
+  if (error.code === "ECONNRESET" || !socket.writable || answerUnderWay) {
     socket.destroy();
     return;
   }

@@ -4,6 +4,7 @@
  * has a request in flight; requests that Node itself refuses still answer in the store's words;
  * password changes are rate limited before bcrypt runs; the sitemap is answered from the cache.
  */
+import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_COOKIE } from "../../server/http/page-session";
@@ -362,6 +363,31 @@ describe("requests that Node refuses before Express", () => {
     const viaFetch = await fetch(`${server.baseUrl}/api/v1/cart?${bigQuery}`);
     expect(viaFetch.status).toBe(431);
     expect(await viaFetch.json()).toMatchObject({ success: false });
+  });
+
+  it("answer on a kept-alive connection that has already carried an answer", async () => {
+    // Clients reuse connections: a refusal there once closed the connection without a word
+    // ("other side closed" in fetch) instead of answering 431.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (path: string) =>
+      new Promise<{ status: number; body: string; reusedSocket: boolean }>((resolve, reject) => {
+        const request = http.get(server.baseUrl + path, { agent }, (response) => {
+          let body = "";
+          response.setEncoding("utf8");
+          response.on("data", (chunk: string) => (body += chunk));
+          response.on("end", () => resolve({ status: response.statusCode!, body, reusedSocket: request.reusedSocket }));
+        });
+        request.on("error", reject);
+      });
+    try {
+      expect((await get("/healthz")).status).toBe(200);
+      const refused = await get(`/api/v1/products?${bigQuery}`);
+      expect(refused.reusedSocket).toBe(true);
+      expect(refused.status).toBe(431);
+      expect(JSON.parse(refused.body)).toEqual({ success: false, message: "Request header fields too large" });
+    } finally {
+      agent.destroy();
+    }
   });
 
   it("answer 431 with a short text on pages, and 400 for a malformed request", async () => {
