@@ -3,7 +3,6 @@ import {
   Links,
   Meta,
   Outlet,
-  Scripts,
   ScrollRestoration,
   data,
   isRouteErrorResponse,
@@ -16,6 +15,7 @@ import type { Route } from "./+types/root";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
 import { SessionFlash } from "./components/flash-banner";
+import { PageScripts } from "./components/page-scripts";
 import { RouteErrorScreen } from "./components/route-error-screen";
 import { requestContext } from "./context";
 import { pageMeta, siteOf } from "./lib/meta";
@@ -101,7 +101,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {data?.lite ? null : (
             <>
               <ScrollRestoration nonce={nonce} />
-              <Scripts nonce={nonce} />
+              <PageScripts nonce={nonce} />
             </>
           )}
         </body>
@@ -130,7 +130,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {data?.lite ? null : (
           <>
             <ScrollRestoration nonce={nonce} />
-            <Scripts nonce={nonce} />
+            <PageScripts nonce={nonce} />
           </>
         )}
       </body>

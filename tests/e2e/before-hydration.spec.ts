@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { DEAD_IMAGE_CONSOLE_ERROR, PLACEHOLDER_PATH, expectPlaceholderShown, productWithDeadImage } from "./dead-image";
 import { expect, test } from "./fixtures";
-import { holdScripts } from "./held-scripts";
+import { holdScripts, waitForHydration } from "./held-scripts";
 import {
   ADMIN,
   addToCart,
@@ -699,4 +699,34 @@ test.describe("before the scripts run: product images", () => {
       await expectPlaceholderShown(browser, page.request, image);
     }
   });
+});
+
+test.describe("the first paint", () => {
+  // The page comes first, its scripts after (app/components/page-scripts.tsx): on a slow link the
+  // modules no longer share the line with the page's stylesheet before anything is shown.
+  for (const path of ["/", "/products", "/cart"]) {
+    test(`${path} paints before it asks for its scripts, and hydrates after`, async ({ page }) => {
+      await page.goto(path);
+      await waitForHydration(page);
+      const timing = await page.evaluate(() => {
+        const resources = performance.getEntriesByType("resource");
+        const starts = (extension: string) =>
+          resources
+            .filter((entry) => new URL(entry.name).pathname.startsWith("/assets/") && entry.name.endsWith(extension))
+            .map((entry) => entry.startTime);
+        return {
+          firstContentfulPaint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
+          stylesheets: starts(".css"),
+          scripts: starts(".js"),
+        };
+      });
+      expect(timing.firstContentfulPaint, "the page painted").not.toBeNull();
+      expect(timing.stylesheets.length, "the stylesheet was loaded").toBeGreaterThan(0);
+      expect(timing.scripts.length, "the scripts were loaded").toBeGreaterThan(0);
+      expect(Math.max(...timing.stylesheets)).toBeLessThan(timing.firstContentfulPaint!);
+      expect(Math.min(...timing.scripts), "no script was asked for before the first paint").toBeGreaterThanOrEqual(
+        timing.firstContentfulPaint!,
+      );
+    });
+  }
 });

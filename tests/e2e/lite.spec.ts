@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { waitForHydration } from "./held-scripts";
 
 /**
  * Lite mode: a shopper on a slow connection turns scripts off for the store and still shops,
@@ -10,6 +11,8 @@ test.describe("lite mode", () => {
   }, testInfo) => {
     const scripts: string[] = [];
     await page.goto("/products");
+    // The full page asks for its scripts after its first paint: they have come once it has hydrated.
+    if (testInfo.project.use.javaScriptEnabled) await waitForHydration(page);
     // Turned on from the footer, then every request is watched.
     page.on("request", (request) => {
       if (request.resourceType() === "script") scripts.push(request.url());
