@@ -47,7 +47,7 @@ const HELD_MODULE_ID = "held-module-script";
  * Starts the held module script (with its preloads, so the modules still come in parallel) when
  * the first contentful paint has been presented. A page opened in a hidden tab paints nothing
  * until shown, so there it starts at once, as it does when the tab is hidden before the paint.
- * A browser without paint timing starts after its first frame.
+ * A browser without paint timing (or without PerformanceObserver) starts after its first frame.
  */
 const START_AFTER_FIRST_PAINT = `(() => {
   const held = document.getElementById(${JSON.stringify(HELD_MODULE_ID)});
@@ -69,13 +69,14 @@ const START_AFTER_FIRST_PAINT = `(() => {
   };
   if (document.visibilityState === "hidden") return start();
   document.addEventListener("visibilitychange", start, { once: true });
-  if (PerformanceObserver.supportedEntryTypes.includes("paint")) {
+  try {
+    if (!(PerformanceObserver.supportedEntryTypes || []).includes("paint")) throw new Error("no paint timing");
     new PerformanceObserver((list, observer) => {
       if (list.getEntriesByName("first-contentful-paint").length === 0) return;
       observer.disconnect();
       start();
     }).observe({ type: "paint", buffered: true });
-  } else {
+  } catch {
     requestAnimationFrame(() => setTimeout(start));
   }
 })();`;

@@ -704,6 +704,14 @@ test.describe("before the scripts run: product images", () => {
 test.describe("the first paint", () => {
   // The page comes first, its scripts after (app/components/page-scripts.tsx): on a slow link the
   // modules no longer share the line with the page's stylesheet before anything is shown.
+  test("a browser without paint timing still asks for its scripts and hydrates", async ({ page }) => {
+    await page.addInitScript(() => {
+      Reflect.deleteProperty(window, "PerformanceObserver");
+    });
+    await page.goto("/products");
+    await waitForHydration(page);
+  });
+
   for (const path of ["/", "/products", "/cart"]) {
     test(`${path} paints before it asks for its scripts, and hydrates after`, async ({ page }) => {
       await page.goto(path);
