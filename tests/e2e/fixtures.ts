@@ -1,8 +1,14 @@
-import { test as base, expect } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 
 /**
  * Every journey fails on a script error or a console error (a Content-Security-Policy
  * violation, a hydration mismatch), except the expected ones a test names.
+ *
+ * With JavaScript on, a page opened by `goto` or `reload` is used once it has hydrated, as a
+ * person with JavaScript uses it: a page asks for its scripts only after its first paint
+ * (app/components/page-scripts.tsx), so the load event does not say they have run. A journey
+ * that acts before hydration says so with `waitUntil: "domcontentloaded"`
+ * (tests/e2e/before-hydration.spec.ts).
  */
 export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleGuard: void }>({
   allowConsoleErrors: [[], { option: true }],
@@ -23,6 +29,57 @@ export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleGuard: vo
     },
     { auto: true },
   ],
+  context: async ({ context, javaScriptEnabled }, provide) => {
+    if (javaScriptEnabled !== false) hydrateEveryPageOf(context);
+    await provide(context);
+  },
+  browser: [
+    async ({ browser }, provide) => {
+      // The contexts a journey opens itself (a second person, an admin beside a customer) say
+      // whether they run JavaScript; the test's own context is the `context` fixture above.
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (options) => {
+        const context = await newContext(options);
+        if (options?.javaScriptEnabled === true) hydrateEveryPageOf(context);
+        return context;
+      };
+      await provide(browser);
+    },
+    { scope: "worker" },
+  ],
 });
+
+/** Every page of the context, present and future, waits for hydration after `goto` and `reload`. */
+function hydrateEveryPageOf(context: BrowserContext) {
+  for (const page of context.pages()) waitForHydrationAfterLoad(page);
+  context.on("page", waitForHydrationAfterLoad);
+}
+
+function waitForHydrationAfterLoad(page: Page) {
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    if ((options?.waitUntil ?? "load") === "load") await untilHydrated(page);
+    return response;
+  };
+  page.reload = async (options) => {
+    const response = await reload(options);
+    if ((options?.waitUntil ?? "load") === "load") await untilHydrated(page);
+    return response;
+  };
+}
+
+/**
+ * Hydrated (app/root.tsx sets the mark), or a document with no scripts to start (lite mode, a
+ * file): the held module script (app/components/page-scripts.tsx) is what a page starts.
+ */
+async function untilHydrated(page: Page) {
+  await page.waitForFunction(
+    () => document.documentElement?.dataset.hydrated === "true" || !document.getElementById("held-module-script"),
+    undefined,
+    { timeout: 20_000 },
+  );
+}
 
 export { expect };
