@@ -72,7 +72,10 @@ export const profileSchema = yup.object({
     })
     .default({}),
   // Asked only when `email` differs from the account's (the server decides); ignored otherwise.
-  currentPassword: yup.string().max(1024, "Password is too long").default(""),
+  currentPassword: yup.string().max(1024, "Password is too long").default("").meta({
+    description:
+      "Required with an email other than the account's (missing or wrong: 400 on this field, nothing saved); not needed otherwise",
+  }),
 });
 
 /** The link mailed to a new address: its token (the page's button posts it back). */
