@@ -102,7 +102,6 @@ export const FORGOT_PASSWORD_PER_EMAIL: RateLimitRule = {
 };
 const TOO_MANY_RESET_REQUESTS = "Too many reset requests. Please wait a while and try again.";
 
-export { EMAIL_CHANGE_LINK_INVALID, EMAIL_CHANGE_LINK_VALID_HOURS };
 /**
  * Confirmation links mailed for email changes (asked for or sent again), per user in an hour: each
  * is a mail to an address the user typed, so the store is not a way to flood someone's mailbox.
@@ -113,16 +112,15 @@ export const EMAIL_CHANGE_LINKS_PER_USER: RateLimitRule = {
   windowSeconds: 60 * 60,
 };
 const TOO_MANY_EMAIL_CHANGE_LINKS = "Too many confirmation links asked for. Please wait a while and try again.";
-export const NO_EMAIL_CHANGE_WAITING = "No email change is waiting for confirmation";
+const NO_EMAIL_CHANGE_WAITING = "No email change is waiting for confirmation";
 
 /** What a profile save did: the user as now stored, and where a confirmation link went (an email change). */
 export type ProfileUpdate = { user: PublicUser; confirmationSentTo: string | null };
 
-/** A confirmed email change: the user with the new address, the new credentials version, the old address. */
+/** A confirmed email change: the user with the new address, and the new credentials version. */
 export type EmailChangeConfirmed = {
   user: PublicUser;
   credentialsVersion: number;
-  previousEmail: string;
   /** The sign-in that confirmed it belongs to this user and carries on (re-stamped). */
   keptSignIn: boolean;
 };
@@ -400,7 +398,6 @@ export class AccountsService {
       return {
         user: { ...user.toPublic(), email: change.newEmail, pendingEmail: null },
         credentialsVersion,
-        previousEmail: user.email,
         keptSignIn: Boolean(keep.sessionId || keep.tokenId),
       };
     });
