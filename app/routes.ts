@@ -31,6 +31,8 @@ export default [
   route("profile/password", "accounts/profile-password.tsx"),
   route("forgot-password", "accounts/forgot-password.tsx"),
   route("reset-password", "accounts/reset-password.tsx"),
+  // The link mailed to a new email address (works without signing in)
+  route("confirm-email", "accounts/confirm-email.tsx"),
 
   // Stock alerts: the link in their mails
   route("unsubscribe", "catalog/unsubscribe.tsx"),

@@ -20,6 +20,7 @@ import * as returns from "./20261123000018_returns";
 import * as productCounts from "./20261123000019_product_counts";
 import * as searchText from "./20261123000020_search_text";
 import * as searchVersion from "./20261123000021_search_version";
+import * as emailChanges from "./20261125000022_email_changes";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -47,6 +48,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261123000019_product_counts": productCounts,
   "20261123000020_search_text": searchText,
   "20261123000021_search_version": searchVersion,
+  "20261125000022_email_changes": emailChanges,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

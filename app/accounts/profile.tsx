@@ -19,16 +19,31 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { user, orders, orderCount: meta.count, alerts };
 }
 
-/** Cancels one of the customer's waiting stock alerts (docs/product.md, "Back in stock"). */
+/**
+ * The profile's buttons: send the link of a waiting email change again, or cancel that change
+ * (docs/product.md, "Accounts"); without an intent, cancel one of the customer's waiting stock
+ * alerts (docs/product.md, "Back in stock").
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
   const { services, session } = context.get(requestContext);
   const values = formValues(await request.formData());
   try {
-    const productName = await services.stockAlerts.cancelAlert(user.email, values);
-    session.setFlash({ tone: "success", message: `You will not be told when ${productName} is back.` });
+    if (values.intent === "resend-email-change") {
+      const sentTo = await services.accounts.resendEmailChangeLink(user._id);
+      session.setFlash({ tone: "success", message: `We sent the link to ${sentTo} again.` });
+    } else if (values.intent === "cancel-email-change") {
+      const dropped = await services.accounts.cancelEmailChange(user._id);
+      session.setFlash({
+        tone: "success",
+        message: `Your email stays ${user.email}: the change to ${dropped} was cancelled.`,
+      });
+    } else {
+      const productName = await services.stockAlerts.cancelAlert(user.email, values);
+      session.setFlash({ tone: "success", message: `You will not be told when ${productName} is back.` });
+    }
   } catch (error) {
-    flashRefusal(session, error, "Failed to cancel the alert");
+    flashRefusal(session, error, "Something went wrong");
   }
   throw redirect("/profile", 303);
 }
@@ -65,6 +80,7 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
             <dt>Address</dt>
             <dd>{address || "Not provided"}</dd>
           </dl>
+          {user.pendingEmail ? <PendingEmailChange email={user.email} pendingEmail={user.pendingEmail} /> : null}
           <div className="actions">
             <Link className="button" to="/profile/edit">
               Edit Profile
@@ -148,6 +164,33 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           </div>
         )}
       </section>
+    </section>
+  );
+}
+
+/** A change of email waiting for its link: where it goes, and buttons to send the link again or cancel it. */
+function PendingEmailChange({ email, pendingEmail }: { email: string; pendingEmail: string }) {
+  return (
+    <section className="pending-email" aria-labelledby="pending-email">
+      <h3 id="pending-email">Email change waiting</h3>
+      <p>
+        We sent a link to <strong>{pendingEmail}</strong>. Your email changes to it once you open the link; until then
+        it stays {email}.
+      </p>
+      <div className="actions">
+        <Form method="post" className="inline-form">
+          <input type="hidden" name="intent" value="resend-email-change" />
+          <button type="submit" className="button button--small">
+            Resend Link
+          </button>
+        </Form>
+        <Form method="post" className="inline-form">
+          <input type="hidden" name="intent" value="cancel-email-change" />
+          <button type="submit" className="button button--small button--ghost">
+            Cancel Email Change
+          </button>
+        </Form>
+      </div>
     </section>
   );
 }

@@ -69,6 +69,22 @@ describe("the OpenAPI document", () => {
     expect(mountedRoutes(routerFor([probe]))).toContain("get /probe/{id}");
   });
 
+  it("documents the email change: currentPassword on update-profile, pendingEmail on every user", () => {
+    const document = buildOpenApiDocument(apiRoutes, { title: "Waqt", serverUrl: "http://x" }) as any;
+    const update = document.paths["/auth/update-profile"].put;
+    expect(update.requestBody.content["application/json"].schema.properties.currentPassword).toMatchObject({
+      type: "string",
+      description: expect.stringContaining("Required with an email other than the account's"),
+    });
+    expect(update.summary).toContain("pendingEmail");
+    expect(Object.keys(update.responses)).toEqual(expect.arrayContaining(["400", "409", "429"]));
+    const user =
+      document.paths["/auth/me"].get.responses["200"].content["application/json"].schema.allOf[1].properties.data
+        .properties.user;
+    expect(user.required).toContain("pendingEmail");
+    expect(user.properties.pendingEmail).toMatchObject({ type: ["string", "null"], format: "email" });
+  });
+
   it("turns yup schemas into JSON Schema with types, value sets and bounds", () => {
     const schema = yup.object({
       email: yup.string().email().required(),

@@ -182,6 +182,8 @@ type Description = {
   tests?: { name?: string; params?: Record<string, unknown> }[];
   fields?: Record<string, Description>;
   innerType?: Description;
+  /** A schema's `.meta({ description })`: what a field means, for clients. */
+  meta?: { description?: unknown };
 };
 
 /** A JSON Schema for a yup schema: enough for the types, value sets and bounds that clients need. */
@@ -232,5 +234,6 @@ function describeToJson(description: Description): JsonSchema {
   if (description.type !== "object" && description.default !== undefined && typeof description.default !== "function") {
     json.default = description.default;
   }
+  if (typeof description.meta?.description === "string") json.description = description.meta.description;
   return json;
 }

@@ -3,6 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { waitForHydration } from "./held-scripts";
+import { linkIn, mailTo } from "./outbox-files";
 import {
   ADMIN,
   addToCart,
@@ -162,6 +163,7 @@ test.describe("accessibility (axe-core, every rule)", () => {
     // Links from mails that no longer work: a clear page (400) with what to do.
     findings.push(...(await visitAndAudit(page, "/reset-password?token=used-up", { status: 400 })));
     findings.push(...(await visitAndAudit(page, "/unsubscribe?token=unknown", { status: 400 })));
+    findings.push(...(await visitAndAudit(page, "/confirm-email?token=used-up", { status: 400 })));
     // A sold-out watch offers "Notify me when it's back"; a refused address is said beside its field.
     const soldOut = await createProduct(page.request, await adminToken(page.request), {
       name: `Axe Sold Out ${Date.now()}`,
@@ -241,6 +243,23 @@ test.describe("accessibility (axe-core, every rule)", () => {
     });
     expect(alert.status()).toBe(202);
     findings.push(...(await visitAndAudit(page, "/profile")).map((finding) => `with an alert ${finding}`));
+    // An email change waiting for its link: the profile's note and buttons, and the link's page.
+    const newEmail = `axe.changed.${Date.now()}@example.com`;
+    const change = await page.request.put("/api/v1/auth/update-profile", {
+      headers: { authorization: `Bearer ${customer.token}` },
+      data: { name: "Zainab Malik", email: newEmail, currentPassword: customer.password },
+    });
+    expect(change.status()).toBe(200);
+    findings.push(...(await visitAndAudit(page, "/profile")).map((finding) => `with an email change ${finding}`));
+    const link = linkIn((await mailTo(newEmail, /^Confirm your new Waqt email$/)).text, "/confirm-email?token=");
+    findings.push(...(await visitAndAudit(page, new URL(link).pathname + new URL(link).search)));
+    // The edit page refusing a new email without the password.
+    await page.goto("/profile/edit");
+    await waitForHydration(page);
+    await page.getByLabel("Email").fill(`axe.other.${Date.now()}@example.com`);
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await expect(page.getByText("Enter your current password to change your email")).toBeVisible();
+    findings.push(...(await audit(page, "/profile/edit refused without the password")));
     findings.push(
       ...(await visitAndAudit(page, "/order-success/00000000-0000-4000-8000-000000000000", { status: 404 })),
     );

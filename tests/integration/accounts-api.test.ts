@@ -52,6 +52,8 @@ describe("POST /auth/register", () => {
       address: { street: "", city: "", state: "", zipCode: "", country: "Pakistan" },
       role: "customer",
       createdAt: expect.any(String),
+      // The one field added since the first clients: no email change waits.
+      pendingEmail: null,
     });
     expect(JSON.stringify(response.body)).not.toMatch(/password|hash/i);
     const me = await client.api("GET", "/auth/me", { token });
@@ -159,7 +161,7 @@ describe("POST /auth/login and /auth/logout", () => {
 });
 
 describe("PUT /auth/update-profile", () => {
-  it("saves name, email, phone and address, with Pakistan as the default country", async () => {
+  it("saves name, phone and address, with Pakistan as the default country; a new email waits for its link", async () => {
     const { token } = await register("Profile Person", "profile@example.com");
     const response = await client.api("PUT", "/auth/update-profile", {
       token,
@@ -168,12 +170,14 @@ describe("PUT /auth/update-profile", () => {
         email: "profile2@example.com",
         phone: "+92 300 0000000",
         address: { street: "1 Mall Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "" },
+        currentPassword: "password123",
       },
     });
     expect(response.status).toBe(200);
     expect(response.body.data.user).toMatchObject({
       name: "Profile P.",
-      email: "profile2@example.com",
+      email: "profile@example.com",
+      pendingEmail: "profile2@example.com",
       phone: "+92 300 0000000",
       address: { street: "1 Mall Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
     });
@@ -183,7 +187,7 @@ describe("PUT /auth/update-profile", () => {
     const { token } = await register("Clash", "clash@example.com");
     const taken = await client.api("PUT", "/auth/update-profile", {
       token,
-      body: { name: "Clash", email: "admin1@waqt.test" },
+      body: { name: "Clash", email: "admin1@waqt.test", currentPassword: "password123" },
     });
     expect(taken.status).toBe(409);
     const missing = await client.api("PUT", "/auth/update-profile", { token, body: { email: "clash@example.com" } });

@@ -123,6 +123,9 @@ const PAGE_MATRIX: Record<string, Row> = {
   // Without a working token: the clear page with the form to ask again.
   "GET /reset-password": everyone(400),
   "POST /reset-password": everyone(400),
+  // The link mailed to a new email: without a working token, the clear page, by anyone.
+  "GET /confirm-email": everyone(400),
+  "POST /confirm-email": everyone(400),
   // Without a token: the page that says alerts were stopped; an empty post is refused.
   "GET /unsubscribe": everyone(200),
   "POST /unsubscribe": everyone(400),

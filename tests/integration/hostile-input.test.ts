@@ -215,6 +215,7 @@ const VALID_BODIES = (): Record<string, Record<string, unknown>> => ({
     email: "customer@hostile.test",
     phone: "0300 1234567",
     address,
+    currentPassword: "not-the-password",
   },
   "PUT /auth/change-password": { currentPassword: "not-the-password", newPassword: "password123" },
   "POST /auth/forgot-password": { email: "customer@hostile.test" },
@@ -596,7 +597,13 @@ const VALID_FORMS = (): Record<string, Record<string, string>> => ({
   "/admin/discounts/new": discountForm,
   "/admin/discounts/:discountId/edit": discountForm,
   "/admin/returns/:returnId": { intent: "receive", method: "Easypaisa", reference: "EP-1" },
-  "/profile/edit": { name: "Hostile Customer", email: "customer@hostile.test", phone: "", ...address },
+  "/profile/edit": {
+    name: "Hostile Customer",
+    email: "customer@hostile.test",
+    phone: "",
+    ...address,
+    currentPassword: "not-the-password",
+  },
   "/profile/password": {
     currentPassword: "not-the-password",
     newPassword: "password123",
@@ -620,6 +627,7 @@ const VALID_FORMS = (): Record<string, Record<string, string>> => ({
   "/forgot-password": { email: "customer@hostile.test" },
   "/reset-password": { token: "not-a-real-token", password: "password123", confirmPassword: "password123" },
   "/unsubscribe": { token: "not-a-real-token" },
+  "/confirm-email": { token: "not-a-real-token" },
   "/products/:productId": { email: "fuzz.alert@hostile.test" },
   "/profile": { alertId: "00000000-0000-4000-8000-000000000000" },
 });

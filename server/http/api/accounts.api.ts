@@ -79,14 +79,22 @@ export const accountsApiRoutes: ApiRoute[] = [
     method: "put",
     path: "/auth/update-profile",
     tag: "Auth",
-    summary: "Update name, email, phone and address",
+    summary:
+      "Update name, phone and address at once. A new `email` needs `currentPassword` (missing or wrong: 400 on `currentPassword`, nothing saved; counted with password changes, 429 past the limit) and takes effect only when the link mailed to it is opened: until then `email` stays, and `pendingEmail` is the new address. The same `email` needs no password",
     access: "signed-in",
     body: profileSchema,
     responseData: oneUser,
-    errorStatuses: [409],
-    handler: async ({ services, user, body }) => {
-      const updated = await services.accounts.updateProfile(user!._id, body);
-      return { message: "Profile updated successfully", data: { user: updated } };
+    errorStatuses: [409, 429],
+    handler: async ({ services, user, body, req }) => {
+      const { user: updated, confirmationSentTo } = await services.accounts.updateProfile(user!._id, body, {
+        ip: req.ip ?? "",
+      });
+      return {
+        message: confirmationSentTo
+          ? `Profile updated. Your email changes to ${confirmationSentTo} once you open the link we sent there.`
+          : "Profile updated successfully",
+        data: { user: updated },
+      };
     },
   }),
   defineApiRoute({

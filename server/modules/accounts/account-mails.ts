@@ -70,3 +70,72 @@ export function passwordChangedMail(
     }),
   };
 }
+
+/**
+ * To the new address of an email change: the link that makes it the account's. It carries the
+ * secret, so the mail's body is purged once sent; the account keeps its address until it is used.
+ */
+export function emailChangeLinkMail(
+  context: MailContext,
+  user: { name: string },
+  newEmail: string,
+  token: string,
+  options: { validHours: number },
+): MailToQueue {
+  const store = context.store.name;
+  return {
+    kind: "email-change-link",
+    to: newEmail,
+    secret: true,
+    ...renderMail(context, {
+      subject: `Confirm your new ${store} email`,
+      greeting: `Dear ${user.name},`,
+      blocks: [
+        {
+          kind: "paragraph",
+          text: `You asked to make ${newEmail} the email of your ${store} account. Your account keeps its current email until you confirm.`,
+        },
+        {
+          kind: "link",
+          label: "Confirm your new email",
+          url: siteLink(context, `/confirm-email?token=${encodeURIComponent(token)}`),
+        },
+        {
+          kind: "paragraph",
+          text: `The link works once, within ${options.validHours} hours. If you did not ask for this, ignore this mail: nothing changes.`,
+        },
+      ],
+    }),
+  };
+}
+
+/**
+ * To the old address once an email change is confirmed: when it happened, the new address, and
+ * how to reach the store (a reset link would now go to the new address, so the store is the way back).
+ */
+export function emailChangedMail(
+  context: MailContext,
+  user: { name: string },
+  change: { from: string; to: string; at: Date },
+): MailToQueue {
+  const store = context.store.name;
+  return {
+    kind: "email-changed",
+    to: change.from,
+    ...renderMail(context, {
+      subject: `Your ${store} email was changed`,
+      greeting: `Dear ${user.name},`,
+      blocks: [
+        {
+          kind: "paragraph",
+          text: `The email of your ${store} account was changed from ${change.from} to ${change.to} on ${KARACHI_TIME.format(change.at)} (Pakistan time). Mails about your account now go to ${change.to}, and the devices signed in to your account were signed out.`,
+        },
+        {
+          kind: "paragraph",
+          text: `If this was not you, tell us at once at ${context.store.email} or ${context.store.phone}, and we will help you get your account back.`,
+        },
+        { kind: "link", label: "Contact us", url: siteLink(context, "/contact") },
+      ],
+    }),
+  };
+}

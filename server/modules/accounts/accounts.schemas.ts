@@ -1,6 +1,7 @@
 import * as yup from "yup";
 import { DEFAULT_COUNTRY } from "../shared/address";
 import { emptyToUndefined, limitParam, pageParam } from "../shared/list-query";
+import { EMAIL_CHANGE_LINK_INVALID } from "./accounts-values.shared";
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from "./passwords";
 import { ROLES } from "./user.model";
 
@@ -70,6 +71,16 @@ export const profileSchema = yup.object({
       country: yup.string().trim().max(100, "Country must be at most 100 characters").default(DEFAULT_COUNTRY),
     })
     .default({}),
+  // Asked only when `email` differs from the account's (the server decides); ignored otherwise.
+  currentPassword: yup.string().max(1024, "Password is too long").default("").meta({
+    description:
+      "Required with an email other than the account's (missing or wrong: 400 on this field, nothing saved); not needed otherwise",
+  }),
+});
+
+/** The link mailed to a new address: its token (the page's button posts it back). */
+export const confirmEmailChangeSchema = yup.object({
+  token: yup.string().trim().required(EMAIL_CHANGE_LINK_INVALID).max(200, EMAIL_CHANGE_LINK_INVALID),
 });
 
 export const changePasswordSchema = yup.object({

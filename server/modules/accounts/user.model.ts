@@ -1,6 +1,8 @@
 import { BaseModel } from "../../db/base.model";
 import { addressShape, countryOrDefault } from "../shared/address";
-import { dateTime, email, object, oneOf, text, uuid, type ShapeOf } from "../shared/shapes";
+import type { QueryBuilder } from "objection";
+import { dateTime, described, email, nullable, object, oneOf, text, uuid, type ShapeOf } from "../shared/shapes";
+import { pendingEmailSql } from "./email-change.model";
 
 export const ROLES = ["customer", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -16,6 +18,10 @@ export const publicUserShape = object({
   address: addressShape,
   role: oneOf(ROLES),
   createdAt: dateTime(),
+  pendingEmail: described(
+    nullable(email()),
+    "The address the email changes to once the link mailed there is opened (null when no change waits); `email` stays the account's address until then",
+  ),
 });
 export type PublicUser = ShapeOf<typeof publicUserShape>;
 
@@ -37,6 +43,15 @@ export class User extends BaseModel {
   country!: string;
   createdAt!: Date;
   updatedAt!: Date;
+  /** Read only with the modifier withPendingEmail (not a column). */
+  pendingEmail?: string | null;
+
+  static modifiers = {
+    /** Every column, and the address a pending email change waits for (a public user shows it). */
+    withPendingEmail(query: QueryBuilder<User>) {
+      query.select("users.*", User.raw(`${pendingEmailSql("users")} AS pending_email`));
+    },
+  };
 
   toPublic(): PublicUser {
     return publicUserOf(this);
@@ -46,7 +61,18 @@ export class User extends BaseModel {
 /** The columns a public user is made of (what the token lookup reads, without a model). */
 export type PublicUserRow = Pick<
   User,
-  "id" | "name" | "email" | "phone" | "street" | "city" | "state" | "zipCode" | "country" | "role" | "createdAt"
+  | "id"
+  | "name"
+  | "email"
+  | "phone"
+  | "street"
+  | "city"
+  | "state"
+  | "zipCode"
+  | "country"
+  | "role"
+  | "createdAt"
+  | "pendingEmail"
 >;
 
 export function publicUserOf(row: PublicUserRow): PublicUser {
@@ -64,5 +90,6 @@ export function publicUserOf(row: PublicUserRow): PublicUser {
     },
     role: row.role,
     createdAt: new Date(row.createdAt).toISOString(),
+    pendingEmail: row.pendingEmail ?? null,
   };
 }

@@ -139,6 +139,28 @@ export class StockAlertsService {
 }
 
 /**
+ * An account's address changed (a confirmed email change, docs/product.md "Back in stock"): the
+ * alerts still waiting for the old address follow the account to the new one, in the caller's
+ * transaction. Where the new address already waits for the same product, the old address's alert
+ * is cancelled instead (one waiting alert per product and address). Alerts already mailed keep
+ * their address, so an unsubscribe link sent to the old address never speaks for the new one.
+ */
+export async function moveWaitingStockAlerts(trx: Knex, from: string, to: string): Promise<void> {
+  await trx.raw(
+    `UPDATE stock_alerts SET email = ?
+      WHERE email = ? AND state IN ('waiting', 'due')
+        AND NOT EXISTS (SELECT 1 FROM stock_alerts kept
+                         WHERE kept.product_id = stock_alerts.product_id AND kept.email = ?
+                           AND kept.state IN ('waiting', 'due'))`,
+    [to, from, to],
+  );
+  await StockAlert.query(trx)
+    .where("email", from)
+    .whereIn("state", ["waiting", "due"])
+    .patch({ state: "cancelled", cancelledAt: StockAlert.fn.now() as unknown as Date });
+}
+
+/**
  * Every due alert (of these products, or any) becomes one mail in the outbox, in the caller's
  * transaction, and is marked notified. The database marked them due when the stock went from 0
  * to more (migration 20261123000015), so whatever raised the stock, a service calls this in the

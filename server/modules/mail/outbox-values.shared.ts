@@ -12,6 +12,8 @@ export const MAIL_KINDS = [
   "order-cancelled-by-customer",
   "password-reset",
   "password-changed",
+  "email-change-link",
+  "email-changed",
   "back-in-stock",
   "return-requested",
   "return-approved",
