@@ -192,6 +192,67 @@ describe("the server process", () => {
     expect(postmasterRunning()).toBe(false);
   }, 60_000);
 
+  // nginx on the same machine (README, "Deploying"): HOST stays 127.0.0.1 and the store faces the
+  // internet all the same. Its signs are PUBLIC_URL and TRUST_PROXY.
+  it("refuses to start behind a proxy on this machine while a demo account keeps its published password", async () => {
+    const refusals: [Record<string, string>, RegExp][] = [
+      [
+        { PUBLIC_URL: "https://shop.example.pk" },
+        /^Refusing to start with PUBLIC_URL=https:\/\/shop\.example\.pk: the demo account admin@waqt\.pk still has its published password\. Change it \(My Profile, Change Password\) or delete the account, from a start with HOST=127\.0\.0\.1 and neither PUBLIC_URL nor TRUST_PROXY\.$/,
+      ],
+      [{ TRUST_PROXY: "loopback" }, /^Refusing to start with TRUST_PROXY=loopback: the demo account admin@waqt\.pk /],
+      [
+        { TRUST_PROXY: "1", PUBLIC_URL: "http://192.168.1.20:8080" },
+        /^Refusing to start with PUBLIC_URL=http:\/\/192\.168\.1\.20:8080 and TRUST_PROXY=1: the demo account /,
+      ],
+    ];
+    for (const [env, line] of refusals) {
+      const proxied = spawn(process.execPath, ["build/node/main.js"], {
+        env: { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stderr = "";
+      proxied.stderr!.on("data", (chunk) => (stderr += chunk));
+      expect(await exitOf(proxied), JSON.stringify(env)).toBe(1);
+      expect(stderr.trim().split("\n")).toHaveLength(1);
+      expect(stderr.trim()).toMatch(line);
+      expect(postmasterRunning()).toBe(false);
+    }
+    // A loopback PUBLIC_URL is this machine alone, as before.
+    const local = startServer({ HOST: "127.0.0.1", PUBLIC_URL: "http://127.0.0.1:8080" });
+    await local.ready;
+    const exited = exitOf(local.child);
+    local.child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  }, 120_000);
+
+  it("refuses a TRUST_PROXY that proxy-addr cannot read, or that trusts everyone, before the database is touched", async () => {
+    const fresh = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-trust-proxy-"));
+    try {
+      for (const [setting, line] of [
+        [
+          "::/0",
+          "Invalid configuration: TRUST_PROXY must be a hop count (e.g. 1) or the proxies' addresses, ranges or names (loopback, linklocal, uniquelocal): invalid range on address: ::/0",
+        ],
+        ["0.0.0.0/1,128.0.0.0/1", /^Invalid configuration: TRUST_PROXY trusts every IPv4 address on the internet/],
+      ] as const) {
+        const refused = spawn(process.execPath, ["build/node/main.js"], {
+          env: { ...process.env, NODE_ENV: "production", DATA_DIR: fresh, PORT: "0", TRUST_PROXY: setting },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let stderr = "";
+        refused.stderr!.on("data", (chunk) => (stderr += chunk));
+        expect(await exitOf(refused), setting).toBe(1);
+        if (typeof line === "string") expect(stderr.trim()).toBe(line);
+        else expect(stderr.trim()).toMatch(line);
+        // No cluster was made, so no migration ran.
+        expect(fs.existsSync(path.join(fresh, "postgres")), setting).toBe(false);
+      }
+    } finally {
+      fs.rmSync(fresh, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it("never makes an existing customer account an admin through ADMIN_EMAIL", async () => {
     const takeover = spawn(process.execPath, ["build/node/main.js"], {
       env: {
