@@ -69,6 +69,7 @@ describe("configuration", () => {
       outboxDir: path.join(dataDir, "outbox"),
       maxAttempts: 8,
       retrySeconds: 60,
+      filesKeepDays: 7,
     });
     expect(loadConfig({ DATA_DIR: dataDir, SITE_NAME: "Waqt, Lahore", STORE_EMAIL: "hi@waqt.pk" }).mail.from).toBe(
       '"Waqt, Lahore" <hi@waqt.pk>',
@@ -79,17 +80,22 @@ describe("configuration", () => {
       MAIL_FROM: "Orders <orders@waqt.pk>",
       MAIL_MAX_ATTEMPTS: "3",
       MAIL_RETRY_SECONDS: "0.5",
+      MAIL_FILES_KEEP_DAYS: "2",
     });
     expect(set.mail).toMatchObject({
       smtpUrl: "smtps://user:secret@mail.example:465",
       from: "Orders <orders@waqt.pk>",
       maxAttempts: 3,
       retrySeconds: 0.5,
+      filesKeepDays: 2,
     });
     expect(errorOf({ SMTP_URL: "http://mail.example" })).toContain("SMTP_URL must be an smtp:// or smtps:// URL");
     expect(errorOf({ MAIL_FROM: "Orders" })).toContain("MAIL_FROM must be an address");
     expect(errorOf({ MAIL_MAX_ATTEMPTS: "0" })).toContain("MAIL_MAX_ATTEMPTS");
     expect(errorOf({ MAIL_RETRY_SECONDS: "-1" })).toContain("MAIL_RETRY_SECONDS");
+    expect(errorOf({ MAIL_FILES_KEEP_DAYS: "0" })).toBe(
+      "Invalid configuration: MAIL_FILES_KEEP_DAYS must be a whole number of days (1-3650)",
+    );
   });
 
   it("refuses TRUST_PROXY=true, which would believe any client's X-Forwarded-For, and accepts hops or addresses", () => {

@@ -56,6 +56,8 @@ export type MailConfig = {
   maxAttempts: number;
   /** The wait after the first failed attempt; it doubles after each, up to an hour. */
   retrySeconds: number;
+  /** .eml files under outboxDir older than this are removed (they hold reset links and customers' details). */
+  filesKeepDays: number;
 };
 
 export class ConfigError extends Error {
@@ -157,6 +159,13 @@ const envSchema = yup.object({
     .min(1, "must be a whole number (1-100)")
     .max(100, "must be a whole number (1-100)")
     .default(8),
+  MAIL_FILES_KEEP_DAYS: yup
+    .number()
+    .typeError("must be a whole number of days (1-3650)")
+    .integer("must be a whole number of days (1-3650)")
+    .min(1, "must be a whole number of days (1-3650)")
+    .max(3650, "must be a whole number of days (1-3650)")
+    .default(7),
   MAIL_RETRY_SECONDS: yup
     .number()
     .typeError("must be a number of seconds (0.01-3600)")
@@ -247,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       outboxDir: path.join(dataDir, "outbox"),
       maxAttempts: raw.MAIL_MAX_ATTEMPTS,
       retrySeconds: raw.MAIL_RETRY_SECONDS,
+      filesKeepDays: raw.MAIL_FILES_KEEP_DAYS,
     },
     benchQueryCount: raw.BENCH_QUERY_COUNT === "on",
   };

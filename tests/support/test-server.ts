@@ -45,7 +45,7 @@ export async function startTestServer(
     /** Where the services read the time (tests move it instead of waiting). */
     clock?: () => Date;
     /** Start this server's outbox sender, as the store does, looking every `pollMs`. */
-    mail?: { pollMs?: number };
+    mail?: { pollMs?: number; fileSweepMs?: number };
     /** Where the app logs (tests that read the log lines); silent otherwise. */
     logger?: Logger;
   } = {},
@@ -89,6 +89,7 @@ export async function startTestServer(
         maxAttempts: config.mail.maxAttempts,
         retrySeconds: config.mail.retrySeconds,
         pollMs: options.mail.pollMs ?? 100,
+        fileSweepMs: options.mail.fileSweepMs,
         sweep: () => services.stockAlerts.queueDue(),
       })
     : null;
