@@ -38,6 +38,23 @@ function exitOf(child: ChildProcess) {
   return new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
 }
 
+/**
+ * A start that should be refused: its exit code and what it wrote to stderr. One that starts
+ * instead is stopped after 30 seconds (and exits 0), so a failing test leaves no server behind.
+ */
+async function refusedStart(env: Record<string, string>) {
+  const child = spawn(process.execPath, ["build/node/main.js"], {
+    env: { ...process.env, NODE_ENV: "production", PORT: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill("SIGTERM"), 30_000);
+  const code = await exitOf(child);
+  clearTimeout(timer);
+  return { code, stderr: stderr.trim() };
+}
+
 function postmasterRunning(): boolean {
   const pidFile = path.join(dataDir, "postgres", "postmaster.pid");
   if (!fs.existsSync(pidFile)) return false;
@@ -207,15 +224,10 @@ describe("the server process", () => {
       ],
     ];
     for (const [env, line] of refusals) {
-      const proxied = spawn(process.execPath, ["build/node/main.js"], {
-        env: { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", ...env },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stderr = "";
-      proxied.stderr!.on("data", (chunk) => (stderr += chunk));
-      expect(await exitOf(proxied), JSON.stringify(env)).toBe(1);
-      expect(stderr.trim().split("\n")).toHaveLength(1);
-      expect(stderr.trim()).toMatch(line);
+      const { code, stderr } = await refusedStart({ DATA_DIR: dataDir, HOST: "127.0.0.1", ...env });
+      expect(code, JSON.stringify(env)).toBe(1);
+      expect(stderr.split("\n")).toHaveLength(1);
+      expect(stderr).toMatch(line);
       expect(postmasterRunning()).toBe(false);
     }
     // A loopback PUBLIC_URL is this machine alone, as before.
@@ -236,15 +248,10 @@ describe("the server process", () => {
         ],
         ["0.0.0.0/1,128.0.0.0/1", /^Invalid configuration: TRUST_PROXY trusts every IPv4 address on the internet/],
       ] as const) {
-        const refused = spawn(process.execPath, ["build/node/main.js"], {
-          env: { ...process.env, NODE_ENV: "production", DATA_DIR: fresh, PORT: "0", TRUST_PROXY: setting },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
-        let stderr = "";
-        refused.stderr!.on("data", (chunk) => (stderr += chunk));
-        expect(await exitOf(refused), setting).toBe(1);
-        if (typeof line === "string") expect(stderr.trim()).toBe(line);
-        else expect(stderr.trim()).toMatch(line);
+        const { code, stderr } = await refusedStart({ DATA_DIR: fresh, TRUST_PROXY: setting });
+        expect(code, setting).toBe(1);
+        if (typeof line === "string") expect(stderr).toBe(line);
+        else expect(stderr).toMatch(line);
         // No cluster was made, so no migration ran.
         expect(fs.existsSync(path.join(fresh, "postgres")), setting).toBe(false);
       }
