@@ -49,7 +49,8 @@ export function createApp(deps: AppDependencies): Express {
   const { config, logger, db, services } = deps;
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", config.trustProxy);
+  // The function judged when the configuration was loaded, not the setting again (server/trust-proxy.ts).
+  app.set("trust proxy", config.trustProxy?.trusts ?? false);
   // Benchmark only (BENCH_QUERY_COUNT=on): database queries per request.
   if (config.benchQueryCount) app.use(queryCounter({ db, pools: [deps.sessionPool] }));
 

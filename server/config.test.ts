@@ -69,6 +69,7 @@ describe("configuration", () => {
       outboxDir: path.join(dataDir, "outbox"),
       maxAttempts: 8,
       retrySeconds: 60,
+      filesKeepDays: 7,
     });
     expect(loadConfig({ DATA_DIR: dataDir, SITE_NAME: "Waqt, Lahore", STORE_EMAIL: "hi@waqt.pk" }).mail.from).toBe(
       '"Waqt, Lahore" <hi@waqt.pk>',
@@ -79,17 +80,22 @@ describe("configuration", () => {
       MAIL_FROM: "Orders <orders@waqt.pk>",
       MAIL_MAX_ATTEMPTS: "3",
       MAIL_RETRY_SECONDS: "0.5",
+      MAIL_FILES_KEEP_DAYS: "2",
     });
     expect(set.mail).toMatchObject({
       smtpUrl: "smtps://user:secret@mail.example:465",
       from: "Orders <orders@waqt.pk>",
       maxAttempts: 3,
       retrySeconds: 0.5,
+      filesKeepDays: 2,
     });
     expect(errorOf({ SMTP_URL: "http://mail.example" })).toContain("SMTP_URL must be an smtp:// or smtps:// URL");
     expect(errorOf({ MAIL_FROM: "Orders" })).toContain("MAIL_FROM must be an address");
     expect(errorOf({ MAIL_MAX_ATTEMPTS: "0" })).toContain("MAIL_MAX_ATTEMPTS");
     expect(errorOf({ MAIL_RETRY_SECONDS: "-1" })).toContain("MAIL_RETRY_SECONDS");
+    expect(errorOf({ MAIL_FILES_KEEP_DAYS: "0" })).toBe(
+      "Invalid configuration: MAIL_FILES_KEEP_DAYS must be a whole number of days (1-3650)",
+    );
   });
 
   it("refuses TRUST_PROXY=true, which would believe any client's X-Forwarded-For, and accepts hops or addresses", () => {
@@ -99,9 +105,54 @@ describe("configuration", () => {
     expect(errorOf({ TRUST_PROXY: "10.0.0.1, evil" })).toMatch(/^Invalid configuration: TRUST_PROXY /);
     expect(errorOf({ TRUST_PROXY: "10.0.0.0/99" })).toMatch(/^Invalid configuration: TRUST_PROXY /);
     const config = (value: string) => loadConfig({ DATA_DIR: tempDataDir(), TRUST_PROXY: value }).trustProxy;
-    expect(config("1")).toBe(1);
-    expect(config("false")).toBe(false);
-    expect(config("loopback, 10.0.0.0/8, ::1")).toBe("loopback, 10.0.0.0/8, ::1");
+    expect(config("false")).toBeNull();
+    expect(config("0")).toBeNull();
+    // What Express is given: one hop (nginx) is believed about the client, the next is not.
+    const oneHop = config("1")!;
+    expect(oneHop.setting).toBe("1");
+    expect([oneHop.trusts("203.0.113.7", 0), oneHop.trusts("203.0.113.7", 1)]).toEqual([true, false]);
+    const listed = config("loopback, 10.0.0.0/8, ::1")!;
+    expect(listed.setting).toBe("loopback, 10.0.0.0/8, ::1");
+    for (const address of ["127.0.0.1", "10.20.30.40", "::1", "::ffff:127.0.0.1"])
+      expect(listed.trusts(address, 0), address).toBe(true);
+    for (const address of ["203.0.113.7", "11.0.0.1", "2001:db8::1"])
+      expect(listed.trusts(address, 0), address).toBe(false);
+  });
+
+  it("refuses TRUST_PROXY settings that trust every address in another spelling, a huge share of them, or many hops", () => {
+    const refusal = (value: string) => errorOf({ TRUST_PROXY: value });
+    // Every IPv4 client, written as two halves, or through IPv4-mapped IPv6; every IPv6 client.
+    for (const everyone of ["0.0.0.0/1,128.0.0.0/1", "0.0.0.0/1, 128.0.0.0/1, loopback", "::ffff:0:0/96"])
+      expect(refusal(everyone), everyone).toMatch(
+        /^Invalid configuration: TRUST_PROXY trusts every IPv4 address on the internet, .*as with true/,
+      );
+    for (const everyone of ["::/1,8000::/1", "2000::/3"])
+      expect(refusal(everyone), everyone).toMatch(/^Invalid configuration: TRUST_PROXY trusts every IPv6 address /);
+    // A /8 of the internet's addresses is as much as the threshold (1/256), a /5 much more.
+    expect(refusal("16.0.0.0/8")).toMatch(/^Invalid configuration: TRUST_PROXY trusts 0\.39% of the IPv4 addresses /);
+    expect(refusal("8.0.0.0/5")).toMatch(/^Invalid configuration: TRUST_PROXY trusts 2\.8% of the IPv4 addresses /);
+    expect(refusal("2400::/10")).toMatch(/^Invalid configuration: TRUST_PROXY trusts 0\.78% of the IPv6 addresses /);
+    // proxy-addr refuses a /0 itself, which Express only tried when the app was made, after migrations.
+    for (const bad of ["::/0", "0.0.0.0/0", "TRUE", "yes", "10.0.0.1,", "127.0.0.1/33"])
+      expect(refusal(bad), bad).toMatch(/^Invalid configuration: TRUST_PROXY must be a hop count/);
+    for (const hops of ["4", "10", "99"])
+      expect(refusal(hops), hops).toBe(
+        `Invalid configuration: TRUST_PROXY must be a hop count of at most 3 (the proxies in front of the store), not ${hops}: a count larger than the real chain believes what clients write into X-Forwarded-For`,
+      );
+
+    // What a real deployment writes still loads: hops up to 3, the machine's and private
+    // networks, a CDN's published ranges, a /9.
+    const accepted = (value: string) => loadConfig({ DATA_DIR: tempDataDir(), TRUST_PROXY: value }).trustProxy;
+    for (const fine of [
+      "1",
+      "2",
+      "3",
+      "loopback",
+      "loopback, linklocal, uniquelocal",
+      "173.245.48.0/20, 103.21.244.0/22, 104.16.0.0/13, 2400:cb00::/32, 2a06:98c0::/29",
+      "16.0.0.0/9",
+    ])
+      expect(accepted(fine)?.setting, fine).toBe(fine);
   });
 
   it("knows which hosts only this machine can reach", () => {
@@ -138,7 +189,7 @@ describe("configuration", () => {
       ADMIN_PASSWORD: "a-long-password",
     });
     expect(config.corsOrigins).toEqual(["https://app.example.com", "https://m.example.com"]);
-    expect(config.trustProxy).toBe(1);
+    expect(config.trustProxy?.setting).toBe("1");
     expect(config.rateLimits).toBe(false);
     expect(config.publicUrl).toBe("https://waqt.pk");
     expect(config.store.name).toBe("Ghari");

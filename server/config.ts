@@ -4,6 +4,7 @@ import net from "node:net";
 import path from "node:path";
 import * as yup from "yup";
 import { storeDetails, type StoreDetails } from "./store-details";
+import { compileTrustProxy, TrustProxyRefused, type TrustProxy } from "./trust-proxy";
 
 /**
  * The whole configuration, read and validated once at start. Every setting comes from the
@@ -26,10 +27,11 @@ export type Config = {
   corsOrigins: string[];
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /**
-   * Express "trust proxy": false, a hop count or the proxies' addresses. Never `true`, which
-   * would believe any client's X-Forwarded-For and defeat every per-address limit.
+   * TRUST_PROXY: a hop count or the proxies' addresses, compiled and judged at load (server/trust-proxy.ts);
+   * null when unset. Never `true` nor anything trusting as much, which would believe any client's
+   * X-Forwarded-For and defeat every per-address limit.
    */
-  trustProxy: false | number | string;
+  trustProxy: TrustProxy | null;
   rateLimits: boolean;
   /** Keep rendered catalogue pages for guests in memory (production only; see server/http/page-cache.ts). */
   pageCache: boolean;
@@ -54,6 +56,8 @@ export type MailConfig = {
   maxAttempts: number;
   /** The wait after the first failed attempt; it doubles after each, up to an hour. */
   retrySeconds: number;
+  /** .eml files under outboxDir older than this are removed (they hold reset links and customers' details). */
+  filesKeepDays: number;
 };
 
 export class ConfigError extends Error {
@@ -120,15 +124,7 @@ const envSchema = yup.object({
       splitList(value ?? "").every(isOrigin),
     ),
   LOG_LEVEL: yup.string().oneOf(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`),
-  TRUST_PROXY: yup
-    .string()
-    .trim()
-    .default("false")
-    .test(
-      "hops-or-addresses",
-      "must be a hop count (e.g. 1) or the proxies' addresses, not true: true believes any client's X-Forwarded-For",
-      (value) => value === undefined || isTrustProxySetting(value),
-    ),
+  TRUST_PROXY: yup.string().trim().default("false"),
   RATE_LIMITS: yup.string().oneOf(["on", "off"], "must be on or off").default("on"),
   PAGE_CACHE: yup.string().oneOf(["on", "off"], "must be on or off").default("on"),
   ADMIN_EMAIL: yup.string().trim().email("must be an email address"),
@@ -163,6 +159,13 @@ const envSchema = yup.object({
     .min(1, "must be a whole number (1-100)")
     .max(100, "must be a whole number (1-100)")
     .default(8),
+  MAIL_FILES_KEEP_DAYS: yup
+    .number()
+    .typeError("must be a whole number of days (1-3650)")
+    .integer("must be a whole number of days (1-3650)")
+    .min(1, "must be a whole number of days (1-3650)")
+    .max(3650, "must be a whole number of days (1-3650)")
+    .default(7),
   MAIL_RETRY_SECONDS: yup
     .number()
     .typeError("must be a number of seconds (0.01-3600)")
@@ -198,6 +201,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = raw.DATABASE_URL || null;
   const port = raw.PORT;
 
+  // Judged here, before anything opens the database: a bad or overly trusting setting never
+  // reaches migrations, nor Express (which would throw on a bad range only when the app is made).
+  let trustProxy: TrustProxy | null;
+  try {
+    trustProxy = compileTrustProxy(raw.TRUST_PROXY);
+  } catch (error) {
+    if (error instanceof TrustProxyRefused) throw new ConfigError("TRUST_PROXY", error.message);
+    throw error;
+  }
+
   if (raw.ADMIN_EMAIL && !raw.ADMIN_PASSWORD) {
     throw new ConfigError("ADMIN_PASSWORD", "is required when ADMIN_EMAIL is set");
   }
@@ -229,7 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     corsOrigins: splitList(raw.CORS_ORIGINS),
     logLevel: (raw.LOG_LEVEL as Config["logLevel"] | undefined) ?? (nodeEnv === "test" ? "silent" : "info"),
-    trustProxy: parseTrustProxy(raw.TRUST_PROXY),
+    trustProxy,
     rateLimits: raw.RATE_LIMITS === "on",
     pageCache: raw.PAGE_CACHE === "on" && nodeEnv === "production",
     initialAdmin: raw.ADMIN_EMAIL
@@ -243,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       outboxDir: path.join(dataDir, "outbox"),
       maxAttempts: raw.MAIL_MAX_ATTEMPTS,
       retrySeconds: raw.MAIL_RETRY_SECONDS,
+      filesKeepDays: raw.MAIL_FILES_KEEP_DAYS,
     },
     benchQueryCount: raw.BENCH_QUERY_COUNT === "on",
   };
@@ -275,25 +289,18 @@ function isInside(dir: string, parent: string): boolean {
   return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
-function parseTrustProxy(value: string): Config["trustProxy"] {
-  if (value === "false" || value === "") return false;
-  if (/^\d+$/.test(value)) return Number(value);
-  return value;
-}
-
-/** Express's trust-proxy names for address ranges (proxy-addr). */
-const TRUSTED_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
-
-function isTrustProxySetting(value: string): boolean {
-  if (value === "false" || value === "" || /^\d{1,2}$/.test(value)) return true;
-  return splitList(value).every((item) => {
-    if (TRUSTED_RANGE_NAMES.has(item)) return true;
-    const [address, bits, ...rest] = item.split("/");
-    if (rest.length > 0 || !address || net.isIP(address) === 0) return false;
-    if (bits === undefined) return true;
-    const maxBits = net.isIP(address) === 4 ? 32 : 128;
-    return /^\d{1,3}$/.test(bits) && Number(bits) <= maxBits;
-  });
+/**
+ * Every sign in the configuration that other machines reach the store: a HOST other than
+ * loopback; a PUBLIC_URL that is not a loopback address (a proxy on this machine, such as nginx,
+ * brings the world to a store listening on 127.0.0.1); TRUST_PROXY set (there is a proxy). Empty:
+ * this machine alone.
+ */
+export function networkExposure(config: Pick<Config, "host" | "publicUrl" | "trustProxy">): string[] {
+  const signs: string[] = [];
+  if (!isLoopbackHost(config.host)) signs.push(`HOST=${config.host}`);
+  if (!isLoopbackHost(new URL(config.publicUrl).hostname)) signs.push(`PUBLIC_URL=${config.publicUrl}`);
+  if (config.trustProxy) signs.push(`TRUST_PROXY=${config.trustProxy.setting}`);
+  return signs;
 }
 
 /** Loopback addresses: only this machine can reach a server listening there. */

@@ -7,7 +7,7 @@ import { CartService } from "./modules/cart/cart.service";
 import { CatalogService } from "./modules/catalog/catalog.service";
 import { StockAlertsService } from "./modules/catalog/stock-alerts.service";
 import { ContactService } from "./modules/contact/contact.service";
-import { DiscountsService } from "./modules/discounts/discounts.service";
+import { DiscountCodeGuard, DiscountsService } from "./modules/discounts/discounts.service";
 import type { MailContext } from "./modules/mail/mail-layout";
 import { OutboxService } from "./modules/mail/outbox.service";
 import { OrdersService } from "./modules/orders/orders.service";
@@ -29,7 +29,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     catalog: new CatalogService(deps.db, mail),
     stockAlerts: new StockAlertsService(deps.db, rateLimiter, mail),
     cart: new CartService(deps.db),
-    orders: new OrdersService(deps.db, mail, deps.clock),
+    orders: new OrdersService(deps.db, mail, new DiscountCodeGuard(rateLimiter), deps.clock),
     returns: new ReturnsService(deps.db, mail, deps.clock),
     discounts: new DiscountsService(deps.db),
     contact: new ContactService(deps.db, rateLimiter),

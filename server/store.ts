@@ -7,7 +7,7 @@ import pg from "pg";
 import { isEmptyStore, seedDemoData } from "../seeds/demo";
 import { demoAccounts } from "../seeds/demo-accounts";
 import { createApp } from "./app";
-import { ConfigError, isLoopbackHost, loadConfig, type Config } from "./config";
+import { ConfigError, loadConfig, networkExposure, type Config } from "./config";
 import { startBackupSchedule } from "./backups/backup-schedule";
 import { checkDatabase, migrateToLatest } from "./db/database";
 import { embeddedClusterDir, openDatabase, type OpenDatabase } from "./db/open-database";
@@ -91,12 +91,18 @@ async function serve(
     }
     logger.info({ email: config.initialAdmin.email, outcome }, "administrator from ADMIN_EMAIL");
   }
-  // The demo accounts' passwords are published in the README: they must never face a network.
-  if (!isLoopbackHost(config.host)) {
+  // The demo accounts' passwords are published in the README: they must never face a network,
+  // whichever way it comes in (server/config.ts, networkExposure).
+  const exposure = networkExposure(config);
+  if (exposure.length > 0) {
     for (const account of Object.values(demoAccounts)) {
       if (await services.accounts.hasPassword(account.email, account.password)) {
+        const [first, ...others] = exposure;
+        const how = first!.startsWith("HOST=")
+          ? `listen on ${first}${others.length > 0 ? ` with ${others.join(" and ")}` : ""}`
+          : `start with ${exposure.join(" and ")}`;
         throw new StartRefused(
-          `Refusing to listen on HOST=${config.host}: the demo account ${account.email} still has its published password. Change it (My Profile, Change Password) or delete the account, or listen on HOST=127.0.0.1.`,
+          `Refusing to ${how}: the demo account ${account.email} still has its published password. Change it (My Profile, Change Password) or delete the account, from a start with HOST=127.0.0.1 and neither PUBLIC_URL nor TRUST_PROXY.`,
         );
       }
     }

@@ -8,7 +8,7 @@ import { formatPakistaniMobile, normalisePakistaniMobile } from "../../server/mo
 import { SummaryTotals } from "../cart/summary-totals";
 import { ProductImage } from "../components/product-image";
 import { requestContext } from "../context";
-import { Field, FormError, formFailure, formValues, type FormFailure } from "../lib/forms";
+import { Field, FormError, formFailure, formHeaders, formValues, type FormFailure } from "../lib/forms";
 import { requireUser } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
@@ -40,15 +40,18 @@ type CheckoutAnswer = FormFailure & { quote: CheckoutQuote | null };
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
-  const { services } = context.get(requestContext);
+  const { services, clientIp } = context.get(requestContext);
+  const client = { ip: clientIp };
   const values = formValues(await request.formData());
   const { street, city, state, zipCode, country, phone, checkoutKey, discountCode } = values;
+  // Only the discount code is rate limited here (too many codes that are not valid): said beside it.
+  const fieldFor = { 429: "discountCode" };
   if (values.intent === "apply") {
     try {
-      const quote = await services.orders.quoteCheckout(user._id, { discountCode });
+      const quote = await services.orders.quoteCheckout(user._id, { discountCode }, client);
       return data<CheckoutAnswer>({ fieldErrors: {}, values, quote });
     } catch (error) {
-      const failure = formFailure(error, values);
+      const failure = formFailure(error, values, { fieldFor });
       return data<CheckoutAnswer>({ ...failure.data, quote: null }, failure.init ?? undefined);
     }
   }
@@ -57,15 +60,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     const order = await services.orders.placeOrder(
       user._id,
       { address: { street, city, state, zipCode, country }, phone, idempotencyKey: checkoutKey, discountCode },
-      { form: true },
+      { form: true, client },
     );
     orderId = order._id;
   } catch (error) {
-    const failure = formFailure(error, values, { fallback: "Failed to place your order" });
+    const failure = formFailure(error, values, { fallback: "Failed to place your order", fieldFor });
     // The summary keeps the code's discount while the shopper fixes another field.
     const quote =
       discountCode && !failure.data.fieldErrors.discountCode
-        ? await services.orders.quoteCheckout(user._id, { discountCode }).catch((refusal: unknown) => {
+        ? await services.orders.quoteCheckout(user._id, { discountCode }, client).catch((refusal: unknown) => {
             if (refusal instanceof DomainError) return null;
             throw refusal;
           })
@@ -74,6 +77,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   throw redirect(`/order-success/${orderId}`, 303);
 }
+
+// Too many codes tried: 429 with Retry-After, like the API.
+export const headers: Route.HeadersFunction = formHeaders;
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Checkout", path: "/checkout", noindex: true });
 

@@ -6,6 +6,7 @@ import {
   statusOf,
 } from "../modules/shared/errors.shared";
 import type { Logger } from "../logger";
+import { loggableUrl } from "./token-links";
 
 /**
  * The pages' side of "the database does not answer": the error screen with status 503, which
@@ -95,7 +96,10 @@ export function pageErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const unavailable = isDatabaseUnavailable(error);
     if (res.headersSent) {
-      logger[unavailable ? "warn" : "error"]({ err: error, url: req.originalUrl }, "page error after the answer began");
+      logger[unavailable ? "warn" : "error"](
+        { err: error, url: loggableUrl(req.originalUrl) },
+        "page error after the answer began",
+      );
       if (!res.writableFinished) {
         const timer = setTimeout(() => {
           if (!res.writableFinished) res.destroy();
@@ -105,7 +109,7 @@ export function pageErrorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (unavailable) {
-      logger.warn({ err: error, url: req.originalUrl }, "database unavailable");
+      logger.warn({ err: error, url: loggableUrl(req.originalUrl) }, "database unavailable");
       res
         .status(503)
         .set("Retry-After", String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS))
@@ -113,7 +117,7 @@ export function pageErrorHandler(logger: Logger): ErrorRequestHandler {
         .send(SERVICE_UNAVAILABLE);
       return;
     }
-    logger.error({ err: error, url: req.originalUrl }, "page request failed");
+    logger.error({ err: error, url: loggableUrl(req.originalUrl) }, "page request failed");
     res.status(500).type("text/plain").send("Something went wrong");
   };
 }

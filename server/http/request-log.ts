@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { RequestHandler } from "express";
 import type { Logger } from "../logger";
+import { loggableUrl } from "./token-links";
 
 declare module "http" {
   interface IncomingMessage {
@@ -16,6 +17,7 @@ const SANE_REQUEST_ID = /^[\w.-]{1,64}$/;
 /**
  * One line per answered request (method, path and query, status, milliseconds) at info, at error
  * for a 5xx or a request that ended before its answer, and every request's id in X-Request-Id.
+ * A link carrying a secret token is written without it (token-links.ts).
  *
  * Nothing is done for a line the log level would drop: a general-purpose request logger binds a
  * child log with the serialized request (all its headers) to every request before knowing whether
@@ -43,7 +45,7 @@ export function requestLog(logger: Logger, options: { ignore: (path: string) => 
       logger[level](
         {
           reqId: id,
-          req: { method: req.method, url: req.originalUrl },
+          req: { method: req.method, url: loggableUrl(req.originalUrl) },
           res: { statusCode: res.statusCode },
           responseTime: Math.round(performance.now() - startedAt),
         },

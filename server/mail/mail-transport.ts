@@ -18,8 +18,12 @@ export type MailTransport = {
   /** Where mail goes, for the start-up log (never a password). */
   description: string;
   send(mail: OutgoingMail): Promise<void>;
+  /** Removes the .eml files older than MAIL_FILES_KEEP_DAYS (nothing with SMTP); answers how many. */
+  removeOldFiles(): Promise<number>;
   close(): void;
 };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** How long the SMTP conversation may take at most: the sender holds the message's row lock meanwhile. */
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
@@ -49,6 +53,7 @@ export function createMailTransport(config: MailConfig, site: { publicUrl: strin
       async send(mail) {
         await transporter.sendMail(envelope(mail));
       },
+      removeOldFiles: async () => 0,
       close: () => transporter.close(),
     };
   }
@@ -64,6 +69,29 @@ export function createMailTransport(config: MailConfig, site: { publicUrl: strin
       const temporary = path.join(config.outboxDir, `.${name}.tmp`);
       await fs.writeFile(temporary, info.message as Buffer, { mode: 0o600 });
       await fs.rename(temporary, path.join(config.outboxDir, name));
+    },
+    // A sent mail's file is a copy of what the outbox purges once sent (a reset link) and of a
+    // customer's address and order: kept for a while to be read, never for good. A temporary
+    // file left by a stop mid-write goes the same way.
+    async removeOldFiles() {
+      const cutoff = Date.now() - config.filesKeepDays * DAY_MS;
+      let names: string[];
+      try {
+        names = await fs.readdir(config.outboxDir);
+      } catch (error) {
+        if ((error as { code?: string }).code === "ENOENT") return 0;
+        throw error;
+      }
+      let removed = 0;
+      for (const name of names) {
+        if (!name.endsWith(".eml") && !name.endsWith(".tmp")) continue;
+        const file = path.join(config.outboxDir, name);
+        const stats = await fs.lstat(file).catch(() => null);
+        if (!stats?.isFile() || stats.mtimeMs >= cutoff) continue;
+        await fs.rm(file, { force: true });
+        removed += 1;
+      }
+      return removed;
     },
     close: () => writer.close(),
   };

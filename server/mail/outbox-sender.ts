@@ -16,6 +16,8 @@ export type OutboxSenderOptions = {
   pollMs?: number;
   /** Turns due stock alerts into mails (those whose restock did not do it itself). */
   sweep?: () => Promise<unknown>;
+  /** How often old .eml files are removed (MAIL_FILES_KEEP_DAYS): at start, then every hour by default. */
+  fileSweepMs?: number;
 };
 
 export type OutboxSender = {
@@ -37,11 +39,13 @@ const ERROR_MAX = 500;
  * message. A failure is tried again after a wait that doubles; an SMTP refusal of the message
  * itself (5xx) or the last attempt marks it failed for good. A message carrying a secret has
  * its body purged once sent or failed. Nothing lives only in memory: a restart resumes from the
- * table.
+ * table. Without SMTP_URL the loop also removes the .eml files older than MAIL_FILES_KEEP_DAYS.
  */
 export function startOutboxSender(options: OutboxSenderOptions): OutboxSender {
   const { db, transport, logger } = options;
   const pollMs = options.pollMs ?? 1_000;
+  const fileSweepMs = options.fileSweepMs ?? 60 * 60 * 1000;
+  let lastFileSweep = -Infinity;
   let stopped = false;
   let wake: (() => void) | null = null;
   let running: Promise<number> | null = null;
@@ -123,8 +127,20 @@ export function startOutboxSender(options: OutboxSenderOptions): OutboxSender {
     return running;
   }
 
+  async function removeOldFiles() {
+    if (performance.now() - lastFileSweep < fileSweepMs) return;
+    lastFileSweep = performance.now();
+    try {
+      const removed = await transport.removeOldFiles();
+      if (removed > 0) logger.info({ removed }, "old mail files removed");
+    } catch (error) {
+      logger.error({ err: error }, "old mail files could not be removed");
+    }
+  }
+
   const loop = (async () => {
     while (!stopped) {
+      await removeOldFiles();
       try {
         await drain();
       } catch (error) {

@@ -3,7 +3,8 @@
  * mail server down while orders are placed and back later (every mail arrives, once); two app
  * servers sending from one outbox (never one message twice); an app server stopped with mail
  * waiting (the next one sends it); a refusal for good and the last attempt (failed, shown to the
- * admins, retried by them; a reset link's body purged); .eml files without SMTP_URL.
+ * admins, retried by them; a reset link's body purged); .eml files without SMTP_URL, removed
+ * after MAIL_FILES_KEEP_DAYS.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -264,6 +265,40 @@ describe("without SMTP_URL", SLOW, () => {
       expect(confirmation).toContain("Content-Type: text/plain");
       expect(confirmation).toContain("Content-Type: text/html");
       expect(contents.some((text) => text.includes("To: support@waqt.pk"))).toBe(true);
+    } finally {
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("removes .eml files older than MAIL_FILES_KEEP_DAYS (7 by default), at start and as they age", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-mail-keep-"));
+    const outbox = path.join(dataDir, "outbox");
+    fs.mkdirSync(outbox);
+    const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
+    const file = (name: string, age: number) => {
+      const at = path.join(outbox, name);
+      fs.writeFileSync(at, "To: someone@keep.test\n\nA reset link\n");
+      fs.utimesSync(at, daysAgo(age), daysAgo(age));
+      return at;
+    };
+    const old = file("2026-11-01T10-00-00-000Z-old.eml", 8);
+    const stopped = file(".2026-11-01T10-00-00-000Z-stopped.eml.tmp", 8);
+    const recent = file("2026-11-20T10-00-00-000Z-recent.eml", 6);
+    const notOurs = file("notes.txt", 30);
+    const server = await startTestServer({ DATA_DIR: dataDir }, { mail: { pollMs: 50, fileSweepMs: 100 } });
+    try {
+      expect(server.config.mail.filesKeepDays).toBe(7);
+      await until(() => !fs.existsSync(old) && !fs.existsSync(stopped), "the old files removed at start");
+      expect(fs.existsSync(recent)).toBe(true);
+      expect(fs.existsSync(notOurs)).toBe(true);
+      // A file that passes the limit while the store runs goes at the next sweep; new mail stays.
+      fs.utimesSync(recent, daysAgo(7.01), daysAgo(7.01));
+      await until(() => !fs.existsSync(recent), "the aged file removed");
+      await placeOrders(server, "kept", 1);
+      await until(() => fs.readdirSync(outbox).filter((name) => name.endsWith(".eml")).length >= 2, "new mail");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(fs.readdirSync(outbox).filter((name) => name.endsWith(".eml"))).toHaveLength(2);
     } finally {
       await server.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -38,6 +38,23 @@ function exitOf(child: ChildProcess) {
   return new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
 }
 
+/**
+ * A start that should be refused: its exit code and what it wrote to stderr. One that starts
+ * instead is stopped after 30 seconds (and exits 0), so a failing test leaves no server behind.
+ */
+async function refusedStart(env: Record<string, string>) {
+  const child = spawn(process.execPath, ["build/node/main.js"], {
+    env: { ...process.env, NODE_ENV: "production", PORT: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill("SIGTERM"), 30_000);
+  const code = await exitOf(child);
+  clearTimeout(timer);
+  return { code, stderr: stderr.trim() };
+}
+
 function postmasterRunning(): boolean {
   const pidFile = path.join(dataDir, "postgres", "postmaster.pid");
   if (!fs.existsSync(pidFile)) return false;
@@ -190,6 +207,57 @@ describe("the server process", () => {
       /^Refusing to listen on HOST=0\.0\.0\.0: the demo account admin@waqt\.pk still has its published password/,
     );
     expect(postmasterRunning()).toBe(false);
+  }, 60_000);
+
+  // nginx on the same machine (README, "Deploying"): HOST stays 127.0.0.1 and the store faces the
+  // internet all the same. Its signs are PUBLIC_URL and TRUST_PROXY.
+  it("refuses to start behind a proxy on this machine while a demo account keeps its published password", async () => {
+    const refusals: [Record<string, string>, RegExp][] = [
+      [
+        { PUBLIC_URL: "https://shop.example.pk" },
+        /^Refusing to start with PUBLIC_URL=https:\/\/shop\.example\.pk: the demo account admin@waqt\.pk still has its published password\. Change it \(My Profile, Change Password\) or delete the account, from a start with HOST=127\.0\.0\.1 and neither PUBLIC_URL nor TRUST_PROXY\.$/,
+      ],
+      [{ TRUST_PROXY: "loopback" }, /^Refusing to start with TRUST_PROXY=loopback: the demo account admin@waqt\.pk /],
+      [
+        { TRUST_PROXY: "1", PUBLIC_URL: "http://192.168.1.20:8080" },
+        /^Refusing to start with PUBLIC_URL=http:\/\/192\.168\.1\.20:8080 and TRUST_PROXY=1: the demo account /,
+      ],
+    ];
+    for (const [env, line] of refusals) {
+      const { code, stderr } = await refusedStart({ DATA_DIR: dataDir, HOST: "127.0.0.1", ...env });
+      expect(code, JSON.stringify(env)).toBe(1);
+      expect(stderr.split("\n")).toHaveLength(1);
+      expect(stderr).toMatch(line);
+      expect(postmasterRunning()).toBe(false);
+    }
+    // A loopback PUBLIC_URL is this machine alone, as before.
+    const local = startServer({ HOST: "127.0.0.1", PUBLIC_URL: "http://127.0.0.1:8080" });
+    await local.ready;
+    const exited = exitOf(local.child);
+    local.child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  }, 120_000);
+
+  it("refuses a TRUST_PROXY that proxy-addr cannot read, or that trusts everyone, before the database is touched", async () => {
+    const fresh = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-trust-proxy-"));
+    try {
+      for (const [setting, line] of [
+        [
+          "::/0",
+          "Invalid configuration: TRUST_PROXY must be a hop count (e.g. 1) or the proxies' addresses, ranges or names (loopback, linklocal, uniquelocal): invalid range on address: ::/0",
+        ],
+        ["0.0.0.0/1,128.0.0.0/1", /^Invalid configuration: TRUST_PROXY trusts every IPv4 address on the internet/],
+      ] as const) {
+        const { code, stderr } = await refusedStart({ DATA_DIR: fresh, TRUST_PROXY: setting });
+        expect(code, setting).toBe(1);
+        if (typeof line === "string") expect(stderr).toBe(line);
+        else expect(stderr).toMatch(line);
+        // No cluster was made, so no migration ran.
+        expect(fs.existsSync(path.join(fresh, "postgres")), setting).toBe(false);
+      }
+    } finally {
+      fs.rmSync(fresh, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it("never makes an existing customer account an admin through ADMIN_EMAIL", async () => {

@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
-import { pino } from "pino";
+import { pino, type Logger } from "pino";
 import type { Express } from "express";
 import type * as ServerBuild from "../../server/index";
 import type { Config, OutboxSender, PageCache, Services } from "../../server/index";
@@ -45,7 +45,9 @@ export async function startTestServer(
     /** Where the services read the time (tests move it instead of waiting). */
     clock?: () => Date;
     /** Start this server's outbox sender, as the store does, looking every `pollMs`. */
-    mail?: { pollMs?: number };
+    mail?: { pollMs?: number; fileSweepMs?: number };
+    /** Where the app logs (tests that read the log lines); silent otherwise. */
+    logger?: Logger;
   } = {},
 ): Promise<TestServer> {
   const {
@@ -77,7 +79,7 @@ export async function startTestServer(
     RATE_LIMITS: "off",
     ...env,
   });
-  const logger = pino({ level: "silent" });
+  const logger = options.logger ?? pino({ level: "silent" });
   const services = createServices({ db: appDb, config, logger, clock: options.clock });
   const outboxSender = options.mail
     ? startOutboxSender({
@@ -87,6 +89,7 @@ export async function startTestServer(
         maxAttempts: config.mail.maxAttempts,
         retrySeconds: config.mail.retrySeconds,
         pollMs: options.mail.pollMs ?? 100,
+        fileSweepMs: options.mail.fileSweepMs,
         sweep: () => services.stockAlerts.queueDue(),
       })
     : null;

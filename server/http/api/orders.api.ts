@@ -15,21 +15,25 @@ export const ordersApiRoutes: ApiRoute[] = [
     path: "/orders",
     tag: "Orders",
     summary:
-      "Place a cash-on-delivery order from the cart, which is then empty. An optional phone (a Pakistani mobile number: 03XX-XXXXXXX, 03XXXXXXXXX or +92 3XX XXXXXXX) is the receiver's; without it the profile's phone is used if it is one, else the order has none. An optional discountCode (any case) takes its discount off the goods; a code that is unknown, inactive, not yet started, expired or used up, or a first-order code for a customer with an order that is not Cancelled, is a 400 on discountCode and places nothing. An optional Idempotency-Key header makes a retried request answer the first order instead of making a second.",
+      "Place a cash-on-delivery order from the cart, which is then empty. An optional phone (a Pakistani mobile number: 03XX-XXXXXXX, 03XXXXXXXXX or +92 3XX XXXXXXX) is the receiver's; without it the profile's phone is used if it is one, else the order has none. An optional discountCode (any case) takes its discount off the goods; a code that is unknown, inactive, not yet started, expired or used up, or a first-order code for a customer with an order that is not Cancelled, is a 400 on discountCode and places nothing; after 20 codes that are not valid in a quarter hour (40 from one client address), any code is a 429 with Retry-After until it ends. An optional Idempotency-Key header makes a retried request answer the first order instead of making a second.",
     access: "signed-in",
     body: placeOrderSchema
       .pick(["address", "phone", "discountCode"])
       .shape({ address: shippingAddressSchema.required("Address is required") }),
     successStatus: 201,
     responseData: orderShape,
-    errorStatuses: [409],
+    errorStatuses: [409, 429],
     handler: async ({ services, user, body, req }) => {
-      const order = await services.orders.placeOrder(user!._id, {
-        address: body.address,
-        phone: body.phone,
-        discountCode: body.discountCode,
-        idempotencyKey: req.get("Idempotency-Key") ?? "",
-      });
+      const order = await services.orders.placeOrder(
+        user!._id,
+        {
+          address: body.address,
+          phone: body.phone,
+          discountCode: body.discountCode,
+          idempotencyKey: req.get("Idempotency-Key") ?? "",
+        },
+        { client: { ip: req.ip ?? "" } },
+      );
       return { message: "Order placed successfully", data: order };
     },
   }),

@@ -75,9 +75,17 @@ export const INCORRECT_CREDENTIALS = "Incorrect email or password";
 export const EMAIL_TAKEN = "An account with this email already exists";
 export const CURRENT_PASSWORD_INCORRECT = "Current password is incorrect";
 
-/** Log-in attempts: per client address, and per email (a slow guess at one account). */
+/**
+ * Log-in attempts (docs/decisions/2026-11-25-login-lockout.md): per client address (one address
+ * trying many accounts); per account from one client address, so that a stranger's guesses lock
+ * out only the stranger's address, never the account's owner elsewhere; and per account from
+ * everywhere, slower, for a guesser spread over many addresses. One address brings at most 50
+ * attempts into an hour of the last (10 in each of the five quarter-hour windows an hour can
+ * touch), so it takes three addresses at full speed to lock an account out.
+ */
 export const LOGIN_PER_IP: RateLimitRule = { name: "login-ip", limit: 30, windowSeconds: 15 * 60 };
-export const LOGIN_PER_EMAIL: RateLimitRule = { name: "login-email", limit: 10, windowSeconds: 15 * 60 };
+export const LOGIN_PER_ACCOUNT_AND_IP: RateLimitRule = { name: "login-account-ip", limit: 10, windowSeconds: 15 * 60 };
+export const LOGIN_PER_ACCOUNT: RateLimitRule = { name: "login-account", limit: 100, windowSeconds: 60 * 60 };
 export const SIGNUP_PER_IP: RateLimitRule = { name: "signup-ip", limit: 10, windowSeconds: 60 * 60 };
 /** Password changes: the current password is checked with bcrypt, so guesses are counted first. */
 export const CHANGE_PASSWORD_PER_USER: RateLimitRule = {
@@ -93,13 +101,14 @@ const TOO_MANY_SIGNUPS = "Too many sign-ups from this network. Please try again 
 export { RESET_LINK_INVALID, RESET_LINK_SENT };
 /** A reset link works once, within this time (docs/product.md, "Accounts"). */
 export const RESET_LINK_VALID_MINUTES = 60;
-/** Reset links asked for: per client address and per email, in an hour. */
+/** Reset links asked for per client address, in an hour: past it, 429. */
 export const FORGOT_PASSWORD_PER_IP: RateLimitRule = { name: "forgot-password-ip", limit: 20, windowSeconds: 60 * 60 };
-export const FORGOT_PASSWORD_PER_EMAIL: RateLimitRule = {
-  name: "forgot-password-email",
-  limit: 5,
-  windowSeconds: 60 * 60,
-};
+/**
+ * Reset mails per email: at most one a quarter hour, however often it is asked for (anyone can
+ * type anyone's address). Past it the answer stays the same and no mail is written, so the
+ * answer never says whether one was.
+ */
+export const RESET_MAIL_PER_EMAIL: RateLimitRule = { name: "reset-mail-email", limit: 1, windowSeconds: 15 * 60 };
 const TOO_MANY_RESET_REQUESTS = "Too many reset requests. Please wait a while and try again.";
 
 /**
@@ -222,12 +231,16 @@ export class AccountsService {
    */
   async logIn(input: unknown, client: { ip: string }): Promise<SignIn> {
     const { email, password } = validateInput(loginSchema, input);
+    // In this order: an attempt refused by one rule is not counted by the next, so a stranger
+    // over the per-address limits adds nothing to the account's own count.
     await this.rateLimiter.hit(LOGIN_PER_IP, client.ip, TOO_MANY_LOGINS);
-    await this.rateLimiter.hit(LOGIN_PER_EMAIL, email, TOO_MANY_LOGINS);
+    await this.rateLimiter.hit(LOGIN_PER_ACCOUNT_AND_IP, `${email} ${client.ip}`, TOO_MANY_LOGINS);
+    await this.rateLimiter.hit(LOGIN_PER_ACCOUNT, email, TOO_MANY_LOGINS);
     const user = await User.query(this.db).modify("withPendingEmail").where("email", email).first();
     const matches = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDecoy(password);
     if (!user || !matches) throw new UnauthorizedError(INCORRECT_CREDENTIALS);
-    await this.rateLimiter.reset(LOGIN_PER_EMAIL, email);
+    await this.rateLimiter.reset(LOGIN_PER_ACCOUNT_AND_IP, `${email} ${client.ip}`);
+    await this.rateLimiter.reset(LOGIN_PER_ACCOUNT, email);
     return { user: user.toPublic(), credentialsVersion: user.credentialsVersion };
   }
 
@@ -481,16 +494,17 @@ export class AccountsService {
 
   /**
    * "Forgot your password?" (docs/product.md, "Accounts"): mails a reset link when the address
-   * has an account, and answers the same either way, taking as long. Counted per client address
-   * and per email, whether or not the address has an account.
+   * has an account and had none in the last quarter hour, and answers the same either way,
+   * taking as long. Counted per client address and per email, whether or not the address has an
+   * account.
    */
   async requestPasswordReset(input: unknown, client: { ip: string }): Promise<void> {
     const started = Date.now();
     const { email } = validateInput(forgotPasswordSchema, input);
     await this.rateLimiter.hit(FORGOT_PASSWORD_PER_IP, client.ip, TOO_MANY_RESET_REQUESTS);
-    await this.rateLimiter.hit(FORGOT_PASSWORD_PER_EMAIL, email, TOO_MANY_RESET_REQUESTS);
+    const mailAllowed = await this.rateLimiter.allow(RESET_MAIL_PER_EMAIL, email);
     const user = await User.query(this.db).where("email", email).first();
-    if (user) await this.db.transaction((trx) => this.queueResetLink(trx, user, { byAdmin: false }));
+    if (user && mailAllowed) await this.db.transaction((trx) => this.queueResetLink(trx, user, { byAdmin: false }));
     const left = FORGOT_PASSWORD_ANSWER_MS - (Date.now() - started);
     if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
   }

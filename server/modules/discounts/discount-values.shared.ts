@@ -17,6 +17,7 @@ export const FIRST_ORDER_CODE = "FIRST10";
 export const CODE_NOT_VALID = "This discount code is not valid";
 export const FIRST_ORDER_ONLY = "This code is only for your first order";
 export const CODE_TAKEN = "A discount code with this name already exists";
+export const TOO_MANY_CODES = "Too many discount codes tried. Please wait a few minutes and try again.";
 
 /** A code as the shopper typed it, as the store keeps it: spaces around it dropped, capitals. */
 export function normaliseDiscountCode(value: string): string {

@@ -3,10 +3,17 @@ import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
 import { Order } from "../orders/order.model";
 import { ConflictError, InvalidInputError, NotFoundError } from "../shared/errors.shared";
+import type { RateLimiter, RateLimitRule } from "../shared/rate-limiter";
 import { proportionHalfUp, toPaisa } from "../shared/money.shared";
 import { validateInput } from "../shared/validation";
 import { DiscountCode } from "./discount-code.model";
-import { CODE_NOT_VALID, CODE_TAKEN, FIRST_ORDER_ONLY, normaliseDiscountCode } from "./discount-values.shared";
+import {
+  CODE_NOT_VALID,
+  CODE_TAKEN,
+  FIRST_ORDER_ONLY,
+  TOO_MANY_CODES,
+  normaliseDiscountCode,
+} from "./discount-values.shared";
 import type { PublicDiscount } from "./discount.shape";
 import { discountFormSchema, discountInputSchema } from "./discounts.schemas";
 
@@ -99,6 +106,58 @@ function uniqueCodeError(error: unknown): ConflictError | null {
     (error as { nativeError?: { code?: string }; code?: string }).nativeError?.code ??
     (error as { code?: string }).code;
   return code === "23505" ? new ConflictError(CODE_TAKEN) : null;
+}
+
+/**
+ * Failed codes (unknown, inactive, not yet started, ended or used up) per customer in a quarter
+ * hour; past it every code is refused with 429 until the window ends, a good one too, so guessing
+ * learns nothing more (docs/decisions/2026-11-25-discount-code-guessing.md).
+ */
+export const FAILED_CODES_PER_CUSTOMER: RateLimitRule = {
+  name: "discount-failed-customer",
+  limit: 20,
+  windowSeconds: 15 * 60,
+};
+/**
+ * The same per client address, at twice a customer's allowance: one person with several accounts
+ * (sign-up allows 10 an hour from an address) gets no more than two customers' worth, while the
+ * shoppers who share an address (a mobile network's carrier-grade NAT, an office) keep room for
+ * their occasional typo.
+ */
+export const FAILED_CODES_PER_IP: RateLimitRule = { name: "discount-failed-ip", limit: 40, windowSeconds: 15 * 60 };
+
+/** Who gives a code at checkout: the customer, and the client address when the request has one. */
+export type CodeGiver = { userId: string; ip?: string };
+
+/**
+ * The limit on guessing codes, around whatever judges a code (checkout's Apply and placing an
+ * order, page and API alike): refused with 429 once the customer or the address has failed too
+ * many, counted when the code turns out not valid. A first-order code refused to a returning
+ * customer is a valid code, and is not counted.
+ */
+export class DiscountCodeGuard {
+  constructor(private readonly rateLimiter: RateLimiter) {}
+
+  async judge<T>(giver: CodeGiver, attempt: () => Promise<T>): Promise<T> {
+    await this.rateLimiter.refuseWhenSpent(FAILED_CODES_PER_CUSTOMER, giver.userId, TOO_MANY_CODES);
+    if (giver.ip !== undefined) await this.rateLimiter.refuseWhenSpent(FAILED_CODES_PER_IP, giver.ip, TOO_MANY_CODES);
+    try {
+      return await attempt();
+    } catch (error) {
+      if (isFailedCode(error)) {
+        await this.rateLimiter.allow(FAILED_CODES_PER_CUSTOMER, giver.userId);
+        if (giver.ip !== undefined) await this.rateLimiter.allow(FAILED_CODES_PER_IP, giver.ip);
+      }
+      throw error;
+    }
+  }
+}
+
+function isFailedCode(error: unknown): boolean {
+  return (
+    error instanceof InvalidInputError &&
+    error.errors.some((problem) => problem.field === "discountCode" && problem.message === CODE_NOT_VALID)
+  );
 }
 
 export type AppliedDiscount = { discountCodeId: string; code: string; amountPaisa: number };

@@ -5,7 +5,7 @@ import { isUuid } from "../../db/ids";
 import { CartItem } from "../cart/cart.model";
 import { NOT_ENOUGH_STOCK } from "../cart/cart.service";
 import { Product } from "../catalog/product.model";
-import { applyDiscount, reclaimDiscount } from "../discounts/discounts.service";
+import { applyDiscount, reclaimDiscount, type DiscountCodeGuard } from "../discounts/discounts.service";
 import { systemClock, type Clock } from "../shared/clock";
 import { ConflictError, NotFoundError, RuleViolationError } from "../shared/errors.shared";
 import { paginationOf, type Pagination } from "../shared/list-query";
@@ -64,6 +64,14 @@ export type CheckoutQuote = {
   totalPrice: number;
 };
 
+/** What placing an order takes, as validated. */
+type CheckoutInput = {
+  address: { street: string; city: string; state: string; zipCode: string; country: string };
+  phone?: string | null;
+  idempotencyKey?: string | null;
+  discountCode?: string | null;
+};
+
 export type DeskOrderList = { orders: DeskOrder[]; pagination: Pagination; meta: OrderListMeta };
 
 /** The filter of the admin order list, as validated (its slips and its export take the same). */
@@ -93,6 +101,7 @@ export class OrdersService {
   constructor(
     private readonly db: Database,
     private readonly mail: MailContext,
+    private readonly codeGuard: DiscountCodeGuard,
     private readonly clock: Clock = systemClock,
   ) {}
 
@@ -110,12 +119,23 @@ export class OrdersService {
    * under load waits for, so the reads are joined, every write is one statement and the answer
    * is made from what is at hand rather than read back.
    */
-  async placeOrder(userId: string, input: unknown, options: { form?: boolean } = {}): Promise<PublicOrder> {
+  async placeOrder(
+    userId: string,
+    input: unknown,
+    options: { form?: boolean; client?: { ip: string } } = {},
+  ): Promise<PublicOrder> {
     // The checkout page requires the mobile number; the API takes it if given (docs/product.md, "Orders").
     const { address, phone, idempotencyKey, discountCode } = validateInput(
       options.form ? checkoutFormSchema : placeOrderSchema,
       input,
     );
+    const place = () => this.placeOrderTrying(userId, { address, phone, idempotencyKey, discountCode });
+    // A code is limited against guessing (the pages and the API pass the client's address).
+    return discountCode ? this.codeGuard.judge({ userId, ip: options.client?.ip }, place) : place();
+  }
+
+  private async placeOrderTrying(userId: string, input: CheckoutInput): Promise<PublicOrder> {
+    const { address, phone, idempotencyKey, discountCode } = input;
     // A try whose cart changed while it waited for the cart's lock reads it again in a new
     // transaction (lockCheckout); it then holds the lock, so a second try is the most it takes.
     // One statement for the whole checkout, without a transaction (3 round trips), was tried
@@ -136,33 +156,25 @@ export class OrdersService {
     }
   }
 
-  private async placeOrderIn(
-    trx: Knex.Transaction,
-    userId: string,
-    input: {
-      address: { street: string; city: string; state: string; zipCode: string; country: string };
-      phone?: string | null;
-      idempotencyKey?: string | null;
-      discountCode?: string | null;
-    },
-  ): Promise<PublicOrder> {
+  private async placeOrderIn(trx: Knex.Transaction, userId: string, input: CheckoutInput): Promise<PublicOrder> {
     const { address, phone, idempotencyKey, discountCode } = input;
     const { user, cart, fresh, earlierOrderId, lines } = await lockCheckout(trx, userId, idempotencyKey || "");
     if (!user) throw new NotFoundError("User not found");
     if (!fresh) throw new CartChangedMeanwhile();
     if (earlierOrderId) return (await this.loadOrders((query) => query.where("orders.id", earlierOrderId), trx))[0]!;
+    const subtotalPaisa = lines.reduce((sum, line) => sum + toPaisa(line.price) * line.quantity, 0);
+    // The code's rules, under its lock (docs/product.md, "Discount codes"), before any other rule
+    // of the order, so that a code is always judged (and a failed one counted) the same way; a
+    // refusal rolls everything back, so no order is made and the cart stays as it was.
+    const discount = discountCode
+      ? await applyDiscount(trx, { code: discountCode, userId, subtotalPaisa, now: this.clock(), lock: true })
+      : null;
     // A line's product deleted meanwhile left the cart by cascade.
     if (!cart || lines.length === 0) throw new RuleViolationError("Your cart is empty");
     const short = lines.filter((line) => line.stock < line.quantity);
     if (short.length > 0) {
       throw new ConflictError(`${NOT_ENOUGH_STOCK} for ${short.map((line) => line.name).join(", ")}`);
     }
-    const subtotalPaisa = lines.reduce((sum, line) => sum + toPaisa(line.price) * line.quantity, 0);
-    // The code's rules, under its lock (docs/product.md, "Discount codes"); a refusal rolls
-    // everything back, so no order is made and the cart stays as it was.
-    const discount = discountCode
-      ? await applyDiscount(trx, { code: discountCode, userId, subtotalPaisa, now: this.clock(), lock: true })
-      : null;
     // Without a number of its own the order takes the profile's, if that is a mobile number;
     // a number given fills an empty profile (written with the order, below), so the next
     // checkout is prefilled with it.
@@ -244,8 +256,13 @@ export class OrdersService {
    * (checkout's Apply): the same rules as placing the order, read without locks; the order
    * checks them again when it is placed. A refused code is a field error on `discountCode`.
    */
-  async quoteCheckout(userId: string, input: unknown): Promise<CheckoutQuote> {
+  async quoteCheckout(userId: string, input: unknown, client?: { ip: string }): Promise<CheckoutQuote> {
     const { discountCode } = validateInput(checkoutQuoteSchema, input);
+    const quote = () => this.quoteCheckoutWith(userId, discountCode);
+    return discountCode ? this.codeGuard.judge({ userId, ip: client?.ip }, quote) : quote();
+  }
+
+  private async quoteCheckoutWith(userId: string, discountCode: string | undefined): Promise<CheckoutQuote> {
     const lines = (await CartItem.query(this.db)
       .joinRelated("cart")
       .join("products", "products.id", "cartItems.productId")

@@ -16,21 +16,51 @@ export class RateLimiter {
   /** Counts a hit; throws RateLimitedError with the message once the limit is passed. */
   async hit(rule: RateLimitRule, subject: string, message: string): Promise<void> {
     if (!this.enabled) return;
-    const key = `${rule.name}:${subject.toLowerCase()}`.slice(0, 300);
+    const { hits, retryAfter } = await this.count(rule, subject);
+    if (hits > rule.limit) throw new RateLimitedError(message, retryAfter);
+  }
+
+  /** Counts a hit and answers whether it is within the limit, for a rule that refuses silently. */
+  async allow(rule: RateLimitRule, subject: string): Promise<boolean> {
+    if (!this.enabled) return true;
+    return (await this.count(rule, subject)).hits <= rule.limit;
+  }
+
+  /**
+   * Throws RateLimitedError when the subject has used up the rule's limit in the current window,
+   * counting nothing: for rules that count only failures (`allow` counts them when they happen).
+   */
+  async refuseWhenSpent(rule: RateLimitRule, subject: string, message: string): Promise<void> {
+    if (!this.enabled) return;
+    const { rows } = await this.db.raw<{ rows: { retryAfter: number }[] }>(
+      `SELECT CEIL(EXTRACT(EPOCH FROM (window_start + make_interval(secs => ?) - now())))::int AS "retryAfter"
+         FROM rate_limits
+        WHERE key = ? AND hits >= ? AND window_start > now() - make_interval(secs => ?)`,
+      [rule.windowSeconds, keyOf(rule, subject), rule.limit, rule.windowSeconds],
+    );
+    const row = rows[0];
+    if (row) throw new RateLimitedError(message, Math.max(1, row.retryAfter));
+  }
+
+  async reset(rule: RateLimitRule, subject: string): Promise<void> {
+    if (!this.enabled) return;
+    await this.db("rate_limits").where("key", keyOf(rule, subject)).delete();
+  }
+
+  private async count(rule: RateLimitRule, subject: string): Promise<{ hits: number; retryAfter: number }> {
     const { rows } = await this.db.raw<{ rows: { hits: number; retryAfter: number }[] }>(
       `INSERT INTO rate_limits (key, window_start, hits) VALUES (?, now(), 1)
        ON CONFLICT (key) DO UPDATE SET
          hits = CASE WHEN rate_limits.window_start <= now() - make_interval(secs => ?) THEN 1 ELSE rate_limits.hits + 1 END,
          window_start = CASE WHEN rate_limits.window_start <= now() - make_interval(secs => ?) THEN now() ELSE rate_limits.window_start END
        RETURNING hits, CEIL(EXTRACT(EPOCH FROM (window_start + make_interval(secs => ?) - now())))::int AS "retryAfter"`,
-      [key, rule.windowSeconds, rule.windowSeconds, rule.windowSeconds],
+      [keyOf(rule, subject), rule.windowSeconds, rule.windowSeconds, rule.windowSeconds],
     );
     const row = rows[0]!;
-    if (row.hits > rule.limit) throw new RateLimitedError(message, Math.max(1, row.retryAfter));
+    return { hits: row.hits, retryAfter: Math.max(1, row.retryAfter) };
   }
+}
 
-  async reset(rule: RateLimitRule, subject: string): Promise<void> {
-    if (!this.enabled) return;
-    await this.db("rate_limits").where("key", `${rule.name}:${subject.toLowerCase()}`.slice(0, 300)).delete();
-  }
+function keyOf(rule: RateLimitRule, subject: string): string {
+  return `${rule.name}:${subject.toLowerCase()}`.slice(0, 300);
 }
