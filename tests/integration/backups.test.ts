@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backupLayout, readBaseBackups } from "../../server/backups/backup-archive";
@@ -96,10 +97,27 @@ async function orderIds(store: Store): Promise<string[]> {
   return (await store.database.db("orders").orderBy("id").pluck("id")) as string[];
 }
 
-/** Ends the WAL segment and waits until the archive holds it. */
+/** Ends the WAL segment and waits until the archive holds it (as the store's role, as the store does). */
 async function switchWal(store: Store) {
-  const outcome = await archiveCurrentWal(store.database.embedded!.adminUrl, store.walDir, 15_000);
+  const outcome = await archiveCurrentWal(store.database.url, store.walDir, 15_000);
   expect(outcome.archived, `segment ${outcome.segment} archived`).toBe(true);
+}
+
+/** New clusters' WAL segments (server/db/embedded-postgres.ts). */
+const SEGMENT_BYTES = 1024 * 1024;
+
+/** The segments in an archive folder by name (stored compressed, as `<name>.gz`), in order. */
+function archivedSegments(archive: string): string[] {
+  return fs
+    .readdirSync(path.join(archive, "wal"))
+    .map((file) => /^([0-9A-F]{24})(\.gz)?$/.exec(file)?.[1])
+    .filter((name): name is string => name !== undefined)
+    .sort();
+}
+
+function segmentFile(archive: string, name: string): string {
+  const compressed = path.join(archive, "wal", `${name}.gz`);
+  return fs.existsSync(compressed) ? compressed : path.join(archive, "wal", name);
 }
 
 type CommandResult = { code: number | null; stdout: string; stderr: string };
@@ -137,7 +155,7 @@ function snapshot(dir: string): string[] {
 /** Orders in a cluster folder, read by starting it without archiving (the archive is left alone). */
 async function ordersInCluster(clusterDir: string): Promise<string[]> {
   const cluster = await startEmbeddedPostgres(clusterDir, () => {}, { initialise: false });
-  const client = new pg.Client({ connectionString: cluster.urlFor(EMBEDDED_DATABASE_NAME) });
+  const client = new pg.Client({ connectionString: cluster.storeUrlFor(EMBEDDED_DATABASE_NAME) });
   try {
     await client.connect();
     return (await client.query("SELECT id FROM orders ORDER BY id")).rows.map((row) => row.id as string);
@@ -233,9 +251,10 @@ describe("backups that restore", () => {
     expect(await exited).toBe(0);
     expect(server.output()).toContain("WAL archived before stopping");
 
-    // Only the archive (the default BACKUP_DIR, DATA_DIR/backups) goes to a new DATA_DIR.
+    // Only the archive (the default BACKUP_DIR, beside DATA_DIR) goes to a new DATA_DIR.
     const elsewhere = path.join(tempDir("elsewhere"), "data");
-    const backupDir = path.join(dataDir, "backups");
+    const backupDir = `${dataDir}-backups`;
+    temporaryDirs.push(backupDir);
     const restored = await runCommand(["restore"], { DATA_DIR: elsewhere, BACKUP_DIR: backupDir });
     expect(restored.stderr).toBe("");
     expect(restored.code).toBe(0);
@@ -309,10 +328,7 @@ describe("an archive with three base backups", () => {
   function segmentsAfterNewestBackup(archive: string): string[] {
     const manifests = fs.readdirSync(path.join(archive, "base")).sort();
     const newest = JSON.parse(fs.readFileSync(path.join(archive, "base", manifests.at(-1)!, "manifest.json"), "utf8"));
-    return fs
-      .readdirSync(path.join(archive, "wal"))
-      .filter((name) => /^[0-9A-F]{24}$/.test(name) && name > newest.stopWalFile)
-      .sort();
+    return archivedSegments(archive).filter((name) => name > newest.stopWalFile);
   }
 
   /** Runs a restore that must fail, and checks that DATA_DIR is exactly as it was. */
@@ -370,11 +386,11 @@ describe("an archive with three base backups", () => {
   it("names a missing WAL segment, to the latest point and to a time after it", async () => {
     const archive = archiveCopy();
     const [, missing] = segmentsAfterNewestBackup(archive);
-    fs.rmSync(path.join(archive, "wal", missing!));
+    fs.rmSync(segmentFile(archive, missing!));
     expect(await refusedRestore(["--replace"], archive)).toBe(
       `WAL segment ${missing} is missing from the archive; no backup restores past it to the latest point`,
     );
-    const lastArchived = fs.statSync(path.join(archive, "wal", segmentsAfterNewestBackup(archive).at(-1)!)).mtime;
+    const lastArchived = fs.statSync(segmentFile(archive, segmentsAfterNewestBackup(archive).at(-1)!)).mtime;
     expect(await refusedRestore(["--to", lastArchived.toISOString(), "--replace"], archive)).toBe(
       `WAL segment ${missing} is missing from the archive; nothing was changed`,
     );
@@ -383,18 +399,22 @@ describe("an archive with three base backups", () => {
   it("names a damaged WAL segment: cut short, or garbled inside", async () => {
     const cutShort = archiveCopy();
     const [, shortened] = segmentsAfterNewestBackup(cutShort);
-    fs.truncateSync(path.join(cutShort, "wal", shortened!), 8192);
-    expect(await refusedRestore(["--replace"], cutShort)).toBe(
-      `WAL segment ${shortened} is damaged: 8192 bytes instead of 16777216; no backup restores past it to the latest point`,
+    const compressedFile = segmentFile(cutShort, shortened!);
+    fs.truncateSync(compressedFile, Math.floor(fs.statSync(compressedFile).size / 2));
+    expect(await refusedRestore(["--replace"], cutShort)).toMatch(
+      new RegExp(
+        `^WAL segment ${shortened} is damaged: \\d+ bytes instead of ${SEGMENT_BYTES}; no backup restores past it to the latest point$`,
+      ),
     );
 
     const garbled = archiveCopy();
     const [, damaged] = segmentsAfterNewestBackup(garbled);
-    // The page header (40 bytes) stays; the records after it become noise.
-    const file = path.join(garbled, "wal", damaged!);
-    const handle = fs.openSync(file, "r+");
-    fs.writeSync(handle, Buffer.alloc(8192 - 40, 0x5a), 0, 8192 - 40, 40);
-    fs.closeSync(handle);
+    // The page header (40 bytes) stays; the records after it become noise (compressed again, as
+    // the archive keeps it: the file itself is whole).
+    const file = segmentFile(garbled, damaged!);
+    const segment = zlib.gunzipSync(fs.readFileSync(file));
+    segment.fill(0x5a, 40, 8192);
+    fs.writeFileSync(file, zlib.gzipSync(segment));
     expect(await refusedRestore(["--replace"], garbled)).toMatch(
       new RegExp(
         `^WAL segment ${damaged} is damaged \\(PostgreSQL: invalid resource manager ID \\d+ at [0-9A-F]+/[0-9A-F]+\\); nothing was changed$`,
@@ -418,8 +438,8 @@ describe("an archive with three base backups", () => {
     const dayLater = new Date(new Date(middle!.finishedAt).getTime() + 24 * 60 * 60 * 1000);
     const plan = await applyRetention(copyLayout, 1, dayLater);
     expect(plan.deletedBackups).toEqual([oldest!.name]);
-    const wal = fs.readdirSync(copyLayout.walDir);
-    expect(wal.filter((name) => /^[0-9A-F]{24}$/.test(name) && name < middle!.startWalFile)).toEqual([]);
+    const wal = archivedSegments(archive);
+    expect(wal.filter((name) => name < middle!.startWalFile)).toEqual([]);
     expect(wal).toContain(middle!.startWalFile);
 
     // A month on, nothing is young enough: the newest backup stays, and restores every order.
@@ -432,7 +452,7 @@ describe("an archive with three base backups", () => {
 
   it("restores to a time after the last commit as the latest point", async () => {
     const archive = archiveCopy();
-    const lastArchived = fs.statSync(path.join(archive, "wal", segmentsAfterNewestBackup(archive).at(-1)!)).mtime;
+    const lastArchived = fs.statSync(segmentFile(archive, segmentsAfterNewestBackup(archive).at(-1)!)).mtime;
     // No archived commit is later than this moment: PostgreSQL reaches the end of the WAL first.
     const result = await runCommand(["restore", "--to", lastArchived.toISOString(), "--replace"], {
       DATA_DIR: dataDir,
@@ -454,7 +474,6 @@ describe("the running store's backups", () => {
     const schedule = (now: Date) =>
       startBackupSchedule({
         connectionString: store.database.url,
-        adminUrl: store.database.embedded!.adminUrl,
         clusterDir: embeddedClusterDir(dataDir),
         dataDir,
         backupDir,
@@ -516,13 +535,16 @@ describe("the running store's backups", () => {
     expect(await later.status()).toMatchObject({ baseBackupOverdue: true });
 
     // PostgreSQL's user loses the right to write into the archive: archiving fails, and says so.
+    // First everything so far reaches the archive (the newest backup's .backup file is archived
+    // after the backup has returned), so the failure is the probe's segment.
+    await switchWal(store);
     const { walDir } = backupLayout(backupDir);
     const owner = postgresUserIds();
     if (owner) fs.chownSync(walDir, 0, 0);
     fs.chmodSync(walDir, 0o555);
     try {
       await store.database.db.raw("CREATE TABLE archive_probe (id int)");
-      const segment = await archiveCurrentWal(store.database.embedded!.adminUrl, walDir, 3_000);
+      const segment = await archiveCurrentWal(store.database.url, walDir, 3_000);
       expect(segment.archived).toBe(false);
       // The archiver tries a failed segment again after a second or so; its failure shows at once.
       const status = () => new BackupStatusService(store.database.db, store.config).status();
