@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import pg from "pg";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backupLayout, readBaseBackups } from "../../server/backups/backup-archive";
 import { startBackupSchedule } from "../../server/backups/backup-schedule";
@@ -21,6 +22,8 @@ import {
   type OpenDatabase,
 } from "../../server/db/open-database";
 import { createLogger } from "../../server/logger";
+import { createMailTransport } from "../../server/mail/mail-transport";
+import { startOutboxSender } from "../../server/mail/outbox-sender";
 import { createServices, type Services } from "../../server/services";
 import { insertUser } from "../support/fixtures";
 import { TestClient } from "../support/http-client";
@@ -560,6 +563,86 @@ describe("the running store's backups", () => {
     }
     await store.close();
   }, 120_000);
+
+  it("at stop archives what was written, and says so at info level when nothing was (never a warning)", async () => {
+    const dataDir = tempDir("stop");
+    const backupDir = tempDir("stop-archive");
+    const store = await openStore(dataDir, backupDir);
+    const logged: { level: number; msg: string }[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+    const schedule = () =>
+      startBackupSchedule({
+        connectionString: store.database.url,
+        clusterDir: embeddedClusterDir(dataDir),
+        dataDir,
+        backupDir,
+        keepDays: 7,
+        logger,
+      });
+    try {
+      let running = schedule();
+      await running.firstCheck;
+      await addShopper(store);
+      await running.stop();
+      // A start and a stop with nothing written in between: nothing to switch, nothing lost.
+      running = schedule();
+      await running.firstCheck;
+      await running.stop();
+    } finally {
+      await store.close();
+    }
+    const stops = logged.filter((line) => line.msg.includes("before stopping"));
+    expect(stops.map((line) => [line.level, line.msg])).toEqual([
+      [30, "WAL archived before stopping"],
+      [30, "nothing written since the last archived WAL: nothing to switch before stopping"],
+    ]);
+    expect(logged.filter((line) => line.level >= 40)).toEqual([]);
+  }, 60_000);
+
+  it("never copies a password reset mail into a base backup; other mails go in", async () => {
+    const dataDir = tempDir("mail");
+    const backupDir = tempDir("mail-archive");
+    const store = await openStore(dataDir, backupDir);
+    try {
+      const shopper = await addShopper(store);
+      const { email } = await store.database.db("users").where("id", shopper.userId).first("email");
+      await store.services.accounts.requestPasswordReset({ email }, { ip: "127.0.0.1" });
+      await placeOrder(store, shopper);
+      // Without SMTP_URL each mail becomes an .eml file under DATA_DIR/outbox, as the store writes it.
+      const sender = startOutboxSender({
+        db: store.database.db,
+        transport: createMailTransport(store.config.mail, {
+          publicUrl: store.config.publicUrl,
+          replyTo: store.config.store.email,
+        }),
+        logger: createLogger("silent"),
+        maxAttempts: 3,
+        retrySeconds: 1,
+      });
+      await sender.drain();
+      await sender.stop();
+      const outbox = path.join(dataDir, "outbox");
+      const subjectOf = (file: string) => /^Subject: (.*)$/m.exec(fs.readFileSync(file, "utf8"))?.[1];
+      const written = fs.readdirSync(outbox).filter((name) => name.endsWith(".eml"));
+      const resetMails = written.filter((name) => subjectOf(path.join(outbox, name)) === "Reset your Waqt password");
+      expect(resetMails).toHaveLength(1);
+      expect(written.length).toBeGreaterThanOrEqual(2);
+
+      const outcome = await takeBaseBackup({
+        connectionString: store.database.url,
+        clusterDir: embeddedClusterDir(dataDir),
+        dataDir,
+        backupDir,
+        keepDays: 7,
+        whenBusy: "wait",
+      });
+      expect(outcome.status).toBe("taken");
+      const copied = fs.readdirSync(path.join(outcome.status === "taken" ? outcome.dir : "", "files", "outbox"));
+      expect(copied.sort()).toEqual(written.filter((name) => !resetMails.includes(name)).sort());
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
 
   it("shows the backups on the admin dashboard, or says who owns them with DATABASE_URL", async () => {
     const embedded = await startTestServer({

@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { seedDemoData } from "../../seeds/demo";
 import { demoAccounts } from "../../seeds/demo-accounts";
-import { backupLayout, readWalArchive } from "../../server/backups/backup-archive";
+import { backupLayout } from "../../server/backups/backup-archive";
 import { archiveCurrentWal } from "../../server/backups/wal-archive";
 import { loadConfig } from "../../server/config";
 import { migrateToLatest } from "../../server/db/database";
@@ -69,11 +69,14 @@ describe("the WAL archive", () => {
     } finally {
       await database.close();
     }
-    const archive = await readWalArchive(backupLayout(config.backupDir));
+    // What the archive takes on disk, whatever its files are called.
+    const files = fs.readdirSync(walDir);
+    const bytes = files.reduce((sum, file) => sum + fs.statSync(path.join(walDir, file)).size, 0);
+    const segments = files.filter((file) => /^[0-9A-F]{24}(\.gz)?$/.test(file));
     console.log(
-      `WAL archive after half an hour of trying the shop: ${archive.segments.length} segments, ${(archive.storedBytes / MB).toFixed(2)} MB`,
+      `WAL archive after half an hour of trying the shop: ${segments.length} segments, ${(bytes / MB).toFixed(2)} MB`,
     );
-    expect(archive.segments.length).toBeGreaterThanOrEqual(30);
-    expect(archive.storedBytes).toBeLessThan(64 * MB);
+    expect(segments.length).toBeGreaterThanOrEqual(30);
+    expect(bytes).toBeLessThan(64 * MB);
   }, 180_000);
 });
