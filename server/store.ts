@@ -6,7 +6,7 @@ import { isEmptyStore, seedDemoData } from "../seeds/demo";
 import { demoAccounts } from "../seeds/demo-accounts";
 import { createApp } from "./app";
 import { ConfigError, isLoopbackHost, loadConfig, type Config } from "./config";
-import { backupDirSharesDataDirDisk } from "./backups/backup-dir";
+import { backupDirSharesDataDirDisk, BackupsOfAnEarlierDatabase } from "./backups/backup-dir";
 import { startBackupSchedule } from "./backups/backup-schedule";
 import { checkDatabase, connectsAsSuperuser, migrateToLatest } from "./db/database";
 import { embeddedClusterDir, openDatabase, type OpenDatabase } from "./db/open-database";
@@ -50,6 +50,7 @@ export async function startStore(options: { viteMiddlewares?: RequestHandler } =
   } catch (error) {
     logger.debug({ err: error }, "database connection failed");
     await database?.close();
+    if (error instanceof BackupsOfAnEarlierDatabase) throw new StartRefused(error.message);
     throw new ConfigError(
       config.databaseUrl ? "DATABASE_URL" : "DATA_DIR",
       config.databaseUrl

@@ -56,3 +56,31 @@ function deviceOf(dir: string): number {
     }
   }
 }
+
+/**
+ * A new, empty database must not start over the backups of an earlier one: its WAL segments would
+ * have the same names as those in the archive (archiving would fail), and someone who deleted
+ * DATA_DIR most likely wants it back. The start stops with one line saying what to do.
+ */
+export class BackupsOfAnEarlierDatabase extends Error {
+  override name = "BackupsOfAnEarlierDatabase";
+  constructor(backupDir: string) {
+    super(
+      `BACKUP_DIR (${backupDir}) holds the backups of an earlier database, and DATA_DIR has none: bring it back with npm run restore, or move ${backupDir} away to start a new, empty store`,
+    );
+  }
+}
+
+/** True when BACKUP_DIR holds archived WAL or a base backup. */
+export function holdsBackups(backupDir: string): boolean {
+  const entries = (folder: string) => {
+    try {
+      return fs.readdirSync(path.join(backupDir, folder));
+    } catch {
+      return [];
+    }
+  };
+  return (
+    entries("wal").some((name) => /^[0-9A-F]{24}/.test(name)) || entries("base").some((name) => !name.startsWith("."))
+  );
+}

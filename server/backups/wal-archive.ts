@@ -11,7 +11,7 @@ import { projectFile } from "../project-root";
  * at most a minute of commits, and a clean stop, which switches segments and waits
  * (archiveCurrentWal), loses none.
  *
- * The archive stays small on a quiet store (docs/decisions/2026-11-25-embedded-database-access.md):
+ * The archive stays small on a quiet store (docs/decisions/2026-11-25-backups-outlive-the-disk.md):
  * a segment ended by archive_timeout is mostly unused, and with wal_recycle off that unused tail is
  * zeros (a recycled segment would hold old WAL there), which compress to nearly nothing; new
  * clusters also have 1 MB segments (server/db/embedded-postgres.ts) instead of 16 MB.

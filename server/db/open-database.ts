@@ -1,7 +1,8 @@
+import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { backupLayout } from "../backups/backup-archive";
-import { adoptBackupsFromOldDefault } from "../backups/backup-dir";
+import { adoptBackupsFromOldDefault, BackupsOfAnEarlierDatabase, holdsBackups } from "../backups/backup-dir";
 import { walArchiveSettings } from "../backups/wal-archive";
 import type { Config } from "../config";
 import { connectDatabase, type Database } from "./database";
@@ -38,8 +39,12 @@ export async function openDatabase(
     // Before PostgreSQL archives anything into BACKUP_DIR.
     const moved = adoptBackupsFromOldDefault(config);
     if (moved) notice(moved);
+    const clusterDir = embeddedClusterDir(config.dataDir);
+    if (!fs.existsSync(path.join(clusterDir, "PG_VERSION")) && holdsBackups(config.backupDir)) {
+      throw new BackupsOfAnEarlierDatabase(config.backupDir);
+    }
     const { walDir } = backupLayout(config.backupDir);
-    embedded = await startEmbeddedPostgres(embeddedClusterDir(config.dataDir), log, {
+    embedded = await startEmbeddedPostgres(clusterDir, log, {
       settings: walArchiveSettings(walDir),
       writableDirs: [walDir],
     });

@@ -357,6 +357,10 @@ describe("an archive with three base backups", () => {
     expect(listed.stdout).toMatch(
       new RegExp(`Restorable span: ${backups[0]!.manifest.finishedAt} to \\d{4}-[\\d-]+T[\\d:.]+Z`),
     );
+    const segments = archivedSegments(backupDir).length;
+    expect(listed.stdout).toMatch(
+      new RegExp(`^WAL archive: ${segments} segment\\(s\\), [\\d.]+ (kB|MB) on disk \\(`, "m"),
+    );
 
     const verified = await runCommand(["verify"], { DATA_DIR: dataDir, BACKUP_DIR: backupDir });
     expect(verified.stderr).toBe("");

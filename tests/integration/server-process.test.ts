@@ -293,6 +293,34 @@ describe("the server process", () => {
     expect(fs.existsSync(path.join(ownDataDir, "postgres", "postmaster.pid"))).toBe(false);
   }, 120_000);
 
+  it("refuses to start a new, empty database over the backups of an earlier one (DATA_DIR deleted), naming the restore", async () => {
+    const ownDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-deleted-"));
+    otherDirs.push(ownDataDir, `${ownDataDir}-backups`);
+    const first = startServer({ DATA_DIR: ownDataDir, DATABASE_URL: "" });
+    await first.ready;
+    for (let waited = 0; !first.output().includes("base backup taken"); waited += 100) {
+      if (waited > 60_000) throw new Error(`no base backup:\n${first.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const stopped = exitOf(first.child);
+    first.child.kill("SIGTERM");
+    expect(await stopped).toBe(0);
+
+    // The disk under DATA_DIR is lost; the backups beside it are not.
+    fs.rmSync(ownDataDir, { recursive: true, force: true });
+    const second = spawn(process.execPath, ["build/node/main.js"], {
+      env: { ...process.env, NODE_ENV: "production", DATA_DIR: ownDataDir, DATABASE_URL: "", PORT: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    second.stderr!.on("data", (chunk) => (stderr += chunk));
+    expect(await exitOf(second)).toBe(1);
+    expect(stderr.trim().split("\n")).toEqual([
+      `BACKUP_DIR (${ownDataDir}-backups) holds the backups of an earlier database, and DATA_DIR has none: bring it back with npm run restore, or move ${ownDataDir}-backups away to start a new, empty store`,
+    ]);
+    expect(fs.existsSync(path.join(ownDataDir, "postgres", "PG_VERSION"))).toBe(false);
+  }, 120_000);
+
   it("warns at start when DATABASE_URL signs in as a superuser, and not for a role that only owns its database", async () => {
     const database = await createTestDatabase();
     try {

@@ -14,7 +14,7 @@ import { createLogger } from "../../server/logger";
 import { createServices } from "../../server/services";
 
 /**
- * The WAL archive of a quiet store stays small (docs/decisions/2026-11-25-embedded-database-access.md):
+ * The WAL archive of a quiet store stays small (docs/decisions/2026-11-25-backups-outlive-the-disk.md):
  * PostgreSQL ends a segment after archive_timeout whenever anything was written, so a store with
  * a little traffic archives one segment a minute. Archived whole, that was 16 MB a minute (14
  * minutes of someone trying the shop left 224 MB). Half an hour of the shop being tried is
