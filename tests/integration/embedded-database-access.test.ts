@@ -175,10 +175,13 @@ describe("the embedded database", () => {
     }
   }, 60_000);
 
-  it("gives a cluster made with the old fixed password random ones and hands the store's database to the store's role", async () => {
+  it("gives a cluster made with the old fixed password random ones, hands the store's database to the store's role, and moves its archive beside DATA_DIR", async () => {
     const dataDir = tempDir("upgrade");
     const clusterDir = embeddedClusterDir(dataDir);
     const customerId = await makeClusterTheOldWay(clusterDir);
+    // Its archive, in the old default place (DATA_DIR/backups), with one history file in it.
+    fs.mkdirSync(path.join(dataDir, "backups", "wal"), { recursive: true });
+    fs.writeFileSync(path.join(dataDir, "backups", "wal", "00000002.history"), "1\t0/5000A28\tbefore\n");
 
     for (const start of ["first", "second"]) {
       const { database } = await openStore(dataDir);
@@ -209,6 +212,9 @@ describe("the embedded database", () => {
         await database.close();
       }
     }
+    // The archive moved beside DATA_DIR, BACKUP_DIR's new default, and went on there.
+    expect(fs.existsSync(path.join(dataDir, "backups"))).toBe(false);
+    expect(fs.readdirSync(path.join(`${dataDir}-backups`, "wal"))).toContain("00000002.history");
     const credentials = JSON.parse(fs.readFileSync(path.join(clusterDir, "waqt-credentials.json"), "utf8"));
     expect(credentials.superuser.password).not.toBe(OLD_FIXED_PASSWORD);
     expect(credentials.previousSuperuserPasswords).toBeUndefined();
