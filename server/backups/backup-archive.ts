@@ -18,9 +18,9 @@ import {
 
 /**
  * BACKUP_DIR holds two folders: `wal/`, where PostgreSQL's archiver puts every finished WAL segment
- * (server/backups/wal-command.mjs: compressed, a temporary name, fsync, rename), and `base/`, one folder per base backup:
- * `data/` (the cluster as copied, with its backup_label), `files/` (the rest of DATA_DIR, such as
- * uploaded photos) and `manifest.json`. A backup being written sits in `base/.tmp-<name>` and is
+ * (server/backups/wal-command.mjs: compressed, a temporary name, fsync, rename), and `base/`, one
+ * folder per base backup: `data/` (the cluster as copied, with its backup_label and passwords),
+ * `files/` (the rest of DATA_DIR, such as uploaded photos) and `manifest.json`. A backup being written sits in `base/.tmp-<name>` and is
  * renamed when whole, so every folder without a dot is complete.
  */
 export type BackupLayout = { root: string; walDir: string; baseDir: string };
