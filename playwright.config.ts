@@ -47,8 +47,10 @@ export default defineConfig({
     { name: "js", use: { javaScriptEnabled: true }, testIgnore: CANARY_IGNORED },
   ],
   webServer: {
-    // A store of its own: a fresh embedded database with the demo data, the production build.
-    command: `rm -rf ${DATA_DIR} && exec node build/node/main.js`,
+    // A store of its own: a fresh embedded database with the demo data, the production build. Its
+    // backups (BACKUP_DIR's default, beside DATA_DIR) go too: a new database refuses to start over
+    // the backups of an earlier one.
+    command: `rm -rf ${DATA_DIR} ${DATA_DIR}-backups && exec node build/node/main.js`,
     url: `http://127.0.0.1:${PORT}/readyz`,
     reuseExistingServer: false,
     timeout: 120_000,

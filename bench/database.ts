@@ -31,6 +31,8 @@ export async function openBenchDatabase(options: { keep: boolean }): Promise<Ben
   let tempDir: string | null = null;
   let stopCluster = async () => {};
   let clusterDir: string | null = null;
+  const name = `waqt_bench_${crypto.randomBytes(4).toString("hex")}`;
+  let url: URL;
   if (!adminUrl) {
     tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-bench-"));
     clusterDir = path.join(tempDir, "postgres");
@@ -42,11 +44,14 @@ export async function openBenchDatabase(options: { keep: boolean }): Promise<Ben
     });
     adminUrl = cluster.adminUrl;
     stopCluster = () => cluster.stop();
+    // The store's own role, as on the embedded default (server/db/store-role.ts).
+    await cluster.prepareStoreDatabase(name, { create: true });
+    url = new URL(cluster.storeUrlFor(name));
+  } else {
+    await createDatabaseIfMissing(adminUrl, name);
+    url = new URL(adminUrl);
+    url.pathname = `/${name}`;
   }
-  const name = `waqt_bench_${crypto.randomBytes(4).toString("hex")}`;
-  await createDatabaseIfMissing(adminUrl, name);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
   const db = knexFactory({
     client: "pg",
     connection: url.href,
@@ -63,7 +68,8 @@ export async function openBenchDatabase(options: { keep: boolean }): Promise<Ben
     async close() {
       await db.destroy();
       if (options.keep) {
-        console.log(`kept: database ${url.href}${tempDir ? ` (cluster in ${tempDir}, stopped)` : ""}`);
+        // Never the URL: it holds the cluster's password (kept in its folder, server/db/cluster-credentials.ts).
+        console.log(`kept: database ${name}${tempDir ? ` (cluster in ${tempDir}, stopped)` : ""}`);
       } else if (!tempDir) {
         const admin = knexFactory({ client: "pg", connection: adminUrl });
         await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => admin.destroy());

@@ -32,6 +32,8 @@ const HELP = `npm run bench -- [options]
   --lighthouse          also run the Lighthouse audits (npm run bench:lighthouse)
                         (the image weight of each page type, npm run bench:images, runs unless
                         --only leaves "images" out; --only images runs only it)
+                        (the WAL archive's growth on a quiet store, npm run bench:archive, runs
+                        unless --only leaves "archive" out; --only archive runs only it)
   --keep                keep the bench database (and print its URL)
   --serve               seed and start the store and the baselines, print their addresses and wait
                         for Ctrl-C (to look around, profile or audit by hand)
@@ -117,6 +119,12 @@ async function main() {
   if (!args.serve && (!only || only.has("images"))) {
     const imagesOut = only ? "bench/results/tmp" : "bench/results";
     execSync(`npx tsx bench/images.ts --skip-build --out ${imagesOut}`, { cwd: ROOT, stdio: "inherit" });
+    if (only?.size === 1) return;
+  }
+  // The WAL archive's growth on a quiet store: an order a minute, simulated (about three minutes).
+  if (!args.serve && (!only || only.has("archive"))) {
+    const archiveOut = only ? "bench/results/tmp" : "bench/results";
+    execSync(`npx tsx bench/wal-archive.ts --out ${archiveOut}`, { cwd: ROOT, stdio: "inherit" });
     if (only?.size === 1) return;
   }
   const loadAverageAtStart = os.loadavg();

@@ -27,10 +27,16 @@ describe("configuration", () => {
     expect(config.store.name).toBe("Waqt");
   });
 
-  it("keeps backups under DATA_DIR for a week unless told otherwise", () => {
+  it("keeps backups beside DATA_DIR, never inside it, for a week unless told otherwise", () => {
     const dataDir = tempDataDir();
     const defaults = loadConfig({ DATA_DIR: dataDir });
-    expect(defaults.backupDir).toBe(path.join(dataDir, "backups"));
+    // Deleting DATA_DIR (the lost disk the backups are for) leaves them.
+    expect(defaults.backupDir).toBe(`${dataDir}-backups`);
+    expect(path.relative(dataDir, defaults.backupDir).startsWith("..")).toBe(true);
+    const secret = "a-session-secret-that-is-long-enough-0123";
+    expect(loadConfig({ DATA_DIR: "/srv/waqt/data/", SESSION_SECRET: secret }).backupDir).toBe(
+      "/srv/waqt/data-backups",
+    );
     expect(defaults.backupKeepDays).toBe(7);
 
     const elsewhere = path.join(os.tmpdir(), "waqt-config-backups");

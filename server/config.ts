@@ -17,7 +17,7 @@ export type Config = {
   /** Empty: the server starts its own embedded PostgreSQL under dataDir. */
   databaseUrl: string | null;
   dataDir: string;
-  /** Base backups and archived WAL of the embedded cluster (server/backups/); unused with DATABASE_URL. */
+  /** Base backups and archived WAL of the embedded cluster (server/backups/): DATA_DIR-backups unless set; unused with DATABASE_URL. */
   backupDir: string;
   /** Base backups younger than this are kept (the newest always is), with the WAL they need. */
   backupKeepDays: number;
@@ -189,7 +189,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const nodeEnv = raw.NODE_ENV as Config["env"];
   const dataDir = path.resolve(raw.DATA_DIR ?? "data");
-  const backupDir = path.resolve(raw.BACKUP_DIR ?? path.join(dataDir, "backups"));
+  // Beside DATA_DIR, never inside it: the disk the backups are for must not take them along
+  // (./data → ./data-backups; server/backups/backup-dir.ts moves an archive from the old default).
+  const backupDir = path.resolve(raw.BACKUP_DIR ?? `${dataDir}-backups`);
   // The backups copy DATA_DIR (all but the cluster and themselves), so they cannot hold DATA_DIR,
   // and a folder inside the cluster would be copied into every backup it holds.
   if (isInside(dataDir, backupDir) || isInside(backupDir, path.join(dataDir, "postgres"))) {

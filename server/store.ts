@@ -1,25 +1,23 @@
-import fs from "node:fs";
 import type http from "node:http";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { RequestHandler } from "express";
 import pg from "pg";
 import { isEmptyStore, seedDemoData } from "../seeds/demo";
 import { demoAccounts } from "../seeds/demo-accounts";
 import { createApp } from "./app";
 import { ConfigError, loadConfig, networkExposure, type Config } from "./config";
+import { backupDirSharesDataDirDisk, BackupsOfAnEarlierDatabase } from "./backups/backup-dir";
 import { startBackupSchedule } from "./backups/backup-schedule";
-import { checkDatabase, migrateToLatest } from "./db/database";
+import { checkDatabase, connectsAsSuperuser, migrateToLatest } from "./db/database";
 import { embeddedClusterDir, openDatabase, type OpenDatabase } from "./db/open-database";
 import { createHttpServer } from "./http/http-server";
 import { startPageCache } from "./http/page-cache";
 import { createLogger, type Logger } from "./logger";
 import { createMailTransport } from "./mail/mail-transport";
 import { startOutboxSender } from "./mail/outbox-sender";
+import { PROJECT_ROOT } from "./project-root";
 import { createServices } from "./services";
 
-/** The folder with package.json (the server runs from build/server in production, from server/ in development). */
-const PROJECT_ROOT = findProjectRoot(path.dirname(fileURLToPath(import.meta.url)));
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** A start that must not go on: one line saying why and what to do (the process exits 1). */
@@ -43,11 +41,16 @@ export async function startStore(options: { viteMiddlewares?: RequestHandler } =
 
   let database: OpenDatabase | null = null;
   try {
-    database = await openDatabase(config, (line) => logger.debug({ postgres: line.trim() }));
+    database = await openDatabase(
+      config,
+      (line) => logger.debug({ postgres: line.trim() }),
+      (message) => logger.info(message),
+    );
     await checkDatabase(database.db);
   } catch (error) {
     logger.debug({ err: error }, "database connection failed");
     await database?.close();
+    if (error instanceof BackupsOfAnEarlierDatabase) throw new StartRefused(error.message);
     throw new ConfigError(
       config.databaseUrl ? "DATABASE_URL" : "DATA_DIR",
       config.databaseUrl
@@ -70,6 +73,16 @@ async function serve(
   options: { viteMiddlewares?: RequestHandler },
 ): Promise<RunningStore> {
   const { db } = database;
+  if (config.databaseUrl && (await connectsAsSuperuser(db))) {
+    logger.warn(
+      'DATABASE_URL signs in as a superuser, which can run programs on the database server: give the store a role that owns its database and nothing more (README "Configuration")',
+    );
+  }
+  if (!config.databaseUrl && backupDirSharesDataDirDisk(config)) {
+    logger.warn(
+      `BACKUP_DIR (${config.backupDir}) is on the same disk as DATA_DIR (${config.dataDir}): losing that disk loses the backups too; put BACKUP_DIR on another disk or remote storage (README "Backups")`,
+    );
+  }
   const applied = await migrateToLatest(db);
   if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
 
@@ -139,7 +152,6 @@ async function serve(
   const backups = database.embedded
     ? startBackupSchedule({
         connectionString: database.url,
-        adminUrl: database.embedded.adminUrl,
         clusterDir: embeddedClusterDir(config.dataDir),
         dataDir: config.dataDir,
         backupDir: config.backupDir,
@@ -202,16 +214,6 @@ async function serve(
       await database.close();
     },
   };
-}
-
-function findProjectRoot(start: string): string {
-  let dir = start;
-  while (!fs.existsSync(path.join(dir, "package.json"))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) return process.cwd();
-    dir = parent;
-  }
-  return dir;
 }
 
 function describeConnectionError(error: unknown): string {

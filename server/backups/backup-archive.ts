@@ -1,13 +1,14 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import zlib from "node:zlib";
 import {
   chainBreaks,
+  parseArchivedSegmentFile,
   parseHistoryFileName,
   parseLsn,
   parseSegmentName,
   segmentHeaderProblem,
   segmentOf,
-  SEGMENT_NAME,
   timelineOfPosition,
   walChain,
   type ArchivedSegment,
@@ -17,9 +18,9 @@ import {
 
 /**
  * BACKUP_DIR holds two folders: `wal/`, where PostgreSQL's archiver puts every finished WAL segment
- * (basic_archive: a temporary name, fsync, rename), and `base/`, one folder per base backup:
- * `data/` (the cluster as copied, with its backup_label), `files/` (the rest of DATA_DIR, such as
- * uploaded photos) and `manifest.json`. A backup being written sits in `base/.tmp-<name>` and is
+ * (server/backups/wal-command.mjs: compressed, a temporary name, fsync, rename), and `base/`, one
+ * folder per base backup: `data/` (the cluster as copied, with its backup_label and passwords),
+ * `files/` (the rest of DATA_DIR, such as uploaded photos) and `manifest.json`. A backup being written sits in `base/.tmp-<name>` and is
  * renamed when whole, so every folder without a dot is complete.
  */
 export type BackupLayout = { root: string; walDir: string; baseDir: string };
@@ -74,22 +75,32 @@ export type WalArchiveListing = {
   histories: Map<number, string>;
   /** Every file name in the archive folder (segments, histories, .partial and .backup files). */
   names: string[];
+  /** What the archive's files take on disk. */
+  storedBytes: number;
 };
 
 export async function readWalArchive(layout: BackupLayout): Promise<WalArchiveListing> {
   const names = (await fs.readdir(layout.walDir).catch(() => [] as string[])).sort();
   const segments: ArchivedSegment[] = [];
   const histories = new Map<number, string>();
+  let storedBytes = 0;
   for (const name of names) {
-    if (SEGMENT_NAME.test(name)) {
-      const stat = await fs.stat(path.join(layout.walDir, name)).catch(() => null);
-      if (stat) segments.push({ name, bytes: stat.size, archivedAt: stat.mtime });
+    const file = path.join(layout.walDir, name);
+    const stat = await fs.stat(file).catch(() => null);
+    if (!stat?.isFile()) continue;
+    storedBytes += stat.size;
+    const archived = parseArchivedSegmentFile(name);
+    if (archived) {
+      // Written before compression or after: either holds the segment (never both, wal-command.mjs).
+      if (segments.at(-1)?.name === archived.segment) continue;
+      const bytes = archived.compressed ? await unpackedSize(file) : stat.size;
+      segments.push({ name: archived.segment, bytes, archivedAt: stat.mtime, file: name });
     } else {
       const timeline = parseHistoryFileName(name);
-      if (timeline !== null) histories.set(timeline, await fs.readFile(path.join(layout.walDir, name), "utf8"));
+      if (timeline !== null) histories.set(timeline, await fs.readFile(file, "utf8"));
     }
   }
-  return { segments, histories, names };
+  return { segments, histories, names, storedBytes };
 }
 
 export type ArchiveAssessment = {
@@ -109,18 +120,28 @@ export type ArchiveAssessment = {
 };
 
 /** What the archive can restore, read from BACKUP_DIR. */
-export async function assessArchive(layout: BackupLayout): Promise<ArchiveAssessment & { backups: BaseBackup[] }> {
+export async function assessArchive(
+  layout: BackupLayout,
+): Promise<ArchiveAssessment & { backups: BaseBackup[]; listing: WalArchiveListing }> {
   const backups = await readBaseBackups(layout);
   const listing = await readWalArchive(layout);
   const newest = backups.at(-1)?.manifest;
-  const segmentBytes = newest?.walSegmentBytes ?? DEFAULT_SEGMENT_BYTES;
-  const headers = new Map<string, Buffer>();
+  const headers = new Map<string, Buffer | null>();
   for (const segment of listing.segments)
-    headers.set(segment.name, await readHeader(path.join(layout.walDir, segment.name)));
-  const assessment = assessListing(backups, listing, segmentBytes, (name, segment) =>
-    newest ? segmentHeaderProblem(headers.get(name)!, segment, segmentBytes, newest.systemIdentifier) : null,
-  );
-  return { ...assessment, backups };
+    headers.set(segment.name, await readHeader(path.join(layout.walDir, segment.file ?? segment.name)));
+  // Without a backup, the newest segment's own header says the cluster's segment size.
+  const lastHeader = listing.segments.length > 0 ? headers.get(listing.segments.at(-1)!.name) : null;
+  const segmentBytes =
+    newest?.walSegmentBytes ??
+    (lastHeader && lastHeader.length >= 40 ? lastHeader.readUInt32LE(32) : DEFAULT_SEGMENT_BYTES);
+  const assessment = assessListing(backups, listing, segmentBytes, (name, segment) => {
+    if (!newest) return null;
+    const header = headers.get(name);
+    return header
+      ? segmentHeaderProblem(header, segment, segmentBytes, newest.systemIdentifier)
+      : "it cannot be unpacked";
+  });
+  return { ...assessment, backups, listing };
 }
 
 export function assessListing(
@@ -150,12 +171,35 @@ export function assessListing(
   return { chain, segmentBytes, onHistory, restorable, chainBreaks: breaks, span };
 }
 
-async function readHeader(file: string): Promise<Buffer> {
+/** The first 40 bytes of a segment (unpacked when compressed); null when a compressed file cannot be read. */
+async function readHeader(file: string): Promise<Buffer | null> {
+  const compressed = file.endsWith(".gz");
   const handle = await fs.open(file, "r");
   try {
-    const buffer = Buffer.alloc(40);
-    const { bytesRead } = await handle.read(buffer, 0, 40, 0);
-    return buffer.subarray(0, bytesRead);
+    const buffer = Buffer.alloc(compressed ? 64 * 1024 : 40);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    if (!compressed) return buffer.subarray(0, bytesRead);
+    try {
+      // The start of the stream is enough: a sync flush unpacks what it holds without the end.
+      const unpacked = zlib.gunzipSync(buffer.subarray(0, bytesRead), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+      return unpacked.subarray(0, 40);
+    } catch {
+      return null;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A gzip file's last four bytes: its content's size (modulo 4 GiB; segments are at most 1 GiB). */
+async function unpackedSize(file: string): Promise<number> {
+  const handle = await fs.open(file, "r");
+  try {
+    const { size } = await handle.stat();
+    if (size < 18) return 0;
+    const trailer = Buffer.alloc(4);
+    await handle.read(trailer, 0, 4, size - 4);
+    return trailer.readUInt32LE(0);
   } finally {
     await handle.close();
   }

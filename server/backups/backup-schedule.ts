@@ -7,17 +7,17 @@ import { archiveCurrentWal } from "./wal-archive";
 /**
  * The running store's part in backups (embedded cluster only): a base backup at start when the
  * newest one is missing or older than a day, and again whenever the newest turns a day old; at
- * stop, the WAL so far goes to the archive before PostgreSQL stops. With several app servers on
+ * stop, the WAL so far goes to the archive before PostgreSQL stops. The switch at stop runs on a
+ * connection held from the start: PostgreSQL asked to stop by someone else (SIGTERM, a smart
+ * shutdown) refuses new connections but still serves those it has. With several app servers on
  * one DATABASE_URL there is no embedded cluster, and the database's operator owns backups.
  *
  * "Newest" counts only backups on the cluster's current timeline: after a restore the cluster is
  * on a new timeline, and its first start takes a fresh backup of it.
  */
 export type BackupScheduleOptions = {
-  /** The store's database in the embedded cluster. */
+  /** The store's database in the embedded cluster, as the store's role. */
   connectionString: string;
-  /** The maintenance database (the WAL switch at stop runs there, after the store's pool closed). */
-  adminUrl: string;
   clusterDir: string;
   dataDir: string;
   backupDir: string;
@@ -79,6 +79,16 @@ export function startBackupSchedule(options: BackupScheduleOptions): BackupSched
   };
   const runCheck = () => (running = running.then(check));
 
+  // Held for the switch at stop; if it is lost meanwhile, the stop opens another.
+  const held = new pg.Client({ connectionString: options.connectionString });
+  let heldUsable = false;
+  held.on("error", () => (heldUsable = false));
+  held.on("end", () => (heldUsable = false));
+  const heldReady = held.connect().then(
+    () => (heldUsable = true),
+    () => (heldUsable = false),
+  );
+
   const firstCheck = runCheck();
   const timer = setInterval(() => void runCheck(), CHECK_EVERY_MS);
   timer.unref();
@@ -90,9 +100,20 @@ export function startBackupSchedule(options: BackupScheduleOptions): BackupSched
       aborter.abort();
       await running;
       const { walDir } = backupLayout(options.backupDir);
+      await heldReady;
       try {
-        const outcome = await archiveCurrentWal(options.adminUrl, walDir, STOP_ARCHIVE_WAIT_MS);
-        if (outcome.archived) logger.info({ segment: outcome.segment }, "WAL archived before stopping");
+        const outcome = await archiveCurrentWal(
+          heldUsable ? held : options.connectionString,
+          walDir,
+          STOP_ARCHIVE_WAIT_MS,
+        );
+        if (outcome.archived && outcome.switched)
+          logger.info({ segment: outcome.segment }, "WAL archived before stopping");
+        else if (outcome.archived)
+          logger.info(
+            { segment: outcome.segment },
+            "nothing written since the last archived WAL: nothing to switch before stopping",
+          );
         else
           logger.warn(
             { segment: outcome.segment, archiver: outcome.archiver },
@@ -100,6 +121,8 @@ export function startBackupSchedule(options: BackupScheduleOptions): BackupSched
           );
       } catch (error) {
         logger.warn({ err: error }, "WAL could not be switched before stopping");
+      } finally {
+        await held.end().catch(() => {});
       }
     },
   };

@@ -5,7 +5,7 @@ import { backupLayout, type BackupLayout, type BaseBackupManifest } from "./back
 import { copyTree, exists, syncDirectory, type CopyRule } from "./copy-tree";
 import { dataDirFileRule } from "./data-dir";
 import { applyRetention, type RetentionPlan } from "./retention";
-import { readArchiverState } from "./wal-archive";
+import { isArchived, readArchiverState, walArchiveSettings } from "./wal-archive";
 
 /**
  * A base backup through PostgreSQL's low-level API, as the manual's "Making a Base Backup Using the
@@ -134,6 +134,8 @@ export function clusterCopyRule(relativePath: string, isDirectory: boolean): Cop
     if (!isDirectory && LEFT_OUT_FILES.has(name)) return "skip";
   }
   if (name.startsWith("pgsql_tmp") || name === "pg_internal.init") return "skip";
+  // The Unix socket's lock file (the socket itself is no file and is never copied).
+  if (name.startsWith(".s.PGSQL.")) return "skip";
   return "copy";
 }
 
@@ -171,11 +173,11 @@ export function parseBackupLabel(label: string): { startWalFile: string; timelin
 /** The running cluster must archive into this BACKUP_DIR, or its backups could never be restored. */
 async function checkArchiving(client: pg.Client, layout: BackupLayout) {
   const { rows } = await client.query(
-    `SELECT current_setting('archive_mode') AS mode, current_setting('archive_library') AS library,
-            current_setting('basic_archive.archive_directory', true) AS directory`,
+    `SELECT current_setting('archive_mode') AS mode, current_setting('archive_command') AS command,
+            current_setting('waqt.archive_directory', true) AS directory`,
   );
-  const { mode, library, directory } = rows[0] as { mode: string; library: string; directory: string | null };
-  if (mode !== "on" || library !== "basic_archive" || !directory) {
+  const { mode, command, directory } = rows[0] as { mode: string; command: string; directory: string | null };
+  if (mode !== "on" || !directory || command !== walArchiveSettings(directory).archive_command) {
     throw new BackupError("The running database does not archive its WAL; restart the store so that it does");
   }
   const [archiving, configured] = await Promise.all([realPath(directory), realPath(layout.walDir)]);
@@ -186,7 +188,7 @@ async function checkArchiving(client: pg.Client, layout: BackupLayout) {
 
 async function waitForArchive(client: pg.Client, layout: BackupLayout, segment: string, signal?: AbortSignal) {
   const deadline = Date.now() + ARCHIVE_WAIT_MS;
-  while (!(await exists(path.join(layout.walDir, segment)))) {
+  while (!(await isArchived(layout.walDir, segment))) {
     signal?.throwIfAborted();
     if (Date.now() > deadline) {
       const archiver = await readArchiverState(client);

@@ -4,7 +4,7 @@ import { postgresUserIds, startEmbeddedPostgres, type EmbeddedDatabase } from ".
 import type { ArchiveAssessment, BaseBackup } from "./backup-archive";
 import { copyTree } from "./copy-tree";
 import type { RestoreTime } from "./restore-time";
-import { walArchiveSettings } from "./wal-archive";
+import { restoreCommand, walArchiveSettings } from "./wal-archive";
 import {
   formatLsn,
   parseLsn,
@@ -46,6 +46,8 @@ export type RecoveryRequest = {
    * untouched (a verification in a temporary folder).
    */
   archiveNewTimeline: boolean;
+  /** Give the recovered cluster passwords of its own (a verification's copy), not the backup's. */
+  freshPasswords?: boolean;
   progress?: (line: string) => void;
 };
 
@@ -74,7 +76,8 @@ export async function recoverCluster(request: RecoveryRequest): Promise<Recovere
     recovery_target_timeline: "latest",
     ...(request.archiveNewTimeline ? walArchiveSettings(request.walDir) : { archive_mode: "off" }),
   };
-  const run = (settings: Record<string, string>) => startRecovery(clusterDir, { ...base, ...settings }, request.walDir);
+  const run = (settings: Record<string, string>) =>
+    startRecovery(clusterDir, { ...base, ...settings }, request.walDir, request.freshPasswords ?? false);
   const failure = (log: string) => new RecoveryError(describeFailure(log, request, segmentBytes));
 
   if (request.target) {
@@ -122,15 +125,6 @@ async function giveArchiveTo(walDir: string, owner: { uid: number; gid: number }
   }
 }
 
-/**
- * Copies a segment from the archive; PostgreSQL replaces %f (its name) and %p (where it goes), and
- * reads %% as %. The shell gets the folder in single quotes.
- */
-export function restoreCommand(walDir: string): string {
-  const quoted = `'${walDir.replace(/%/g, "%%").replace(/'/g, `'\\''`)}'`;
-  return `cp ${quoted}/"%f" "%p"`;
-}
-
 type RecoveryRun = { database: EmbeddedDatabase | null; log: string };
 
 /** Starts PostgreSQL on the folder and answers when it accepts connections, or with its log when it exits. */
@@ -138,6 +132,7 @@ async function startRecovery(
   clusterDir: string,
   settings: Record<string, string>,
   walDir: string,
+  freshPasswords: boolean,
 ): Promise<RecoveryRun> {
   let log = "";
   try {
@@ -146,6 +141,7 @@ async function startRecovery(
       // restore_command reads the archive as PostgreSQL's user; archiving also writes there.
       writableDirs: [walDir],
       initialise: false,
+      freshPasswords,
     });
     return { database, log };
   } catch (error) {

@@ -115,7 +115,8 @@ export type VerifyOutcome = {
 /**
  * `npm run backup:verify`: the newest backup and all WAL after it, recovered in a temporary
  * folder with archiving off (the archive is only read), then asked how many users, products and
- * orders it holds. Works beside a running store.
+ * orders it holds, as the store's role would see them. The copy gets passwords of its own, and
+ * the folder is removed afterwards. Works beside a running store.
  */
 export async function verifyNewestBackup(backupDir: string, progress?: (line: string) => void): Promise<VerifyOutcome> {
   const layout = backupLayout(backupDir);
@@ -131,10 +132,13 @@ export async function verifyNewestBackup(backupDir: string, progress?: (line: st
       clusterDir: path.join(workDir, "postgres"),
       target: null,
       archiveNewTimeline: false,
+      freshPasswords: true,
       progress,
     });
     try {
-      const client = new pg.Client({ connectionString: recovered.database.urlFor(EMBEDDED_DATABASE_NAME) });
+      // What the store does at its next start (a backup made before the store had its own role).
+      await recovered.database.prepareStoreDatabase(EMBEDDED_DATABASE_NAME, { create: false });
+      const client = new pg.Client({ connectionString: recovered.database.storeUrlFor(EMBEDDED_DATABASE_NAME) });
       await client.connect();
       try {
         const { rows } = await client.query(

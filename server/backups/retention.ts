@@ -12,8 +12,11 @@ export type RetentionPlan = {
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** "000000010000000000000003", "000000010000000000000003.partial", "000000010000000000000003.00000028.backup" */
-const SEGMENT_FILE = /^([0-9A-F]{24})(?:\.partial|\.[0-9A-F]{8}\.backup)?$/;
+/**
+ * "000000010000000000000003", "000000010000000000000003.gz" (compressed), "000000010000000000000003.partial",
+ * "000000010000000000000003.00000028.backup"
+ */
+const SEGMENT_FILE = /^([0-9A-F]{24})(?:\.gz|\.partial|\.[0-9A-F]{8}\.backup)?$/;
 
 /**
  * Keeps every base backup finished within `keepDays`, and the newest one whatever its age; then

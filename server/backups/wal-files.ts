@@ -11,6 +11,8 @@
  */
 
 export const SEGMENT_NAME = /^([0-9A-F]{8})([0-9A-F]{8})([0-9A-F]{8})$/;
+/** A segment's file in the archive: its name, with ".gz" when compressed (server/backups/wal-command.mjs). */
+const ARCHIVED_SEGMENT_FILE = /^([0-9A-F]{24})(\.gz)?$/;
 const HISTORY_NAME = /^([0-9A-F]{8})\.history$/;
 const FOUR_GIB = 0x1_0000_0000n;
 
@@ -43,6 +45,12 @@ export function parseSegmentName(name: string, segmentBytes: number): { timeline
     timeline: Number.parseInt(match[1]!, 16),
     segment: BigInt(`0x${match[2]}`) * perId + BigInt(`0x${match[3]}`),
   };
+}
+
+/** The segment an archive file holds, and whether it is compressed; null for other files. */
+export function parseArchivedSegmentFile(fileName: string): { segment: string; compressed: boolean } | null {
+  const match = ARCHIVED_SEGMENT_FILE.exec(fileName);
+  return match ? { segment: match[1]!, compressed: match[2] !== undefined } : null;
 }
 
 export function historyFileName(timeline: number): string {
@@ -97,7 +105,11 @@ export function timelineOfPosition(lsn: bigint, history: TimelineSpan[]): number
   return null;
 }
 
-export type ArchivedSegment = { name: string; bytes: number; archivedAt: Date };
+/**
+ * A segment in the archive: `name` is the segment's (without ".gz"), `bytes` its size unpacked (a
+ * compressed file's gzip trailer says it), `file` the archive's file name when it differs.
+ */
+export type ArchivedSegment = { name: string; bytes: number; archivedAt: Date; file?: string };
 
 export type WalChain = {
   /** The newest timeline in the archive: a restore follows it. */

@@ -10,12 +10,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { assessArchive, backupLayout } from "../backups/backup-archive";
+import { adoptBackupsFromOldDefault } from "../backups/backup-dir";
 import { BackupError, takeBaseBackup } from "../backups/base-backup";
 import { RecoveryError } from "../backups/recovery";
 import { restore, RestoreRefused, verifyNewestBackup } from "../backups/restore";
 import { parseRestoreTime, RESTORE_TIME_FORM, type RestoreTime } from "../backups/restore-time";
 import { ConfigError, loadConfig, type Config } from "../config";
-import { embeddedClusterUrl, runningPostmaster } from "../db/embedded-postgres";
+import { runningClusterUrls, runningPostmaster } from "../db/embedded-postgres";
 import { EMBEDDED_DATABASE_NAME, embeddedClusterDir, openDatabase } from "../db/open-database";
 
 const USAGE = "Usage: backup.ts take | list | verify | restore [--to <ISO 8601 time>] [--replace]";
@@ -45,6 +46,11 @@ function loadSettings(): Config {
       'DATABASE_URL is set: that database\'s operator owns its backups (managed snapshots, pg_dump or pg_basebackup; see README "Backups")',
     );
   }
+  // Not while a store runs on this DATA_DIR: its PostgreSQL archives into BACKUP_DIR.
+  if (!runningPostmaster(embeddedClusterDir(config.dataDir))) {
+    const moved = adoptBackupsFromOldDefault(config);
+    if (moved) console.log(moved);
+  }
   return config;
 }
 
@@ -55,11 +61,18 @@ async function take(config: Config) {
   }
   const started = Date.now();
   const running = runningPostmaster(clusterDir);
-  // A running store's cluster is backed up where it runs; otherwise it is started for the backup.
-  const database = running ? null : await openDatabase(config);
+  const runningUrls = runningClusterUrls(clusterDir);
+  if (running && !runningUrls) {
+    fail(
+      `The PostgreSQL running on ${clusterDir} (process ${running.pid}) was started by an older version: restart the store first`,
+    );
+  }
+  // A running store's cluster is backed up where it runs (as the store's role, through its
+  // socket); otherwise it is started for the backup.
+  const database = runningUrls ? null : await openDatabase(config);
   try {
     const outcome = await takeBaseBackup({
-      connectionString: database?.url ?? embeddedClusterUrl(running!.port, EMBEDDED_DATABASE_NAME),
+      connectionString: database?.url ?? runningUrls!.storeUrlFor(EMBEDDED_DATABASE_NAME),
       clusterDir,
       dataDir: config.dataDir,
       backupDir: config.backupDir,
@@ -99,8 +112,11 @@ async function list(config: Config) {
     const size = formatBytes(manifest.databaseBytes + manifest.filesBytes).padStart(9);
     console.log(`  ${manifest.name}  ${manifest.finishedAt}  ${size}  timeline ${manifest.timeline}${note}`);
   }
-  const { chain, span, chainBreaks } = assessment;
+  const { chain, span, chainBreaks, listing } = assessment;
   if (chain.last) console.log(`Last archived WAL: ${chain.last.name} at ${chain.last.archivedAt.toISOString()}`);
+  console.log(
+    `WAL archive: ${listing.segments.length} segment(s), ${formatBytes(listing.storedBytes)} on disk (${layout.walDir})`,
+  );
   console.log(
     span
       ? `Restorable span: ${span.from.toISOString()} to ${span.to.toISOString()}`

@@ -1,6 +1,8 @@
+import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { backupLayout } from "../backups/backup-archive";
+import { adoptBackupsFromOldDefault, BackupsOfAnEarlierDatabase, holdsBackups } from "../backups/backup-dir";
 import { walArchiveSettings } from "../backups/wal-archive";
 import type { Config } from "../config";
 import { connectDatabase, type Database } from "./database";
@@ -26,17 +28,34 @@ export type OpenDatabase = {
  * into BACKUP_DIR (server/backups/wal-archive.ts), whatever runs it: a run without archiving
  * would break the chain that restores replay.
  */
-export async function openDatabase(config: Config, log: (line: string) => void = () => {}): Promise<OpenDatabase> {
+export async function openDatabase(
+  config: Config,
+  log: (line: string) => void = () => {},
+  notice: (message: string) => void = () => {},
+): Promise<OpenDatabase> {
   let embedded: EmbeddedDatabase | null = null;
   let url = config.databaseUrl;
   if (!url) {
+    // Before PostgreSQL archives anything into BACKUP_DIR.
+    const moved = adoptBackupsFromOldDefault(config);
+    if (moved) notice(moved);
+    const clusterDir = embeddedClusterDir(config.dataDir);
+    if (!fs.existsSync(path.join(clusterDir, "PG_VERSION")) && holdsBackups(config.backupDir)) {
+      throw new BackupsOfAnEarlierDatabase(config.backupDir);
+    }
     const { walDir } = backupLayout(config.backupDir);
-    embedded = await startEmbeddedPostgres(embeddedClusterDir(config.dataDir), log, {
+    embedded = await startEmbeddedPostgres(clusterDir, log, {
       settings: walArchiveSettings(walDir),
       writableDirs: [walDir],
     });
-    await createDatabaseIfMissing(embedded.adminUrl, EMBEDDED_DATABASE_NAME);
-    url = embedded.urlFor(EMBEDDED_DATABASE_NAME);
+    try {
+      await embedded.prepareStoreDatabase(EMBEDDED_DATABASE_NAME, { create: true });
+    } catch (error) {
+      await embedded.stop();
+      throw error;
+    }
+    // The store's own role, never the superuser (server/db/store-role.ts).
+    url = embedded.storeUrlFor(EMBEDDED_DATABASE_NAME);
   }
   const db = connectDatabase(url, { log: (_level, message) => log(String(message)) });
   return {

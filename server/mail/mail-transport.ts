@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import type { MailConfig } from "../config";
+import { emlFileName } from "./eml-files";
 
 /** One message as it leaves the store (the outbox sender fills it from an outbox row). */
 export type OutgoingMail = {
@@ -12,6 +13,8 @@ export type OutgoingMail = {
   text: string;
   html: string;
   headers: Record<string, string>;
+  /** It carries a secret (a reset link): an .eml file is marked so that backups leave it out. */
+  secret: boolean;
 };
 
 export type MailTransport = {
@@ -65,7 +68,7 @@ export function createMailTransport(config: MailConfig, site: { publicUrl: strin
       const info = await writer.sendMail(envelope(mail));
       await fs.mkdir(config.outboxDir, { recursive: true });
       // Written under a temporary name, then renamed: a reader never sees half a message.
-      const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${mail.id}.eml`;
+      const name = emlFileName(new Date(), mail.id, mail.secret);
       const temporary = path.join(config.outboxDir, `.${name}.tmp`);
       await fs.writeFile(temporary, info.message as Buffer, { mode: 0o600 });
       await fs.rename(temporary, path.join(config.outboxDir, name));

@@ -72,6 +72,7 @@ export function startOutboxSender(options: OutboxSenderOptions): OutboxSender {
           text: message.textBody ?? "",
           html: message.htmlBody ?? "",
           headers: message.headers ?? {},
+          secret: message.secret,
         });
       } catch (error) {
         const attempts = message.attempts + 1;

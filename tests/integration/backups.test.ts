@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import pg from "pg";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backupLayout, readBaseBackups } from "../../server/backups/backup-archive";
 import { startBackupSchedule } from "../../server/backups/backup-schedule";
@@ -20,6 +22,8 @@ import {
   type OpenDatabase,
 } from "../../server/db/open-database";
 import { createLogger } from "../../server/logger";
+import { createMailTransport } from "../../server/mail/mail-transport";
+import { startOutboxSender } from "../../server/mail/outbox-sender";
 import { createServices, type Services } from "../../server/services";
 import { insertUser } from "../support/fixtures";
 import { TestClient } from "../support/http-client";
@@ -96,10 +100,27 @@ async function orderIds(store: Store): Promise<string[]> {
   return (await store.database.db("orders").orderBy("id").pluck("id")) as string[];
 }
 
-/** Ends the WAL segment and waits until the archive holds it. */
+/** Ends the WAL segment and waits until the archive holds it (as the store's role, as the store does). */
 async function switchWal(store: Store) {
-  const outcome = await archiveCurrentWal(store.database.embedded!.adminUrl, store.walDir, 15_000);
+  const outcome = await archiveCurrentWal(store.database.url, store.walDir, 15_000);
   expect(outcome.archived, `segment ${outcome.segment} archived`).toBe(true);
+}
+
+/** New clusters' WAL segments (server/db/embedded-postgres.ts). */
+const SEGMENT_BYTES = 1024 * 1024;
+
+/** The segments in an archive folder by name (stored compressed, as `<name>.gz`), in order. */
+function archivedSegments(archive: string): string[] {
+  return fs
+    .readdirSync(path.join(archive, "wal"))
+    .map((file) => /^([0-9A-F]{24})(\.gz)?$/.exec(file)?.[1])
+    .filter((name): name is string => name !== undefined)
+    .sort();
+}
+
+function segmentFile(archive: string, name: string): string {
+  const compressed = path.join(archive, "wal", `${name}.gz`);
+  return fs.existsSync(compressed) ? compressed : path.join(archive, "wal", name);
 }
 
 type CommandResult = { code: number | null; stdout: string; stderr: string };
@@ -137,7 +158,7 @@ function snapshot(dir: string): string[] {
 /** Orders in a cluster folder, read by starting it without archiving (the archive is left alone). */
 async function ordersInCluster(clusterDir: string): Promise<string[]> {
   const cluster = await startEmbeddedPostgres(clusterDir, () => {}, { initialise: false });
-  const client = new pg.Client({ connectionString: cluster.urlFor(EMBEDDED_DATABASE_NAME) });
+  const client = new pg.Client({ connectionString: cluster.storeUrlFor(EMBEDDED_DATABASE_NAME) });
   try {
     await client.connect();
     return (await client.query("SELECT id FROM orders ORDER BY id")).rows.map((row) => row.id as string);
@@ -233,9 +254,10 @@ describe("backups that restore", () => {
     expect(await exited).toBe(0);
     expect(server.output()).toContain("WAL archived before stopping");
 
-    // Only the archive (the default BACKUP_DIR, DATA_DIR/backups) goes to a new DATA_DIR.
+    // Only the archive (the default BACKUP_DIR, beside DATA_DIR) goes to a new DATA_DIR.
     const elsewhere = path.join(tempDir("elsewhere"), "data");
-    const backupDir = path.join(dataDir, "backups");
+    const backupDir = `${dataDir}-backups`;
+    temporaryDirs.push(backupDir);
     const restored = await runCommand(["restore"], { DATA_DIR: elsewhere, BACKUP_DIR: backupDir });
     expect(restored.stderr).toBe("");
     expect(restored.code).toBe(0);
@@ -309,10 +331,7 @@ describe("an archive with three base backups", () => {
   function segmentsAfterNewestBackup(archive: string): string[] {
     const manifests = fs.readdirSync(path.join(archive, "base")).sort();
     const newest = JSON.parse(fs.readFileSync(path.join(archive, "base", manifests.at(-1)!, "manifest.json"), "utf8"));
-    return fs
-      .readdirSync(path.join(archive, "wal"))
-      .filter((name) => /^[0-9A-F]{24}$/.test(name) && name > newest.stopWalFile)
-      .sort();
+    return archivedSegments(archive).filter((name) => name > newest.stopWalFile);
   }
 
   /** Runs a restore that must fail, and checks that DATA_DIR is exactly as it was. */
@@ -337,6 +356,10 @@ describe("an archive with three base backups", () => {
     for (const { manifest } of backups) expect(listed.stdout).toContain(manifest.name);
     expect(listed.stdout).toMatch(
       new RegExp(`Restorable span: ${backups[0]!.manifest.finishedAt} to \\d{4}-[\\d-]+T[\\d:.]+Z`),
+    );
+    const segments = archivedSegments(backupDir).length;
+    expect(listed.stdout).toMatch(
+      new RegExp(`^WAL archive: ${segments} segment\\(s\\), [\\d.]+ (kB|MB) on disk \\(`, "m"),
     );
 
     const verified = await runCommand(["verify"], { DATA_DIR: dataDir, BACKUP_DIR: backupDir });
@@ -370,11 +393,11 @@ describe("an archive with three base backups", () => {
   it("names a missing WAL segment, to the latest point and to a time after it", async () => {
     const archive = archiveCopy();
     const [, missing] = segmentsAfterNewestBackup(archive);
-    fs.rmSync(path.join(archive, "wal", missing!));
+    fs.rmSync(segmentFile(archive, missing!));
     expect(await refusedRestore(["--replace"], archive)).toBe(
       `WAL segment ${missing} is missing from the archive; no backup restores past it to the latest point`,
     );
-    const lastArchived = fs.statSync(path.join(archive, "wal", segmentsAfterNewestBackup(archive).at(-1)!)).mtime;
+    const lastArchived = fs.statSync(segmentFile(archive, segmentsAfterNewestBackup(archive).at(-1)!)).mtime;
     expect(await refusedRestore(["--to", lastArchived.toISOString(), "--replace"], archive)).toBe(
       `WAL segment ${missing} is missing from the archive; nothing was changed`,
     );
@@ -383,18 +406,22 @@ describe("an archive with three base backups", () => {
   it("names a damaged WAL segment: cut short, or garbled inside", async () => {
     const cutShort = archiveCopy();
     const [, shortened] = segmentsAfterNewestBackup(cutShort);
-    fs.truncateSync(path.join(cutShort, "wal", shortened!), 8192);
-    expect(await refusedRestore(["--replace"], cutShort)).toBe(
-      `WAL segment ${shortened} is damaged: 8192 bytes instead of 16777216; no backup restores past it to the latest point`,
+    const compressedFile = segmentFile(cutShort, shortened!);
+    fs.truncateSync(compressedFile, Math.floor(fs.statSync(compressedFile).size / 2));
+    expect(await refusedRestore(["--replace"], cutShort)).toMatch(
+      new RegExp(
+        `^WAL segment ${shortened} is damaged: \\d+ bytes instead of ${SEGMENT_BYTES}; no backup restores past it to the latest point$`,
+      ),
     );
 
     const garbled = archiveCopy();
     const [, damaged] = segmentsAfterNewestBackup(garbled);
-    // The page header (40 bytes) stays; the records after it become noise.
-    const file = path.join(garbled, "wal", damaged!);
-    const handle = fs.openSync(file, "r+");
-    fs.writeSync(handle, Buffer.alloc(8192 - 40, 0x5a), 0, 8192 - 40, 40);
-    fs.closeSync(handle);
+    // The page header (40 bytes) stays; the records after it become noise (compressed again, as
+    // the archive keeps it: the file itself is whole).
+    const file = segmentFile(garbled, damaged!);
+    const segment = zlib.gunzipSync(fs.readFileSync(file));
+    segment.fill(0x5a, 40, 8192);
+    fs.writeFileSync(file, zlib.gzipSync(segment));
     expect(await refusedRestore(["--replace"], garbled)).toMatch(
       new RegExp(
         `^WAL segment ${damaged} is damaged \\(PostgreSQL: invalid resource manager ID \\d+ at [0-9A-F]+/[0-9A-F]+\\); nothing was changed$`,
@@ -418,8 +445,8 @@ describe("an archive with three base backups", () => {
     const dayLater = new Date(new Date(middle!.finishedAt).getTime() + 24 * 60 * 60 * 1000);
     const plan = await applyRetention(copyLayout, 1, dayLater);
     expect(plan.deletedBackups).toEqual([oldest!.name]);
-    const wal = fs.readdirSync(copyLayout.walDir);
-    expect(wal.filter((name) => /^[0-9A-F]{24}$/.test(name) && name < middle!.startWalFile)).toEqual([]);
+    const wal = archivedSegments(archive);
+    expect(wal.filter((name) => name < middle!.startWalFile)).toEqual([]);
     expect(wal).toContain(middle!.startWalFile);
 
     // A month on, nothing is young enough: the newest backup stays, and restores every order.
@@ -432,7 +459,7 @@ describe("an archive with three base backups", () => {
 
   it("restores to a time after the last commit as the latest point", async () => {
     const archive = archiveCopy();
-    const lastArchived = fs.statSync(path.join(archive, "wal", segmentsAfterNewestBackup(archive).at(-1)!)).mtime;
+    const lastArchived = fs.statSync(segmentFile(archive, segmentsAfterNewestBackup(archive).at(-1)!)).mtime;
     // No archived commit is later than this moment: PostgreSQL reaches the end of the WAL first.
     const result = await runCommand(["restore", "--to", lastArchived.toISOString(), "--replace"], {
       DATA_DIR: dataDir,
@@ -454,7 +481,6 @@ describe("the running store's backups", () => {
     const schedule = (now: Date) =>
       startBackupSchedule({
         connectionString: store.database.url,
-        adminUrl: store.database.embedded!.adminUrl,
         clusterDir: embeddedClusterDir(dataDir),
         dataDir,
         backupDir,
@@ -516,13 +542,16 @@ describe("the running store's backups", () => {
     expect(await later.status()).toMatchObject({ baseBackupOverdue: true });
 
     // PostgreSQL's user loses the right to write into the archive: archiving fails, and says so.
+    // First everything so far reaches the archive (the newest backup's .backup file is archived
+    // after the backup has returned), so the failure is the probe's segment.
+    await switchWal(store);
     const { walDir } = backupLayout(backupDir);
     const owner = postgresUserIds();
     if (owner) fs.chownSync(walDir, 0, 0);
     fs.chmodSync(walDir, 0o555);
     try {
       await store.database.db.raw("CREATE TABLE archive_probe (id int)");
-      const segment = await archiveCurrentWal(store.database.embedded!.adminUrl, walDir, 3_000);
+      const segment = await archiveCurrentWal(store.database.url, walDir, 3_000);
       expect(segment.archived).toBe(false);
       // The archiver tries a failed segment again after a second or so; its failure shows at once.
       const status = () => new BackupStatusService(store.database.db, store.config).status();
@@ -538,6 +567,86 @@ describe("the running store's backups", () => {
     }
     await store.close();
   }, 120_000);
+
+  it("at stop archives what was written, and says so at info level when nothing was (never a warning)", async () => {
+    const dataDir = tempDir("stop");
+    const backupDir = tempDir("stop-archive");
+    const store = await openStore(dataDir, backupDir);
+    const logged: { level: number; msg: string }[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+    const schedule = () =>
+      startBackupSchedule({
+        connectionString: store.database.url,
+        clusterDir: embeddedClusterDir(dataDir),
+        dataDir,
+        backupDir,
+        keepDays: 7,
+        logger,
+      });
+    try {
+      let running = schedule();
+      await running.firstCheck;
+      await addShopper(store);
+      await running.stop();
+      // A start and a stop with nothing written in between: nothing to switch, nothing lost.
+      running = schedule();
+      await running.firstCheck;
+      await running.stop();
+    } finally {
+      await store.close();
+    }
+    const stops = logged.filter((line) => line.msg.includes("before stopping"));
+    expect(stops.map((line) => [line.level, line.msg])).toEqual([
+      [30, "WAL archived before stopping"],
+      [30, "nothing written since the last archived WAL: nothing to switch before stopping"],
+    ]);
+    expect(logged.filter((line) => line.level >= 40)).toEqual([]);
+  }, 60_000);
+
+  it("never copies a password reset mail into a base backup; other mails go in", async () => {
+    const dataDir = tempDir("mail");
+    const backupDir = tempDir("mail-archive");
+    const store = await openStore(dataDir, backupDir);
+    try {
+      const shopper = await addShopper(store);
+      const { email } = await store.database.db("users").where("id", shopper.userId).first("email");
+      await store.services.accounts.requestPasswordReset({ email }, { ip: "127.0.0.1" });
+      await placeOrder(store, shopper);
+      // Without SMTP_URL each mail becomes an .eml file under DATA_DIR/outbox, as the store writes it.
+      const sender = startOutboxSender({
+        db: store.database.db,
+        transport: createMailTransport(store.config.mail, {
+          publicUrl: store.config.publicUrl,
+          replyTo: store.config.store.email,
+        }),
+        logger: createLogger("silent"),
+        maxAttempts: 3,
+        retrySeconds: 1,
+      });
+      await sender.drain();
+      await sender.stop();
+      const outbox = path.join(dataDir, "outbox");
+      const subjectOf = (file: string) => /^Subject: (.*)$/m.exec(fs.readFileSync(file, "utf8"))?.[1];
+      const written = fs.readdirSync(outbox).filter((name) => name.endsWith(".eml"));
+      const resetMails = written.filter((name) => subjectOf(path.join(outbox, name)) === "Reset your Waqt password");
+      expect(resetMails).toHaveLength(1);
+      expect(written.length).toBeGreaterThanOrEqual(2);
+
+      const outcome = await takeBaseBackup({
+        connectionString: store.database.url,
+        clusterDir: embeddedClusterDir(dataDir),
+        dataDir,
+        backupDir,
+        keepDays: 7,
+        whenBusy: "wait",
+      });
+      expect(outcome.status).toBe("taken");
+      const copied = fs.readdirSync(path.join(outcome.status === "taken" ? outcome.dir : "", "files", "outbox"));
+      expect(copied.sort()).toEqual(written.filter((name) => !resetMails.includes(name)).sort());
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
 
   it("shows the backups on the admin dashboard, or says who owns them with DATABASE_URL", async () => {
     const embedded = await startTestServer({

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { hashPassword } from "../../server/modules/accounts/passwords";
 import { TestClient } from "../support/http-client";
 import { apiToken, insertProducts } from "../support/fixtures";
-import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
+import { serverAddress, startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 import { startTestServer, type TestServer } from "../support/test-server";
 
 /**
@@ -22,8 +22,7 @@ const EMAIL = "outage@example.com";
 const PASSWORD = "outage-password";
 
 beforeAll(async () => {
-  const cluster = new URL(inject("testDatabaseAdminUrl"));
-  proxy = await startTcpProxy({ host: cluster.hostname, port: Number(cluster.port) });
+  proxy = await startTcpProxy(serverAddress(inject("testDatabaseStoreUrl")));
   server = await startTestServer({}, { databasePort: proxy.port });
   [productId] = await insertProducts(server, [{ name: "Outage Chronograph", stock: 5 }]);
   await server.database

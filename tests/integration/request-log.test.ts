@@ -80,8 +80,8 @@ describe("the request log", () => {
   it("keeps every other address as it came, but for the value of a `token` parameter", async () => {
     expect(await loggedUrl("GET", "/products?search=casio&page=2")).toBe("/products?search=casio&page=2");
     expect(await loggedUrl("GET", "/api/v1/products?limit=1")).toBe("/api/v1/products?limit=1");
-    expect(await loggedUrl("GET", "/confirm-email?token=StraySecret1&step=2")).toBe(
-      "/confirm-email?token=%5Bremoved%5D&step=2",
+    expect(await loggedUrl("GET", "/verify-phone?token=StraySecret1&step=2")).toBe(
+      "/verify-phone?token=%5Bremoved%5D&step=2",
     );
     expect(written.join("")).not.toContain("StraySecret");
   });

@@ -3,19 +3,25 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { createTestDatabase } from "../support/test-database";
 
 /**
  * The real `npm start` process: built server, embedded PostgreSQL under DATA_DIR, demo data on
  * first start, reused on the second, and nothing left running after SIGTERM or SIGINT.
  */
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-process-"));
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+const otherDirs: string[] = [];
+afterAll(() => {
+  for (const dir of [dataDir, `${dataDir}-backups`, ...otherDirs]) fs.rmSync(dir, { recursive: true, force: true });
+});
 
-function startServer(env: Record<string, string> = {}) {
+/** `detached`: the server leads a process group of its own, as a shell's foreground job does. */
+function startServer(env: Record<string, string> = {}, options: { detached?: boolean } = {}) {
   const child = spawn(process.execPath, ["build/node/main.js"], {
     env: { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: options.detached ?? false,
   });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
@@ -318,4 +324,93 @@ describe("the server process", () => {
     expect(unreachableErr.trim().split("\n")).toHaveLength(1);
     expect(unreachableErr).toMatch(/^Invalid configuration: DATABASE_URL does not answer/);
   }, 60_000);
+
+  it("stops cleanly on a terminal's Ctrl-C: the last WAL is archived while PostgreSQL still runs, with no warning", async () => {
+    const ownDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-ctrl-c-"));
+    otherDirs.push(ownDataDir, `${ownDataDir}-backups`);
+    const server = startServer({ DATA_DIR: ownDataDir, DATABASE_URL: "" }, { detached: true });
+    const url = await server.ready;
+    for (let waited = 0; !server.output().includes("base backup taken"); waited += 100) {
+      if (waited > 60_000) throw new Error(`no base backup:\n${server.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Something to archive: a sign-in writes its token.
+    const login = await fetch(`${url}/api/v1/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "customer@waqt.pk", password: "customer12345" }),
+    });
+    expect(login.status).toBe(200);
+    // BACKUP_DIR's default is beside DATA_DIR, here on the same disk: one line says so at start.
+    expect(server.output()).toContain(
+      `BACKUP_DIR (${ownDataDir}-backups) is on the same disk as DATA_DIR (${ownDataDir}): losing that disk loses the backups too`,
+    );
+
+    // Ctrl-C in a terminal: SIGINT to every process of the foreground group at once.
+    const exited = exitOf(server.child);
+    process.kill(-server.child.pid!, "SIGINT");
+    expect(await exited).toBe(0);
+    const lines = server
+      .output()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(lines.map((line) => line.msg)).toContain("WAL archived before stopping");
+    const warnings = lines.filter((line) => line.level >= 40).map((line) => line.msg);
+    expect(warnings.filter((msg) => !msg.startsWith("BACKUP_DIR ("))).toEqual([]);
+    expect(fs.existsSync(path.join(ownDataDir, "postgres", "postmaster.pid"))).toBe(false);
+  }, 120_000);
+
+  it("refuses to start a new, empty database over the backups of an earlier one (DATA_DIR deleted), naming the restore", async () => {
+    const ownDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-deleted-"));
+    otherDirs.push(ownDataDir, `${ownDataDir}-backups`);
+    const first = startServer({ DATA_DIR: ownDataDir, DATABASE_URL: "" });
+    await first.ready;
+    for (let waited = 0; !first.output().includes("base backup taken"); waited += 100) {
+      if (waited > 60_000) throw new Error(`no base backup:\n${first.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const stopped = exitOf(first.child);
+    first.child.kill("SIGTERM");
+    expect(await stopped).toBe(0);
+
+    // The disk under DATA_DIR is lost; the backups beside it are not.
+    fs.rmSync(ownDataDir, { recursive: true, force: true });
+    const second = spawn(process.execPath, ["build/node/main.js"], {
+      env: { ...process.env, NODE_ENV: "production", DATA_DIR: ownDataDir, DATABASE_URL: "", PORT: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    second.stderr!.on("data", (chunk) => (stderr += chunk));
+    expect(await exitOf(second)).toBe(1);
+    expect(stderr.trim().split("\n")).toEqual([
+      `BACKUP_DIR (${ownDataDir}-backups) holds the backups of an earlier database, and DATA_DIR has none: bring it back with npm run restore, or move ${ownDataDir}-backups away to start a new, empty store`,
+    ]);
+    expect(fs.existsSync(path.join(ownDataDir, "postgres", "PG_VERSION"))).toBe(false);
+  }, 120_000);
+
+  it("warns at start when DATABASE_URL signs in as a superuser, and not for a role that only owns its database", async () => {
+    const database = await createTestDatabase();
+    try {
+      const asSuperuser = new URL(inject("testDatabaseAdminUrl"));
+      asSuperuser.pathname = `/${database.name}`;
+      const warning = "DATABASE_URL signs in as a superuser";
+      for (const [url, warned] of [
+        [asSuperuser.href, true],
+        [database.url, false],
+      ] as const) {
+        const server = startServer({
+          DATABASE_URL: url,
+          SESSION_SECRET: "a-session-secret-that-is-long-enough-0123456789",
+        });
+        await server.ready;
+        const exited = exitOf(server.child);
+        server.child.kill("SIGTERM");
+        expect(await exited).toBe(0);
+        expect(server.output().includes(warning), server.output()).toBe(warned);
+      }
+    } finally {
+      await database.drop();
+    }
+  }, 90_000);
 });

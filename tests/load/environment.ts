@@ -7,25 +7,25 @@ import path from "node:path";
 import { isEmptyStore, seedDemoData } from "../../seeds/demo";
 import { connectDatabase, migrateToLatest, type Database } from "../../server/db/database";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../server/db/embedded-postgres";
-import { createDatabaseIfMissing } from "../../server/db/open-database";
 import { hashPassword } from "../../server/modules/accounts/passwords";
 
 /**
- * What the load runner controls: a PostgreSQL cluster it can stop and start again on the same
- * port while the app keeps running (the app gets DATABASE_URL, so it never owns the cluster),
- * a realistic store in it, and the real built server process.
+ * What the load runner controls: a PostgreSQL cluster it can stop and start again at the same
+ * address (its socket folder and passwords stay) while the app keeps running (the app gets
+ * DATABASE_URL, so it never owns the cluster), a realistic store in it, and the real built server
+ * process. The app connects as the store's role, as it does on the embedded default.
  */
 export class ControlledPostgres {
   private cluster: EmbeddedDatabase | null = null;
-  private port: number | undefined;
+  private urls: Pick<EmbeddedDatabase, "storeUrlFor" | "prepareStoreDatabase"> | null = null;
   readonly log: string[] = [];
 
   constructor(readonly dir: string) {}
 
   async start(): Promise<void> {
     if (this.cluster) return;
-    this.cluster = await startEmbeddedPostgres(this.dir, (line) => this.keep(line), { port: this.port });
-    this.port = this.cluster.port;
+    this.cluster = await startEmbeddedPostgres(this.dir, (line) => this.keep(line));
+    this.urls = this.cluster;
   }
 
   /** A real shutdown (PostgreSQL's fast shutdown, SIGINT): every connection is cut. */
@@ -35,9 +35,15 @@ export class ControlledPostgres {
     await cluster?.stop();
   }
 
+  /** A database as the store's role (the same while the cluster is stopped and started again). */
   urlFor(database: string): string {
-    if (this.port === undefined) throw new Error("PostgreSQL has not been started");
-    return `postgres://postgres:waqt-embedded@127.0.0.1:${this.port}/${encodeURIComponent(database)}`;
+    if (!this.urls) throw new Error("PostgreSQL has not been started");
+    return this.urls.storeUrlFor(database);
+  }
+
+  async createStoreDatabase(database: string): Promise<void> {
+    if (!this.cluster) throw new Error("PostgreSQL is not running");
+    await this.cluster.prepareStoreDatabase(database, { create: true });
   }
 
   private keep(line: string) {
@@ -64,7 +70,7 @@ export type Store = {
  * products are fought over (the oversell check has something to check).
  */
 export async function prepareStore(postgres: ControlledPostgres, customerCount: number): Promise<Store> {
-  await createDatabaseIfMissing(postgres.urlFor("postgres"), LOAD_DATABASE);
+  await postgres.createStoreDatabase(LOAD_DATABASE);
   const db = connectDatabase(postgres.urlFor(LOAD_DATABASE), { poolMax: 4 });
   await migrateToLatest(db);
   if (await isEmptyStore(db)) await seedDemoData(db);

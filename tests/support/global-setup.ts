@@ -14,8 +14,14 @@ export const TEMPLATE_DATABASE = "waqt_test_template";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** Connection string of the maintenance database of the test cluster. */
+    /** Connection string of the maintenance database of the test cluster, as its superuser (CREATE and DROP DATABASE). */
     testDatabaseAdminUrl: string;
+    /**
+     * The same database as the role the test files' databases belong to: on the embedded cluster the
+     * store's own role (server/db/store-role.ts), so the suite runs the store without superuser
+     * rights; with TEST_DATABASE_URL, that URL's role.
+     */
+    testDatabaseStoreUrl: string;
     testTemplateDatabase: string;
     /** The seed of every property-based test in this run (tests/support/fast-check-seed.ts). */
     fastCheckSeed: number;
@@ -31,20 +37,23 @@ export async function setup(project: TestProject) {
   if (build.status !== 0) throw new Error("The build failed; pages cannot be tested");
 
   let adminUrl = process.env.TEST_DATABASE_URL;
+  let storeUrl = adminUrl;
   if (!adminUrl) {
     tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-test-"));
     embedded = await startEmbeddedPostgres(path.join(tempDir, "postgres"));
     adminUrl = embedded.adminUrl;
+    storeUrl = embedded.storeUrlFor("postgres");
   }
 
-  // A migrated template: each test file's database is a fast copy of it.
-  const adminConnection = new URL(adminUrl);
-  const templateUrl = new URL(adminUrl);
-  templateUrl.pathname = `/${TEMPLATE_DATABASE}`;
-  const dropper = knexFactory({ client: "pg", connection: adminConnection.href });
+  // A migrated template, owned by the store's role and migrated as it: each test file's database
+  // is a fast copy of it.
+  const dropper = knexFactory({ client: "pg", connection: adminUrl });
   await dropper.raw(`DROP DATABASE IF EXISTS ${TEMPLATE_DATABASE} WITH (FORCE)`);
   await dropper.destroy();
-  await createDatabaseIfMissing(adminUrl, TEMPLATE_DATABASE);
+  if (embedded) await embedded.prepareStoreDatabase(TEMPLATE_DATABASE, { create: true });
+  else await createDatabaseIfMissing(adminUrl, TEMPLATE_DATABASE);
+  const templateUrl = new URL(storeUrl!);
+  templateUrl.pathname = `/${TEMPLATE_DATABASE}`;
   const template = knexFactory({
     client: "pg",
     connection: templateUrl.href,
@@ -59,6 +68,7 @@ export async function setup(project: TestProject) {
   console.log(`Property-based tests use seed ${seed} (FC_SEED=${seed} npm test repeats them).`);
   project.provide("fastCheckSeed", seed);
   project.provide("testDatabaseAdminUrl", adminUrl);
+  project.provide("testDatabaseStoreUrl", storeUrl!);
   project.provide("testTemplateDatabase", TEMPLATE_DATABASE);
 }
 

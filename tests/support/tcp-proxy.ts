@@ -7,7 +7,19 @@ import net from "node:net";
  */
 export type TcpProxy = { port: number; stop(): Promise<void>; start(): Promise<void>; close(): Promise<void> };
 
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+/**
+ * Where a connection string's server listens: the embedded cluster's Unix socket (`?host=<folder>`,
+ * server/db/embedded-postgres.ts) or a TCP address (TEST_DATABASE_URL).
+ */
+export function serverAddress(connectionString: string): net.NetConnectOpts {
+  const url = new URL(connectionString);
+  const port = Number(url.port || 5432);
+  const socketDir = url.searchParams.get("host");
+  if (socketDir?.startsWith("/")) return { path: `${socketDir}/.s.PGSQL.${port}` };
+  return { host: socketDir ?? url.hostname, port };
+}
+
+export async function startTcpProxy(target: net.NetConnectOpts): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   let server: net.Server | null = null;
   let port = 0;

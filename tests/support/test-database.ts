@@ -5,13 +5,18 @@ import { connectDatabase, type Database } from "../../server/db/database";
 
 export type TestDatabase = { db: Database; url: string; name: string; drop(): Promise<void> };
 
-/** A database of its own for one test file, cloned from the migrated template (real PostgreSQL). */
+/**
+ * A database of its own for one test file, cloned from the migrated template (real PostgreSQL),
+ * owned by and reached as the store's role, as the store reaches its own.
+ */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = inject("testDatabaseAdminUrl");
+  const storeUrl = new URL(inject("testDatabaseStoreUrl"));
   const template = inject("testTemplateDatabase");
   const name = `waqt_test_${crypto.randomBytes(6).toString("hex")}`;
-  await adminQuery(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`);
-  const url = new URL(adminUrl);
+  const owner = decodeURIComponent(storeUrl.username);
+  await adminQuery(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${template} OWNER "${owner.replace(/"/g, '""')}"`);
+  const url = storeUrl;
   url.pathname = `/${name}`;
   const db = connectDatabase(url.href);
   return {

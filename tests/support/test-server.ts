@@ -64,7 +64,9 @@ export async function startTestServer(
   let appUrl = database.url;
   if (options.databasePort) {
     const viaPort = new URL(database.url);
+    viaPort.hostname = "127.0.0.1";
     viaPort.port = String(options.databasePort);
+    viaPort.searchParams.delete("host");
     appUrl = viaPort.href;
   }
   // The fixtures keep the direct connection (database.db); the app gets its own when it goes through a proxy.
