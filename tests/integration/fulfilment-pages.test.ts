@@ -230,7 +230,10 @@ describe("shipping from the admin pages", () => {
     // The customer sees them on My Orders, and still after Delivered.
     const mine = (await html(client, "/my-orders")).text;
     expect(mine).toContain("Courier: <strong>TCS</strong>");
-    expect(mine).toContain('Tracking number: <strong class="tracking-number">TCS-778899</strong>');
+    // Linked to TCS's page for this parcel (server/modules/orders/courier-tracking.shared.ts).
+    expect(mine).toContain(
+      'Tracking number: <a href="https://www.tcsexpress.com/track/TCS-778899" rel="noreferrer" class="tracking-link"><strong class="tracking-number">TCS-778899</strong>',
+    );
     await admin.postForm("/admin/orders", { orderId, status: "Delivered" });
     expect((await html(client, "/my-orders")).text).toContain("TCS-778899");
     expect((await html(client, "/my-orders")).text).toContain('class="status status--delivered"');

@@ -3,6 +3,7 @@ import type { MailToQueue } from "../mail/outbox";
 import { formatRupees } from "../shared/money.shared";
 import { formatPakistaniMobile } from "../shared/phone.shared";
 import { RETURN_WINDOW_DAYS } from "./return-values.shared";
+import { trackingPageOf } from "./courier-tracking.shared";
 import { CANCEL_WINDOW_HOURS, PAYMENT_METHOD, shortOrderId, type Courier } from "./order-values.shared";
 
 /** What the order mails say about an order (docs/product.md, "Order mails"). */
@@ -123,7 +124,13 @@ export function orderStatusMail(
   if (status === "Shipped") {
     const courier = order.courier ? ` with ${order.courier}` : "";
     const blocks: MailBlock[] = [{ kind: "paragraph", text: `Your order ${number} is on its way${courier}.` }];
-    if (order.trackingNumber) {
+    const trackingPage = trackingPageOf(order.courier ?? null, order.trackingNumber ?? null);
+    if (order.trackingNumber && trackingPage) {
+      blocks.push(
+        { kind: "paragraph", text: `Tracking number: ${order.trackingNumber}.` },
+        { kind: "link", label: `Follow your parcel on ${order.courier}'s website`, url: trackingPage },
+      );
+    } else if (order.trackingNumber) {
       blocks.push({
         kind: "paragraph",
         text: `Tracking number: ${order.trackingNumber}. Enter it on ${order.courier && order.courier !== "Other" ? `${order.courier}'s` : "the courier's"} website to follow your parcel.`,
