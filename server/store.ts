@@ -89,9 +89,6 @@ async function serve(
   if (config.seedDemoData && (await isEmptyStore(db))) {
     const seeded = await seedDemoData(db);
     logger.info(seeded, "demo data seeded (first start)");
-    logger.info(
-      `demo accounts: admin ${demoAccounts.admin.email} / ${demoAccounts.admin.password}, customer ${demoAccounts.customer.email} / ${demoAccounts.customer.password}`,
-    );
   }
 
   const services = createServices({ db, config, logger });
@@ -107,9 +104,11 @@ async function serve(
   // The demo accounts' passwords are published in the README: they must never face a network,
   // whichever way it comes in (server/config.ts, networkExposure).
   const exposure = networkExposure(config);
-  if (exposure.length > 0) {
-    for (const account of Object.values(demoAccounts)) {
-      if (await services.accounts.hasPassword(account.email, account.password)) {
+  const demoLogins: string[] = [];
+  for (const account of Object.values(demoAccounts)) {
+    if (await services.accounts.hasPassword(account.email, account.password)) {
+      demoLogins.push(`${account.email} / ${account.password} (${account.role})`);
+      if (exposure.length > 0) {
         const [first, ...others] = exposure;
         const how = first!.startsWith("HOST=")
           ? `listen on ${first}${others.length > 0 ? ` with ${others.join(" and ")}` : ""}`
@@ -123,7 +122,6 @@ async function serve(
 
   // The outbox sender delivers what the services wrote to the outbox (docs/decisions/2026-11-23-outbox.md).
   const mailTransport = createMailTransport(config.mail, { publicUrl: config.publicUrl, replyTo: config.store.email });
-  logger.info(`mail: ${mailTransport.description}, from ${config.mail.from}`);
   const outboxSender = startOutboxSender({
     db,
     transport: mailTransport,
@@ -177,9 +175,13 @@ async function serve(
   }
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  logger.info(
-    `${config.store.name} is running at http://${config.host === "127.0.0.1" ? "localhost" : config.host}:${port}`,
-  );
+  // What a person starting the store needs, in plain words: where to open it, how to sign in,
+  // where the mail goes.
+  logger.info(`${config.store.name} is ready: open ${config.publicUrl} (listening on ${config.host}:${port})`);
+  if (demoLogins.length > 0) {
+    logger.info(`demo accounts, with their published passwords: ${demoLogins.join(", ")}`);
+  }
+  logger.info(`mail goes to ${mailTransport.description}, from ${config.mail.from}`);
 
   let stopping = false;
   // While stopping, every answer says Connection: close and its connection closes after it.
