@@ -10,6 +10,7 @@ import { ContactService } from "./modules/contact/contact.service";
 import { DiscountCodeGuard, DiscountsService } from "./modules/discounts/discounts.service";
 import type { MailContext } from "./modules/mail/mail-layout";
 import { OutboxService } from "./modules/mail/outbox.service";
+import { LastDeliveryService } from "./modules/orders/last-delivery";
 import { OrdersService } from "./modules/orders/orders.service";
 import { ReturnsService } from "./modules/orders/returns.service";
 import type { Clock } from "./modules/shared/clock";
@@ -31,6 +32,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     cart: new CartService(deps.db),
     orders: new OrdersService(deps.db, mail, new DiscountCodeGuard(rateLimiter), deps.clock),
     returns: new ReturnsService(deps.db, mail, deps.clock),
+    lastDelivery: new LastDeliveryService(deps.db),
     discounts: new DiscountsService(deps.db),
     contact: new ContactService(deps.db, rateLimiter),
     outbox: new OutboxService(deps.db),
