@@ -1,10 +1,12 @@
 import { Link } from "react-router";
+import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
-import { OrderNumber, StatusBadge, formatOrderDate } from "../orders/order-parts";
+import { OrderNumber, StatusBadge } from "../orders/order-parts";
 import type { Route } from "./+types/dashboard";
+import { AdminTable } from "./admin-list";
 import { BackupStatusPanel } from "./backup-status";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -102,40 +104,26 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       </ul>
       <section className="section" aria-labelledby="latest-orders">
         <h2 id="latest-orders">Recent Orders</h2>
-        {latestOrders.length === 0 ? (
-          <p className="muted">No orders yet.</p>
-        ) : (
-          <div className="table-scroll">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Order</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Total</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Date</th>
-                </tr>
-              </thead>
-              <tbody>
-                {latestOrders.map((order) => (
-                  <tr key={order._id}>
-                    <td>
-                      <Link to={`/admin/orders/${order._id}`}>
-                        <OrderNumber id={order._id} />
-                      </Link>
-                    </td>
-                    <td>{order.user.name}</td>
-                    <td>{formatRupees(order.totalPrice)}</td>
-                    <td>
-                      <StatusBadge status={order.status} />
-                    </td>
-                    <td>{formatOrderDate(order.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <AdminTable
+          rows={latestOrders}
+          rowKey={(order) => order._id}
+          empty="No orders yet."
+          columns={[
+            {
+              header: "Order",
+              title: true,
+              cell: (order) => (
+                <Link to={`/admin/orders/${order._id}`}>
+                  <OrderNumber id={order._id} />
+                </Link>
+              ),
+            },
+            { header: "Customer", cell: (order) => order.user.name },
+            { header: "Total", cell: (order) => formatRupees(order.totalPrice) },
+            { header: "Status", cell: (order) => <StatusBadge status={order.status} /> },
+            { header: "Date", cell: (order) => formatStoreDateTime(order.createdAt) },
+          ]}
+        />
       </section>
       <BackupStatusPanel status={backups} />
     </section>
