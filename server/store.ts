@@ -175,13 +175,15 @@ async function serve(
   }
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  // What a person starting the store needs, in plain words: where to open it, how to sign in,
-  // where the mail goes.
-  logger.info(`${config.store.name} is ready: open ${config.publicUrl} (listening on ${config.host}:${port})`);
+  // What a person starting the store needs, in plain words: where the mail goes, how to sign in,
+  // and last (the line scripts wait for) where to open it.
+  logger.info(`mail goes to ${mailTransport.description}, from ${config.mail.from}`);
   if (demoLogins.length > 0) {
     logger.info(`demo accounts, with their published passwords: ${demoLogins.join(", ")}`);
   }
-  logger.info(`mail goes to ${mailTransport.description}, from ${config.mail.from}`);
+  logger.info(
+    `${config.store.name} is running at ${addressToOpen(config.publicUrl, port)}: open it in a browser (listening on ${config.host}:${port})`,
+  );
 
   let stopping = false;
   // While stopping, every answer says Connection: close and its connection closes after it.
@@ -224,4 +226,14 @@ function describeConnectionError(error: unknown): string {
     return code ? `${code}: ${error.message.split("\n")[0]}` : error.message.split("\n")[0]!;
   }
   return String(error);
+}
+
+/**
+ * The store's address for a person to open: PUBLIC_URL (by default http://localhost:PORT), with
+ * the port the system chose when PORT=0 asked it to.
+ */
+function addressToOpen(publicUrl: string, listeningPort: number): string {
+  const url = new URL(publicUrl);
+  if (url.port === "0") url.port = String(listeningPort);
+  return url.href.replace(/\/$/, "");
 }
