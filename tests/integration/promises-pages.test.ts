@@ -76,8 +76,13 @@ describe("checkout with a discount code", () => {
     const shopper = await shopperWithCart(12_500, 1);
     const page = await html(shopper.client, "/checkout");
     expect(page.text).toContain('<label for="field-discountCode">Discount code</label>');
-    // Outside the form, but in it through form=: Place Order stays the form's default button.
-    const apply = /<button[^>]*form="checkout-form"[^>]*>Apply<\/button>/.exec(page.text)?.[0] ?? "";
+    // In the checkout form, after the address; the form's first submit button (the one Enter
+    // presses in a field) places the order.
+    const form = page.text.slice(page.text.indexOf('id="checkout-form"'));
+    const firstButton = /<button type="submit"[^>]*>([^<]*)<\/button>/.exec(form)!;
+    expect(firstButton[1]).toBe("Place Order");
+    expect(firstButton[0]).not.toContain('name="intent"');
+    const apply = /<button type="submit"[^>]*>Apply<\/button>/.exec(form)?.[0] ?? "";
     expect(apply).toContain('name="intent"');
     expect(apply).toContain('value="apply"');
     const checkoutKey = valueOf(page.text, "checkoutKey")!;
@@ -375,6 +380,13 @@ describe("returns through the pages", () => {
     const details = await html(admin, `/admin/returns/${returnId}`);
     expect(details.text).toContain("Scratched glass");
     expect(details.text).toContain("Approve Return");
+    // Whom to call and where to fetch the watch from, for arranging the pick-up.
+    expect(details.text).toContain('<dt>Mobile Number</dt><dd><a href="tel:+923001234567">0300-1234567</a></dd>');
+    expect(details.text).toContain(
+      '<dt>Pick up from</dt><dd><address class="order-address">12 Canal Road, Lahore, Punjab 54000, Pakistan</address></dd>',
+    );
+    // The order's page names each return's refund.
+    expect((await html(admin, `/admin/orders/${orderId}`)).text).toContain("Refund Rs. 4,000");
     expect((await admin.postForm(`/admin/returns/${returnId}`, { intent: "approve" })).status).toBe(303);
     const approved = await html(admin, `/admin/returns/${returnId}`);
     expect(approved.text).toContain("Return marked Approved");
@@ -395,6 +407,7 @@ describe("returns through the pages", () => {
     expect(again.status).toBe(409);
     expect(await again.text()).toContain("This return is received: its status can no longer change");
     expect(await stockOf(productId)).toBe(stockBefore + 1);
+    expect((await html(admin, `/admin/orders/${orderId}`)).text).toContain("Refund Rs. 4,000 (paid by Easypaisa)");
 
     const refunded = await html(client, "/my-orders");
     expect(refunded.text).toContain("Refunded Rs. 4,000 by Easypaisa, reference EP-5521");
