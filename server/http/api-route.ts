@@ -1,6 +1,7 @@
 import type { Request, Response } from "express";
 import type * as yup from "yup";
 import type { Shape } from "../modules/shared/shapes";
+import type { EnvelopeExtras, SuccessEnvelope } from "./envelope";
 import type { Services } from "../services";
 import type { ApiUser } from "./bearer-auth";
 import type { PhotoForm } from "./photo-upload";
@@ -12,13 +13,11 @@ import type { PhotoForm } from "./photo-upload";
  */
 export type ApiAccess = "public" | "signed-in" | "admin";
 
-export type ApiResult<D = unknown> = {
-  status?: number;
-  message: string;
-  data: D;
-  pagination?: unknown;
-  meta?: unknown;
-};
+/** What a handler answers: the success envelope (server/http/envelope.ts) less `success`, and its status if not the route's. */
+export type ApiResult<D = unknown, E extends EnvelopeExtras = EnvelopeExtras> = { status?: number } & Omit<
+  SuccessEnvelope<D, E>,
+  "success"
+>;
 
 export type ApiHandlerContext<B, Q> = {
   req: Request;
@@ -51,27 +50,31 @@ export type ApiRoute = {
   successStatus?: number;
   /** The shape of `data` in a success (null when the call answers none). */
   responseData?: Shape<unknown>;
+  /** What a success carries beside `data`: a list's `pagination`, its `meta` (none unless said). */
+  responseExtras?: EnvelopeExtras;
   /** Other statuses this call may answer, for the OpenAPI document. */
   errorStatuses?: number[];
   handler: (ctx: ApiHandlerContext<unknown, unknown>) => Promise<ApiResult>;
 };
 
-/** Keeps the body and query types of a route tied to its schemas, and its answer to its shape. */
+/** Keeps the body and query types of a route tied to its schemas, and its answer to its shapes. */
 export function defineApiRoute<
   BS extends yup.AnyObjectSchema | undefined = undefined,
   QS extends yup.AnyObjectSchema | undefined = undefined,
   D = null,
+  E extends EnvelopeExtras = Record<never, never>,
 >(
-  route: Omit<ApiRoute, "handler" | "body" | "query" | "responseData"> & {
+  route: Omit<ApiRoute, "handler" | "body" | "query" | "responseData" | "responseExtras"> & {
     body?: BS;
     query?: QS;
     responseData?: Shape<D>;
+    responseExtras?: E;
     handler: (
       ctx: ApiHandlerContext<
         BS extends yup.AnyObjectSchema ? yup.InferType<BS> : undefined,
         QS extends yup.AnyObjectSchema ? yup.InferType<QS> : undefined
       >,
-    ) => Promise<ApiResult<D>>;
+    ) => Promise<ApiResult<D, E>>;
   },
 ): ApiRoute {
   return route as ApiRoute;

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Express } from "express";
 import routeConfig from "../../app/routes";
 import { hashPassword } from "../../server/modules/accounts/passwords";
+import { contractOf } from "../support/api-contract";
 import { databaseFingerprint } from "../support/db-fingerprint";
 import { TestClient } from "../support/http-client";
 import { insertProducts } from "../support/fixtures";
@@ -544,6 +545,17 @@ describe("the authorization matrix", () => {
       const context = `${role} ${method} ${path}`;
       expectAnswer(context, response, answer, path);
       const text = await response.text();
+      if (path.startsWith("/api/v1/")) {
+        const reply = {
+          method,
+          path: path.slice("/api/v1".length),
+          status: response.status,
+          headers: response.headers,
+          text,
+        };
+        // Each answer as the OpenAPI document gives it (tests/support/api-contract.ts).
+        expect((await contractOf(server.baseUrl)).problemsWith(reply), context).toEqual([]);
+      }
       if (response.status >= 400 && path.startsWith("/api/")) {
         const body = JSON.parse(text);
         expect(body.success, context).toBe(false);

@@ -13,6 +13,7 @@ import routeConfig from "../../app/routes";
 import { apiRoutes } from "../../server/http/api/api-routes";
 import type { ApiRoute } from "../../server/http/api-route";
 import { hashPassword } from "../../server/modules/accounts/passwords";
+import { contractOf } from "../support/api-contract";
 import { databaseFingerprint } from "../support/db-fingerprint";
 import { TestClient } from "../support/http-client";
 import { insertProducts } from "../support/fixtures";
@@ -416,6 +417,15 @@ describe("every /api/v1 call under hostile input", PROPERTY_TIMEOUT, () => {
           const context = `${route.method.toUpperCase()} ${path.slice(0, 200)} ${String(raw.body).slice(0, 200)} → ${response.status} ${text.slice(0, 300)}`;
           expect(response.status, context).toBeLessThan(500);
           expect(response.headers.get("content-type"), context).toMatch(/^application\/json/);
+          // Whatever it answers, the OpenAPI document gives it (tests/support/api-contract.ts).
+          const answer = {
+            method: route.method,
+            path: path.slice("/api/v1".length),
+            status: response.status,
+            headers: response.headers,
+            text,
+          };
+          expect((await contractOf(server.baseUrl)).problemsWith(answer), context).toEqual([]);
           const body = JSON.parse(text);
           if (response.status >= 400) {
             expectErrorEnvelope(context, body);

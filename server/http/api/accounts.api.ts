@@ -73,7 +73,7 @@ export const accountsApiRoutes: ApiRoute[] = [
     summary: "The signed-in user",
     access: "signed-in",
     responseData: oneUser,
-    handler: async ({ user }) => ({ message: "OK", data: { user } }),
+    handler: async ({ user }) => ({ message: "OK", data: { user: user! } }),
   }),
   defineApiRoute({
     method: "put",

@@ -2,6 +2,7 @@ import { defineApiRoute, type ApiRoute } from "../api-route";
 import { PRODUCT_SORTS } from "../../modules/catalog/catalog-values.shared";
 import { notifyMeSchema, productInputSchema, productListQuerySchema } from "../../modules/catalog/catalog.schemas";
 import { productShape } from "../../modules/catalog/product.model";
+import { paginationShape } from "../../modules/shared/list-query";
 import { arrayOf } from "../../modules/shared/shapes";
 
 /** /api/v1/products (docs/api.md): anyone reads, admins write. */
@@ -14,6 +15,7 @@ export const catalogApiRoutes: ApiRoute[] = [
     access: "public",
     query: productListQuerySchema,
     responseData: arrayOf(productShape),
+    responseExtras: { pagination: paginationShape },
     handler: async ({ services, query }) => {
       const { products, pagination } = await services.catalog.listProducts(query);
       return { message: "OK", data: products, pagination };

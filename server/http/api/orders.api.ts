@@ -1,5 +1,6 @@
 import { defineApiRoute, type ApiRoute } from "../api-route";
-import { orderShape } from "../../modules/orders/order.shape";
+import { orderListMetaShape, orderShape } from "../../modules/orders/order.shape";
+import { paginationShape } from "../../modules/shared/list-query";
 import { arrayOf } from "../../modules/shared/shapes";
 import {
   orderListQuerySchema,
@@ -46,6 +47,7 @@ export const ordersApiRoutes: ApiRoute[] = [
     access: "signed-in",
     query: orderListQuerySchema,
     responseData: arrayOf(orderShape),
+    responseExtras: { pagination: paginationShape, meta: orderListMetaShape },
     handler: async ({ services, user, query }) => {
       const { orders, pagination, meta } = await services.orders.listMyOrders(user!._id, query);
       return { message: "OK", data: orders, pagination, meta };
@@ -59,6 +61,7 @@ export const ordersApiRoutes: ApiRoute[] = [
     access: "admin",
     query: orderListQuerySchema,
     responseData: arrayOf(orderShape),
+    responseExtras: { pagination: paginationShape, meta: orderListMetaShape },
     handler: async ({ services, query }) => {
       const { orders, pagination, meta } = await services.orders.listOrders(query);
       return { message: "OK", data: orders, pagination, meta };
