@@ -1,7 +1,7 @@
 import { Form, Link, redirect } from "react-router";
 import { requestContext } from "../context";
 import { flashRefusal, formValues } from "../lib/forms";
-import { OrderCard } from "../orders/order-parts";
+import { OrderCard } from "../orders/order-display";
 import { requireUser } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/profile";

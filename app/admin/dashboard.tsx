@@ -3,7 +3,7 @@ import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
-import { OrderNumber, StatusBadge, formatOrderDate } from "../orders/order-parts";
+import { OrderNumber, StatusBadge, formatOrderDate } from "../orders/order-display";
 import type { Route } from "./+types/dashboard";
 import { BackupStatusPanel } from "./backup-status";
 

@@ -9,7 +9,7 @@ import {
   StatusBadge,
   formatOrderDate,
   formatOrderDateTime,
-} from "../orders/order-parts";
+} from "../orders/order-display";
 import { CustomerRecord, OrderConfirmation } from "./order-confirmation";
 import { OrderStatusForm, shipOrderPath } from "./order-status-form";
 

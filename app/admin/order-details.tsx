@@ -3,7 +3,7 @@ import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
-import { OrderNumber } from "../orders/order-parts";
+import { OrderNumber } from "../orders/order-display";
 import { OrderDetailsBody } from "./order-details-body";
 import type { Route } from "./+types/order-details";
 

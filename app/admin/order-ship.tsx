@@ -8,7 +8,7 @@ import { requireAdmin, safeRedirectPath } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
 import { foundOr404 } from "../lib/not-found";
-import { OrderAddress, OrderNumber, StatusBadge } from "../orders/order-parts";
+import { OrderAddress, OrderNumber, StatusBadge } from "../orders/order-display";
 import type { Route } from "./+types/order-ship";
 
 /**

@@ -10,7 +10,7 @@ import { requireAdmin, safeRedirectPath } from "../lib/guards";
 import { PreviousNextPages, pageFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
-import { OrderNumber, OrderShipping, StatusBadge, formatOrderDate } from "../orders/order-parts";
+import { OrderNumber, OrderShipping, StatusBadge, formatOrderDate } from "../orders/order-display";
 import { CustomerRecord, OrderConfirmation } from "./order-confirmation";
 import { OrderDetailsBody } from "./order-details-body";
 import { orderFilterFromUrl, withOrderFilter, type OrderFilter } from "./order-filter";

@@ -3,7 +3,7 @@ import type { PublicOrder } from "../../server/modules/orders/orders.service";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import type { StoreDetails } from "../../server/store-details";
 import { formatRupees } from "../lib/money";
-import { formatOrderDate } from "../orders/order-parts";
+import { formatOrderDate } from "../orders/order-display";
 
 /**
  * Packing slips (docs/product.md, "Packing slips"): printable pages without the site's header

@@ -11,7 +11,7 @@ import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
 import { foundOr404 } from "../lib/not-found";
-import { OrderNumber, ReturnStatusBadge, formatOrderDateTime } from "../orders/order-parts";
+import { OrderNumber, ReturnStatusBadge, formatOrderDateTime } from "../orders/order-display";
 import type { Route } from "./+types/return-details";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

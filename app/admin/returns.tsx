@@ -6,7 +6,7 @@ import { requireAdmin } from "../lib/guards";
 import { PreviousNextPages, pageFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
-import { OrderNumber, ReturnStatusBadge, formatOrderDate } from "../orders/order-parts";
+import { OrderNumber, ReturnStatusBadge, formatOrderDate } from "../orders/order-display";
 import type { Route } from "./+types/returns";
 
 /** 20 a page (docs/product.md, "Returns"). */

@@ -3,7 +3,7 @@ import { requestContext } from "../context";
 import { requireUser } from "../lib/guards";
 import { PreviousNextPages, pageFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
-import { OrderCard } from "./order-parts";
+import { OrderCard } from "./order-display";
 import type { Route } from "./+types/my-orders";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

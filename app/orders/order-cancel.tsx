@@ -7,7 +7,7 @@ import { requireUser } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
 import { formatRupees } from "../lib/money";
-import { OrderItems, OrderNumber } from "./order-parts";
+import { OrderItems, OrderNumber } from "./order-display";
 import type { Route } from "./+types/order-cancel";
 
 /** The confirmation step before a customer cancels their own order (docs/product.md, "Cancelling an order"). */

@@ -17,7 +17,7 @@ import {
   RequestReturnLink,
   StatusBadge,
   formatOrderDateTime,
-} from "./order-parts";
+} from "./order-display";
 import type { Route } from "./+types/order-details";
 
 /**

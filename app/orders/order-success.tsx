@@ -6,7 +6,7 @@ import { routeMeta } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
 import { formatRupees } from "../lib/money";
 import { SummaryTotals } from "../cart/summary-totals";
-import { OrderAddress, OrderItems, OrderNumber, OrderReturns } from "./order-parts";
+import { OrderAddress, OrderItems, OrderNumber, OrderReturns } from "./order-display";
 import type { Route } from "./+types/order-success";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

@@ -1,5 +1,5 @@
 import * as yup from "yup";
-import { DEFAULT_COUNTRY } from "../shared/address";
+import { DEFAULT_COUNTRY } from "../shared/address.shared";
 import { emptyToUndefined, limitParam, pageParam } from "../shared/list-query";
 import { EMAIL_CHANGE_LINK_INVALID } from "./accounts-values.shared";
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from "./passwords";

@@ -28,7 +28,7 @@ import {
   signupFormSchema,
   userListQuerySchema,
 } from "./accounts.schemas";
-import { countryOrDefault } from "../shared/address";
+import { countryOrDefault } from "../shared/address.shared";
 import { paginationOf } from "../shared/list-query";
 import { containsPattern } from "../shared/search";
 import type { MailContext } from "../mail/mail-layout";

@@ -1,5 +1,5 @@
 import { BaseModel } from "../../db/base.model";
-import { announceProductShown } from "./product-shown";
+import { announceProductShown } from "./product-shown-listeners";
 
 import {
   arrayOf,

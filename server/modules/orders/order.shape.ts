@@ -1,4 +1,4 @@
-import { addressShape } from "../shared/address";
+import { addressShape } from "../shared/address.shape";
 import {
   arrayOf,
   dateTime,
