@@ -2,6 +2,7 @@ import { Form, redirect } from "react-router";
 import { requestContext } from "../context";
 import { Field, NewPasswordFields, FormActions, FormError, formFailure, formHeaders, formValues } from "../lib/forms";
 import { requireUser } from "../lib/guards";
+import { typedTwice } from "../lib/page-rules.server";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/profile-password";
 
@@ -18,10 +19,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     // This browser stays signed in; every other session and API token ends.
     const { credentialsVersion } = await services.accounts.changePassword(
       user._id,
-      values,
+      typedTwice(values, "newPassword", {
+        missing: "Please confirm your new password",
+        mismatch: "New passwords do not match",
+      }),
       { sessionId: session.id ?? undefined },
       { ip: clientIp },
-      { confirmation: true },
     );
     await session.keepSignedIn(credentialsVersion);
   } catch (error) {

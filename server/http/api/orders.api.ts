@@ -24,16 +24,9 @@ export const ordersApiRoutes: ApiRoute[] = [
     responseData: orderShape,
     errorStatuses: [409, 429],
     handler: async ({ services, user, body, req }) => {
-      const order = await services.orders.placeOrder(
-        user!._id,
-        {
-          address: body.address,
-          phone: body.phone,
-          discountCode: body.discountCode,
-          idempotencyKey: req.get("Idempotency-Key") ?? "",
-        },
-        { client: { ip: req.ip ?? "" } },
-      );
+      const order = await services.orders.placeOrder(user!._id, withHeaderKey(body, req.get("Idempotency-Key")), {
+        client: { ip: req.ip ?? "" },
+      });
       return { message: "Order placed successfully", data: order };
     },
   }),
@@ -121,3 +114,12 @@ export const ordersApiRoutes: ApiRoute[] = [
     }),
   }),
 ];
+
+/**
+ * The order's input with the Idempotency-Key header as its key (the checkout form sends its key
+ * as a field). A body that is not a JSON object is passed as it is, for the operation to refuse.
+ */
+function withHeaderKey(body: unknown, key: string | undefined): unknown {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
+  return { ...body, idempotencyKey: key ?? "" };
+}

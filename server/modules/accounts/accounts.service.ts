@@ -13,7 +13,6 @@ import {
 import { validateInput } from "../shared/validation";
 import type { RateLimiter, RateLimitRule } from "../shared/rate-limiter";
 import {
-  changePasswordFormSchema,
   changePasswordSchema,
   confirmEmailChangeSchema,
   createAdminSchema,
@@ -21,11 +20,9 @@ import {
   loginSchema,
   profileSchema,
   registerSchema,
-  resetPasswordFormSchema,
   resetPasswordSchema,
   roleSchema,
   sendResetLinkSchema,
-  signupFormSchema,
   userListQuerySchema,
 } from "./accounts.schemas";
 import { countryOrDefault } from "../shared/address.shared";
@@ -217,9 +214,8 @@ export class AccountsService {
   }
 
   /** A new customer account. The email must not be taken (whatever its letter case). */
-  async register(input: unknown, client: { ip: string }, options: { confirmation?: boolean } = {}): Promise<SignIn> {
-    // The sign-up page also asks for the password twice; the API does not.
-    const fields = validateInput(options.confirmation ? signupFormSchema : registerSchema, input);
+  async register(input: unknown, client: { ip: string }): Promise<SignIn> {
+    const fields = validateInput(registerSchema, input);
     await this.rateLimiter.hit(SIGNUP_PER_IP, client.ip, TOO_MANY_SIGNUPS);
     const user = await this.createUser(fields, "customer");
     return { user, credentialsVersion: INITIAL_CREDENTIALS_VERSION };
@@ -471,12 +467,8 @@ export class AccountsService {
     input: unknown,
     current: CurrentSignIn,
     client: { ip: string },
-    options: { confirmation?: boolean } = {},
   ): Promise<{ credentialsVersion: number }> {
-    const { currentPassword, newPassword } = validateInput(
-      options.confirmation ? changePasswordFormSchema : changePasswordSchema,
-      input,
-    );
+    const { currentPassword, newPassword } = validateInput(changePasswordSchema, input);
     await this.rateLimiter.hit(CHANGE_PASSWORD_PER_USER, userId, TOO_MANY_PASSWORD_CHANGES);
     await this.rateLimiter.hit(CHANGE_PASSWORD_PER_IP, client.ip, TOO_MANY_PASSWORD_CHANGES);
     const user = await User.query(this.db).findById(userId);
@@ -532,11 +524,8 @@ export class AccountsService {
    * password is the one it was issued for. Every session and token of the user ends (the
    * credentials version moves on); the answer signs the person in afresh (docs/product.md, "Accounts").
    */
-  async resetPassword(input: unknown, options: { confirmation?: boolean } = {}): Promise<SignIn> {
-    const { token, password } = validateInput(
-      options.confirmation ? resetPasswordFormSchema : resetPasswordSchema,
-      input,
-    );
+  async resetPassword(input: unknown): Promise<SignIn> {
+    const { token, password } = validateInput(resetPasswordSchema, input);
     if (!(await this.validResetToken(this.db, token))) throw new RuleViolationError(RESET_LINK_INVALID);
     const passwordHash = await hashPassword(password);
     return this.db.transaction(async (trx) => {

@@ -8,7 +8,7 @@ import { containsPattern } from "../shared/search";
 import { validateInput } from "../shared/validation";
 import { noteProductLeavingCarts } from "../cart/cart.service";
 import { DEFAULT_PRODUCT_SORT, type ProductSort } from "./catalog-values.shared";
-import { productFormSchema, productInputSchema, productListQuerySchema } from "./catalog.schemas";
+import { productListQuerySchema, productSchema } from "./catalog.schemas";
 import { acceptedPhotoFormats, inspectPhoto, preparePhoto, type PhotoUpload } from "./photo-processing";
 import { readPhotoFile, releasePhoto, storePhoto, withoutPhoto } from "./photo-store";
 import { PHOTO_FIELD } from "./photo-values.shared";
@@ -224,10 +224,20 @@ export class CatalogService {
     return product.toPublic();
   }
 
-  async createProduct(input: unknown): Promise<PublicProduct> {
-    const values = validateInput(productInputSchema, input);
-    const product = await Product.query(this.db).insertAndFetch(values);
-    return product.toPublic();
+  /**
+   * A new product (docs/product.md, "Products"): a photo or an Image URL, one of them at least.
+   * With both, the photo is shown and the URL kept for when the photo is removed.
+   */
+  async createProduct(input: unknown, photo: PhotoUpload | null = null): Promise<PublicProduct> {
+    const values = await validateWithPhoto(input, photo);
+    if (!photo && !values.imageUrl) throw photoOrUrlMissing();
+    if (!photo) return (await Product.query(this.db).insertAndFetch(values)).toPublic();
+    const prepared = await preparePhoto(photo);
+    return this.db.transaction(async (trx) => {
+      const shown = await storePhoto(trx, prepared, values.imageUrl);
+      const product = await Product.query(trx).insertAndFetch({ ...values, ...shown });
+      return product.toPublic();
+    });
   }
 
   /**
@@ -237,11 +247,12 @@ export class CatalogService {
    * waiting stock alerts in the same transaction (docs/product.md, "Back in stock").
    */
   async updateProduct(id: string, input: unknown): Promise<PublicProduct> {
-    const values = validateInput(productInputSchema, input);
+    const values = validateInput(productSchema, input);
     if (!isUuid(id)) throw new NotFoundError("Product not found");
     return this.db.transaction(async (trx) => {
       const current = await lockProduct(trx, id);
       const keepsPhoto = current.photoId !== null && pointsToPhotoOf(values.imageUrl, current);
+      if (!keepsPhoto && !values.imageUrl) throw photoOrUrlMissing();
       const product = await Product.query(trx).patchAndFetchById(
         id,
         keepsPhoto ? { ...values, imageUrl: current.imageUrl } : { ...values, ...withoutPhoto(values.imageUrl) },
@@ -253,27 +264,12 @@ export class CatalogService {
   }
 
   /**
-   * The product form's Add (docs/product.md, "Products"): a photo or an Image URL, one of them
-   * at least. With both, the photo is shown and the URL kept for when the photo is removed.
+   * Edits a product as the product form does: the fields, and the photo kept, replaced (a new one
+   * chosen) or removed. Here the Image URL is the URL shown without a photo (where PUT's is the
+   * image shown: updateProduct); a product needs a photo or an Image URL, except right after its
+   * photo is removed (then the placeholder shows).
    */
-  async createProductFromForm(input: unknown, photo: PhotoUpload | null): Promise<PublicProduct> {
-    const values = await validateWithPhoto(input, photo);
-    if (!photo && !values.imageUrl) throw photoOrUrlMissing();
-    if (!photo) return this.createProduct(values);
-    const prepared = await preparePhoto(photo);
-    return this.db.transaction(async (trx) => {
-      const shown = await storePhoto(trx, prepared, values.imageUrl);
-      const product = await Product.query(trx).insertAndFetch({ ...values, ...shown });
-      return product.toPublic();
-    });
-  }
-
-  /**
-   * The product form's Edit: the fields, and the photo kept, replaced (a new one chosen) or
-   * removed. Its Image URL field is the URL shown without a photo; a product needs a photo or
-   * an Image URL, except right after its photo is removed (then the placeholder shows).
-   */
-  async updateProductFromForm(
+  async editProduct(
     id: string,
     input: unknown,
     options: { photo: PhotoUpload | null; removePhoto: boolean },
@@ -414,9 +410,9 @@ const photoOrUrlMissing = () =>
 async function validateWithPhoto(input: unknown, photo: PhotoUpload | null) {
   const problems: FieldError[] = [];
   let tooLarge = false;
-  let values: ReturnType<typeof productFormSchema.validateSync> | undefined;
+  let values: ReturnType<typeof productSchema.validateSync> | undefined;
   try {
-    values = validateInput(productFormSchema, input);
+    values = validateInput(productSchema, input);
   } catch (error) {
     if (!(error instanceof InvalidInputError)) throw error;
     problems.push(...error.errors);

@@ -51,11 +51,11 @@ export class ReturnsService {
    * requests at once cannot both open a return.
    */
   async requestReturn(userId: string, orderId: string, input: unknown): Promise<PublicReturn> {
+    const { items, reason, note } = validateInput(returnRequestSchema, input);
     if (!isUuid(orderId)) throw new NotFoundError("Order not found");
     const returnId = await this.db.transaction(async (trx) => {
       const row = await Order.query(trx).findById(orderId).where("userId", userId).forUpdate().select("id");
       if (!row) throw new NotFoundError("Order not found");
-      const { items, reason, note } = validateInput(returnRequestSchema, input);
       const order = await Order.query(trx)
         .findById(orderId)
         .withGraphFetched("[items(inCartOrder), returns(oldestFirst).items(inOrder)]");
