@@ -31,7 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values = formValues(await request.formData());
   let confirmed;
   try {
-    confirmed = await services.accounts.confirmEmailChange(values, {
+    confirmed = await services.emailChange.confirmEmailChange(values, {
       userId: user?._id ?? null,
       sessionId: session.id ?? undefined,
     });

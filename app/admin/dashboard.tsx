@@ -11,9 +11,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
   const [figures, messageCount, requestedReturns, backups, outbox] = await Promise.all([
-    services.orders.dashboardFigures(),
+    services.reports.dashboardFigures(),
     services.contact.countMessages(),
-    services.returns.countRequested(),
+    services.returnDesk.countRequested(),
     services.backups.status(),
     services.outbox.counts(),
   ]);

@@ -1,6 +1,6 @@
 import { Form, useLocation } from "react-router";
 import { shortOrderId } from "../../server/modules/orders/order-values.shared";
-import type { DeskOrder } from "../../server/modules/orders/orders.service";
+import type { DeskOrder } from "../../server/modules/orders/order-desk";
 import { formatOrderDateTime } from "../orders/order-display";
 
 /**

@@ -1,5 +1,5 @@
 import { Link, useLocation } from "react-router";
-import type { DeskOrder } from "../../server/modules/orders/orders.service";
+import type { DeskOrder } from "../../server/modules/orders/order-desk";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { formatRupees } from "../lib/money";
 import {

@@ -10,7 +10,7 @@ import type { Route } from "./+types/order-details";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  const order = await foundOr404(services.orders.getDeskOrder(params.orderId));
+  const order = await foundOr404(services.orderDesk.getDeskOrder(params.orderId));
   return { order };
 }
 

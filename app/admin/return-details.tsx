@@ -17,7 +17,7 @@ import type { Route } from "./+types/return-details";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  return { orderReturn: await foundOr404(services.returns.getDeskReturn(params.returnId)) };
+  return { orderReturn: await foundOr404(services.returnDesk.getDeskReturn(params.returnId)) };
 }
 
 /**

@@ -24,3 +24,21 @@ export function typedTwice(
     }),
   );
 }
+
+/**
+ * Fields the page requires where the operation does not (the checkout's mobile number, Shipped's
+ * courier and tracking number), each with its message; blank is missing. `fields` holds the
+ * form's values as posted.
+ */
+export function requiredOnPage(
+  input: unknown,
+  fields: Record<string, string>,
+  messages: Record<string, string>,
+): InputWithRules {
+  const rules = yup.object(
+    Object.fromEntries(
+      Object.entries(messages).map(([field, message]) => [field, yup.string().trim().required(message)]),
+    ),
+  );
+  return withRules(input, rules, fields);
+}

@@ -20,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // returned (delivered less than 7 days ago, nothing under way; docs/product.md, "Returns").
   const cancellable = list.orders.filter((order) => services.orders.isCancellable(order)).map((order) => order._id);
   const returnable = list.orders
-    .filter((order) => services.returns.refusalFor(order) === null)
+    .filter((order) => services.orders.returnRefusal(order) === null)
     .map((order) => order._id);
   return { ...list, cancellable, returnable };
 }

@@ -33,7 +33,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     order,
     cancellable: services.orders.isCancellable(order),
-    canReturn: services.returns.refusalFor(order) === null,
+    canReturn: services.orders.returnRefusal(order) === null,
   };
 }
 

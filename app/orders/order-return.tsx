@@ -39,7 +39,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       price: item.price,
       left: left.get(item.product._id!)!,
     }));
-  return { order, lines, refusal: services.returns.refusalFor(order) };
+  return { order, lines, refusal: services.orders.returnRefusal(order) };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {

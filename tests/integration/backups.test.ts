@@ -93,7 +93,7 @@ async function addShopper(store: Store): Promise<Shopper> {
 
 async function placeOrder(store: Store, shopper: Shopper): Promise<string> {
   await store.services.cart.addItem(shopper.userId, { productId: shopper.productId, quantity: 1 });
-  return (await store.services.orders.placeOrder(shopper.userId, { address }))._id;
+  return (await store.services.checkout.placeOrder(shopper.userId, { address }))._id;
 }
 
 async function orderIds(store: Store): Promise<string[]> {

@@ -129,7 +129,7 @@ export const catalogApiRoutes: ApiRoute[] = [
     access: "admin",
     errorStatuses: [404],
     handler: async ({ services, params }) => {
-      await services.catalog.deleteProduct(params.id);
+      await services.productRemoval.deleteProduct(params.id);
       return { message: "Product deleted successfully", data: null };
     },
   }),

@@ -1,12 +1,9 @@
 import { defineApiRoute, type ApiRoute } from "../api-route";
 import { orderShape } from "../../modules/orders/order.shape";
 import { arrayOf } from "../../modules/shared/shapes";
-import {
-  orderListQuerySchema,
-  orderStatusSchema,
-  placeOrderSchema,
-  shippingAddressSchema,
-} from "../../modules/orders/orders.schemas";
+import { orderListQuerySchema } from "../../modules/orders/orders.schemas";
+import { placeOrderSchema, shippingAddressSchema } from "../../flows/checkout.schemas";
+import { orderStatusSchema } from "../../flows/fulfilment.schemas";
 
 /** /api/v1/orders (docs/api.md). */
 export const ordersApiRoutes: ApiRoute[] = [
@@ -24,7 +21,7 @@ export const ordersApiRoutes: ApiRoute[] = [
     responseData: orderShape,
     errorStatuses: [409, 429],
     handler: async ({ services, user, body, req }) => {
-      const order = await services.orders.placeOrder(user!._id, withHeaderKey(body, req.get("Idempotency-Key")), {
+      const order = await services.checkout.placeOrder(user!._id, withHeaderKey(body, req.get("Idempotency-Key")), {
         client: { ip: req.ip ?? "" },
       });
       return { message: "Order placed successfully", data: order };
@@ -82,7 +79,7 @@ export const ordersApiRoutes: ApiRoute[] = [
     errorStatuses: [404, 409],
     handler: async ({ services, params, body }) => ({
       message: "Order status updated",
-      data: await services.orders.updateStatus(params.id, body),
+      data: await services.fulfilment.updateStatus(params.id, body),
     }),
   }),
   defineApiRoute({
@@ -96,7 +93,7 @@ export const ordersApiRoutes: ApiRoute[] = [
     errorStatuses: [404, 409],
     handler: async ({ services, params, user }) => ({
       message: "Order cancelled",
-      data: await services.orders.cancelOwnOrder(user!._id, params.id),
+      data: await services.cancellation.cancelOwnOrder(user!._id, params.id),
     }),
   }),
   defineApiRoute({
@@ -110,7 +107,7 @@ export const ordersApiRoutes: ApiRoute[] = [
     errorStatuses: [404, 409],
     handler: async ({ services, params, user }) => ({
       message: "Order confirmed",
-      data: await services.orders.confirmOrder(params.id, user!),
+      data: await services.fulfilment.confirmOrder(params.id, user!),
     }),
   }),
 ];

@@ -30,7 +30,7 @@ export const returnsApiRoutes: ApiRoute[] = [
     query: returnListQuerySchema,
     responseData: arrayOf(returnShape),
     handler: async ({ services, query }) => {
-      const { returns, pagination } = await services.returns.listReturns(query);
+      const { returns, pagination } = await services.returnDesk.listReturns(query);
       return { message: "OK", data: returns, pagination };
     },
   }),

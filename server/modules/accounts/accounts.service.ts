@@ -37,7 +37,6 @@ import {
   RESET_LINK_SENT,
 } from "./accounts-values.shared";
 import { queueMail } from "../mail/outbox";
-import { moveWaitingStockAlerts } from "../catalog/stock-alerts.service";
 import { emailChangedMail, emailChangeLinkMail, passwordChangedMail, passwordResetMail } from "./account-mails";
 import { ApiToken } from "./api-token.model";
 import { EmailChange, pendingEmailSql } from "./email-change.model";
@@ -129,6 +128,8 @@ export type EmailChangeConfirmed = {
   credentialsVersion: number;
   /** The sign-in that confirmed it belongs to this user and carries on (re-stamped). */
   keptSignIn: boolean;
+  /** The account's address, before and after: what the other modules follow (server/flows/email-change.ts). */
+  addressChange: { from: string; to: string };
 };
 /**
  * "Forgot your password?" answers no sooner than this, whether or not a link was written, so the
@@ -359,57 +360,54 @@ export class AccountsService {
    * The link mailed to a new address, used (its page's button): the address becomes the
    * account's, once, under a row lock, while the link is unexpired and the password unchanged
    * since it was asked. The credentials version moves on, so every session and token of the
-   * user ends but the confirming browser's own, when it is this user's (re-stamped). Stock
-   * alerts waiting for the old address follow the account, and the old address is told. An
-   * address another account took meanwhile is refused (409), with nothing changed.
+   * user ends but the confirming browser's own, when it is this user's (re-stamped), and the old
+   * address is told. An address another account took meanwhile is refused (409), with nothing
+   * changed. In the caller's transaction: the email change flow (server/flows/email-change.ts)
+   * has the stock alerts follow.
    */
   async confirmEmailChange(
+    trx: Knex.Transaction,
     input: unknown,
     current: CurrentSignIn & { userId: string | null },
   ): Promise<EmailChangeConfirmed> {
     const { token } = validateInput(confirmEmailChangeSchema, input);
-    return this.db.transaction(async (trx) => {
-      // FOR UPDATE locks the change and its user: two uses of one link at once, only one wins.
-      const change = await this.validEmailChange(trx, token, { lock: true });
-      if (!change) throw new RuleViolationError(EMAIL_CHANGE_LINK_INVALID);
-      const user = await User.query(trx).findById(change.userId);
-      if (!user) throw new RuleViolationError(EMAIL_CHANGE_LINK_INVALID);
-      const takenMeanwhile = new ConflictError(
-        `Another account now uses ${change.newEmail}, so it cannot become your email. Choose another address on My Profile.`,
-      );
-      const other = await User.query(trx).where("email", change.newEmail).whereNot("id", user.id).first().select("id");
-      if (other) throw takenMeanwhile;
-      let credentialsVersion: number;
-      try {
-        const [updated] = (await User.query(trx)
-          .where("id", user.id)
-          .patch({
-            email: change.newEmail,
-            credentialsVersion: User.raw("credentials_version + 1") as unknown as number,
-          })
-          .returning("credentialsVersion")) as unknown as User[];
-        credentialsVersion = updated!.credentialsVersion;
-      } catch (error) {
-        // Another account confirming the same address at this moment: its commit came first.
-        throw uniqueEmailError(error) ? takenMeanwhile : error;
-      }
-      await EmailChange.query(trx)
-        .findById(change.id)
-        .patch({ state: "confirmed", endedAt: EmailChange.fn.now() as unknown as Date });
-      const keep: CurrentSignIn = current.userId === user.id ? current : {};
-      await this.endSignIns(trx, user.id, keep);
-      if (keep.tokenId) await ApiToken.query(trx).patch({ credentialsVersion }).where("id", keep.tokenId);
-      await moveWaitingStockAlerts(trx, user.email, change.newEmail);
-      await queueMail(
-        trx,
-        emailChangedMail(this.mail, user, { from: user.email, to: change.newEmail, at: new Date() }),
-      );
-      return {
-        user: { ...user.toPublic(), email: change.newEmail, pendingEmail: null },
-        credentialsVersion,
-        keptSignIn: Boolean(keep.sessionId || keep.tokenId),
-      };
-    });
+    // FOR UPDATE locks the change and its user: two uses of one link at once, only one wins.
+    const change = await this.validEmailChange(trx, token, { lock: true });
+    if (!change) throw new RuleViolationError(EMAIL_CHANGE_LINK_INVALID);
+    const user = await User.query(trx).findById(change.userId);
+    if (!user) throw new RuleViolationError(EMAIL_CHANGE_LINK_INVALID);
+    const takenMeanwhile = new ConflictError(
+      `Another account now uses ${change.newEmail}, so it cannot become your email. Choose another address on My Profile.`,
+    );
+    const other = await User.query(trx).where("email", change.newEmail).whereNot("id", user.id).first().select("id");
+    if (other) throw takenMeanwhile;
+    let credentialsVersion: number;
+    try {
+      const [updated] = (await User.query(trx)
+        .where("id", user.id)
+        .patch({
+          email: change.newEmail,
+          credentialsVersion: User.raw("credentials_version + 1") as unknown as number,
+        })
+        .returning("credentialsVersion")) as unknown as User[];
+      credentialsVersion = updated!.credentialsVersion;
+    } catch (error) {
+      // Another account confirming the same address at this moment: its commit came first.
+      throw uniqueEmailError(error) ? takenMeanwhile : error;
+    }
+    await EmailChange.query(trx)
+      .findById(change.id)
+      .patch({ state: "confirmed", endedAt: EmailChange.fn.now() as unknown as Date });
+    const keep: CurrentSignIn = current.userId === user.id ? current : {};
+    await this.endSignIns(trx, user.id, keep);
+    if (keep.tokenId) await ApiToken.query(trx).patch({ credentialsVersion }).where("id", keep.tokenId);
+    await queueMail(trx, emailChangedMail(this.mail, user, { from: user.email, to: change.newEmail, at: new Date() }));
+    return {
+      user: { ...user.toPublic(), email: change.newEmail, pendingEmail: null },
+      credentialsVersion,
+      keptSignIn: Boolean(keep.sessionId || keep.tokenId),
+      addressChange: { from: user.email, to: change.newEmail },
+    };
   }
 
   /** The signed-in user drops the email change waiting for confirmation; answers its address. */

@@ -1,12 +1,10 @@
 import type { Knex } from "knex";
-import type { QueryBuilder } from "objection";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
 import { InvalidInputError, NotFoundError, TooLargeError, type FieldError } from "../shared/errors.shared";
 import { paginationOf, type Pagination } from "../shared/list-query";
 import { containsPattern } from "../shared/search";
 import { validateInput } from "../shared/validation";
-import { noteProductLeavingCarts } from "../cart/cart.service";
 import { DEFAULT_PRODUCT_SORT, type ProductSort } from "./catalog-values.shared";
 import { productListQuerySchema, productSchema } from "./catalog.schemas";
 import { acceptedPhotoFormats, inspectPhoto, preparePhoto, type PhotoUpload } from "./photo-processing";
@@ -16,6 +14,7 @@ import { Product, type PublicProduct } from "./product.model";
 import type { MailContext } from "../mail/mail-layout";
 import { queueDueStockAlerts } from "./stock-alerts.service";
 import { CACHED_SEARCH_RESULTS, SearchCache, type CachedSearch } from "./search-cache";
+import { ONE_WORD, SORT_ORDER, catalogueSizeSql, inOrder, orderBySort, relevanceKey, seekTo } from "./catalog-sql";
 
 export type { PhotoUpload };
 
@@ -23,35 +22,6 @@ export type { PhotoUpload };
 export type ProductForEditing = { product: PublicProduct; imageUrl: string };
 
 export type ProductList = { products: PublicProduct[]; pagination: Pagination };
-
-/**
- * A search's rank without its cost: 2 when the term is in the name, 1 in the brand, 0 elsewhere
- * (or only as whole words). `search_text` starts with the lowered name, so its first
- * char_length(name) characters are the name lowered: searching that prefix costs a few dozen
- * characters a match, where searching all of search_text again, or lowering the name, cost a
- * broad term as much as finding its matches.
- */
-const relevanceKey = `CASE
-  WHEN strpos(left(search_text, char_length(name)), lower(:search)) > 0 THEN 2
-  WHEN strpos(lower(brand), lower(:search)) > 0 THEN 1
-  ELSE 0 END`;
-
-/**
- * A term of letters and digits only is one lexeme of the 'simple' configuration, its own text
- * lowered: every product that has it as a whole word has it as a part too, so the text-search
- * arm would find nothing more, and it costs a check of every candidate's search_vector.
- */
-const ONE_WORD = /^[\p{L}\p{N}]+$/u;
-
-/** Each sort as SQL, matching an index of the migrations; names sort without regard to case. */
-const SORT_ORDER: Record<ProductSort, { expression: string; order: "ASC" | "DESC" }> = {
-  "-createdAt": { expression: "created_at", order: "DESC" },
-  createdAt: { expression: "created_at", order: "ASC" },
-  price: { expression: "price", order: "ASC" },
-  "-price": { expression: "price", order: "DESC" },
-  name: { expression: "lower(name)", order: "ASC" },
-  "-name": { expression: "lower(name)", order: "DESC" },
-};
 
 export class CatalogService {
   private readonly searchCache: SearchCache | null;
@@ -344,21 +314,6 @@ export class CatalogService {
     return readPhotoFile(this.db, file);
   }
 
-  /**
-   * Carts lose the product (the database cascades); orders keep their copy of it, photo
-   * included. A photo that no order sold goes with the product.
-   */
-  async deleteProduct(id: string): Promise<void> {
-    if (!isUuid(id)) throw new NotFoundError("Product not found");
-    await this.db.transaction(async (trx) => {
-      await noteProductLeavingCarts(trx, id);
-      const product = await Product.query(trx).findById(id).forUpdate().select("photoId");
-      if (!product) throw new NotFoundError("Product not found");
-      await Product.query(trx).deleteById(id);
-      if (product.photoId) await releasePhoto(trx, product.photoId);
-    });
-  }
-
   /** The newest watches that can be bought now, for the home page. */
   async newestInStock(limit: number): Promise<PublicProduct[]> {
     const products = await orderBySort(Product.query(this.db).where("stock", ">", 0), "-createdAt").limit(limit);
@@ -376,10 +331,16 @@ export class CatalogService {
   }
 }
 
-/** The products found, in the order of their ids (a product deleted meanwhile is left out). */
-function inOrder(ids: string[], products: Product[]): PublicProduct[] {
-  const byId = new Map(products.map((product) => [product.id, product]));
-  return ids.flatMap((id) => byId.get(id)?.toPublic() ?? []);
+/**
+ * Deletes a product, in the caller's transaction (server/flows/product-removal.ts): the database
+ * takes it out of every cart; orders keep their copy, photo included. A photo that no order sold
+ * goes with the product.
+ */
+export async function deleteProduct(trx: Knex.Transaction, id: string): Promise<void> {
+  const product = await Product.query(trx).findById(id).forUpdate().select("photoId");
+  if (!product) throw new NotFoundError("Product not found");
+  await Product.query(trx).deleteById(id);
+  if (product.photoId) await releasePhoto(trx, product.photoId);
 }
 
 /** The product's row, locked for the change (a checkout copying its photo waits, or went first). */
@@ -428,31 +389,4 @@ async function validateWithPhoto(input: unknown, photo: PhotoUpload | null) {
   }
   if (problems.length > 0 || !values) throw tooLarge ? new TooLargeError(problems) : new InvalidInputError(problems);
   return values;
-}
-
-/**
- * A deep page without a search: rather than read and throw away every row before it (OFFSET of
- * the whole query fetches each skipped product), find the sort key of the page's first product
- * with an index-only scan of the sort's index, then read the page from there on. The same rows
- * as OFFSET, and an offset past the end still finds none.
- */
-function seekTo(query: QueryBuilder<Product, Product[]>, sort: ProductSort, offset: number, category?: string) {
-  const { expression, order } = SORT_ORDER[sort];
-  const from = order === "DESC" ? "<=" : ">=";
-  query.whereRaw(
-    `(${expression}, id) ${from} (SELECT ${expression}, id FROM products ${category ? "WHERE category = ?" : ""}
-      ORDER BY ${expression} ${order}, id ${order} OFFSET ? LIMIT 1)`,
-    category ? [category, offset] : [offset],
-  );
-}
-
-/** The sum of migration 19's counts, of one category (the one placeholder) or all. */
-function catalogueSizeSql(category?: string): string {
-  return `SELECT coalesce(sum(products), 0) FROM product_counts${category ? " WHERE category = ?" : ""}`;
-}
-
-/** The id breaks ties, so that pages never repeat or skip a product. */
-function orderBySort<Q extends QueryBuilder<Product, Product[]>>(query: Q, sort: ProductSort): Q {
-  const { expression, order } = SORT_ORDER[sort];
-  return query.orderByRaw(`${expression} ${order}, id ${order}`) as Q;
 }
