@@ -5,6 +5,7 @@ import { CancellationFlow } from "./flows/cancellation";
 import { CheckoutFlow } from "./flows/checkout";
 import { EmailChangeFlow } from "./flows/email-change";
 import { FulfilmentFlow } from "./flows/fulfilment";
+import { PageSessionFlow } from "./flows/page-session";
 import { ProductRemovalFlow } from "./flows/product-removal";
 import { ReturnsFlow } from "./flows/returns";
 import type { Logger } from "./logger";
@@ -72,6 +73,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     returns: new ReturnsFlow(db, { mail, messages, clock }),
     productRemoval: new ProductRemovalFlow(db),
     emailChange: new EmailChangeFlow(db, accounts),
+    pageSession: new PageSessionFlow(accounts),
   };
 }
 

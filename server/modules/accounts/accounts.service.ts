@@ -186,9 +186,14 @@ export class AccountsService {
    * round trip each on every signed-in page. The user is the one findSignedInUser would find —
    * null when the account is gone or its password changed since the session signed in (sessions
    * made before credentials versions existed are at the first version) — so a role change, a
-   * deletion or a password change applies on the next request as before.
+   * deletion or a password change applies on the next request as before. The cart is the cart
+   * module's: its caller gives the quantity's SQL for a user id (server/flows/page-session.ts).
    */
-  async readPageSession(sessionId: string, now: Date): Promise<StoredPageSession | null> {
+  async readPageSession(
+    sessionId: string,
+    now: Date,
+    cartQuantity: (userId: string) => string,
+  ): Promise<StoredPageSession | null> {
     const db = this.db;
     const row = (await db("sessions as s")
       .leftJoin("users as u", function () {
@@ -204,10 +209,7 @@ export class AccountsService {
         "s.sess",
         ...PAGE_USER_COLUMNS.map((column) => `u.${column}`),
         db.raw(`${pendingEmailSql("u")} AS pending_email`),
-        db.raw(
-          `(SELECT coalesce(sum(ci.quantity), 0) FROM carts c JOIN cart_items ci ON ci.cart_id = c.id
-             WHERE c.user_id = u.id) AS cart_count`,
-        ),
+        db.raw(`${cartQuantity("u.id")} AS cart_count`),
       )) as ({ sess: unknown; cartCount: string | number } & Partial<User>) | undefined;
     if (!row) return null;
     const user = row.id ? User.fromJson(row, { skipValidation: true }).toPublic() : null;
