@@ -101,7 +101,10 @@ function describe(layer) {
 /** The repository path an import names, or null for a package. */
 function resolveImport(fromFile, specifier) {
   if (!specifier.startsWith(".")) return null;
-  return path.relative(ROOT, path.resolve(path.dirname(path.join(ROOT, fromFile)), specifier)).split(path.sep).join("/");
+  return path
+    .relative(ROOT, path.resolve(path.dirname(path.join(ROOT, fromFile)), specifier))
+    .split(path.sep)
+    .join("/");
 }
 
 /** A target file's layer by its path without an extension (imports name files without one). */
@@ -113,7 +116,9 @@ function targetLayer(target) {
 const oneWay = {
   meta: {
     type: "problem",
-    docs: { description: "Imports follow the one-way house: modules downward, flows above them, HTTP and pages on top." },
+    docs: {
+      description: "Imports follow the one-way house: modules downward, flows above them, HTTP and pages on top.",
+    },
     schema: [],
   },
   create(context) {
