@@ -10,6 +10,8 @@ import { ProductRemovalFlow } from "./flows/product-removal";
 import { ReturnsFlow } from "./flows/returns";
 import type { Logger } from "./logger";
 import { AccountsService } from "./modules/accounts/accounts.service";
+import { PasswordChangesService } from "./modules/accounts/password-changes.service";
+import { ProfileService } from "./modules/accounts/profile.service";
 import { CartService } from "./modules/cart/cart.service";
 import { CatalogService } from "./modules/catalog/catalog.service";
 import { StockAlertsService } from "./modules/catalog/stock-alerts.service";
@@ -39,11 +41,14 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
   // Mails are written with the brand, contact details and public address of the configuration.
   const mail: MailContext = { store: config.store, publicUrl: config.publicUrl };
   const messages = MessageChannels.chosenBy(config.providers.messageChannels);
-  const accounts = new AccountsService(db, rateLimiter, mail);
+  const accounts = new AccountsService(db, rateLimiter);
+  const profile = new ProfileService(db, rateLimiter, mail);
   return {
     rateLimiter,
     // Modules.
     accounts,
+    passwordChanges: new PasswordChangesService(db, rateLimiter, mail),
+    profile,
     catalog: new CatalogService(db, mail),
     stockAlerts: new StockAlertsService(db, rateLimiter, mail),
     cart: new CartService(db),
@@ -72,7 +77,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     }),
     returns: new ReturnsFlow(db, { mail, messages, clock }),
     productRemoval: new ProductRemovalFlow(db),
-    emailChange: new EmailChangeFlow(db, accounts),
+    emailChange: new EmailChangeFlow(db, profile),
     pageSession: new PageSessionFlow(accounts),
   };
 }

@@ -16,7 +16,7 @@ import type { Route } from "./+types/confirm-email";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const change = await services.accounts.checkEmailChangeToken(token);
+  const change = await services.profile.checkEmailChangeToken(token);
   if (!change) return data({ valid: false as const, token: "", newEmail: "" }, { status: 400 });
   return { valid: true as const, token, newEmail: change.newEmail };
 }

@@ -17,7 +17,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values = formValues(await request.formData());
   try {
     // This browser stays signed in; every other session and API token ends.
-    const { credentialsVersion } = await services.accounts.changePassword(
+    const { credentialsVersion } = await services.passwordChanges.changePassword(
       user._id,
       typedTwice(values, "newPassword", {
         missing: "Please confirm your new password",

@@ -30,10 +30,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values = formValues(await request.formData());
   try {
     if (values.intent === "resend-email-change") {
-      const sentTo = await services.accounts.resendEmailChangeLink(user._id);
+      const sentTo = await services.profile.resendEmailChangeLink(user._id);
       session.setFlash({ tone: "success", message: `We sent the link to ${sentTo} again.` });
     } else if (values.intent === "cancel-email-change") {
-      const dropped = await services.accounts.cancelEmailChange(user._id);
+      const dropped = await services.profile.cancelEmailChange(user._id);
       session.setFlash({
         tone: "success",
         message: `Your email stays ${user.email}: the change to ${dropped} was cancelled.`,

@@ -11,7 +11,7 @@ import type { Route } from "./+types/reset-password";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const valid = await services.accounts.checkResetToken(token);
+  const valid = await services.passwordChanges.checkResetToken(token);
   return data({ valid, token: valid ? token : "" }, { status: valid ? 200 : 400 });
 }
 
@@ -23,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services, session } = context.get(requestContext);
   const values = formValues(await request.formData());
   try {
-    const { user, credentialsVersion } = await services.accounts.resetPassword(
+    const { user, credentialsVersion } = await services.passwordChanges.resetPassword(
       typedTwice(values, "password", { missing: "Please confirm your password", mismatch: "Passwords do not match" }),
     );
     await session.signIn(user._id, credentialsVersion);

@@ -40,7 +40,7 @@ export default function OrderSuccess({ loaderData }: Route.ComponentProps) {
         <li>
           Delivery takes 3-5 business days to major cities and 5-7 business days to other areas; shipping is free.
         </li>
-        <li>{paymentMethodNamed(order.paymentMethod).howToPay(formatRupees(order.totalPrice))}</li>
+        <li>{paymentMethodNamed(order.paymentMethod).nextStep(formatRupees(order.totalPrice))}</li>
         <li>{`We have emailed this confirmation to ${order.user.email}.`}</li>
         <li>Changed your mind? You can cancel the order yourself under My Orders within 2 hours.</li>
       </ul>

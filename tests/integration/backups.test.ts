@@ -610,7 +610,7 @@ describe("the running store's backups", () => {
     try {
       const shopper = await addShopper(store);
       const { email } = await store.database.db("users").where("id", shopper.userId).first("email");
-      await store.services.accounts.requestPasswordReset({ email }, { ip: "127.0.0.1" });
+      await store.services.passwordChanges.requestPasswordReset({ email }, { ip: "127.0.0.1" });
       await placeOrder(store, shopper);
       // Without SMTP_URL each mail becomes an .eml file under DATA_DIR/outbox, as the store writes it.
       const sender = startOutboxSender({

@@ -8,4 +8,5 @@ export const cashOnDelivery = {
   checkoutNote: "pay in cash when your watch arrives.",
   paidBeforeShipping: false,
   howToPay: (amount: string) => `Pay the courier ${amount} in cash when your parcel arrives.`,
+  nextStep: (amount: string) => `Pay ${amount} in cash when your order arrives (Cash on Delivery).`,
 } as const satisfies PaymentMethod;

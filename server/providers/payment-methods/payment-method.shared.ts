@@ -20,6 +20,8 @@ export type PaymentMethod = {
    * collects the amount at the door, which the packing slip then says.
    */
   readonly paidBeforeShipping: boolean;
-  /** What the customer does to pay, once the order is placed (the order's mail says it). */
+  /** What the customer does to pay, once the order is placed: the order's mail says it. */
   howToPay(amount: string): string;
+  /** The same among the next steps the order's page lists right after checkout. */
+  nextStep(amount: string): string;
 };
