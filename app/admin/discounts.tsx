@@ -5,7 +5,7 @@ import { flashRefusal, formValues } from "../lib/forms";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
-import { formatOrderDateTime } from "../orders/order-parts";
+import { formatOrderDateTime } from "../orders/order-display";
 import type { Route } from "./+types/discounts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 import { Form, useLocation } from "react-router";
 import { shortOrderId } from "../../server/modules/orders/order-values.shared";
-import type { DeskOrder } from "../../server/modules/orders/orders.service";
-import { formatOrderDateTime } from "../orders/order-parts";
+import type { DeskOrder } from "../../server/modules/orders/order-desk";
+import { formatOrderDateTime } from "../orders/order-display";
 
 /**
  * "Confirmed by phone" (docs/product.md, "Confirming an order by phone"): a Pending order not yet

@@ -1,5 +1,5 @@
 import { Link, useLocation } from "react-router";
-import type { DeskOrder } from "../../server/modules/orders/orders.service";
+import type { DeskOrder } from "../../server/modules/orders/order-desk";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { formatRupees } from "../lib/money";
 import {
@@ -9,7 +9,7 @@ import {
   StatusBadge,
   formatOrderDate,
   formatOrderDateTime,
-} from "../orders/order-parts";
+} from "../orders/order-display";
 import { CustomerRecord, OrderConfirmation } from "./order-confirmation";
 import { OrderStatusForm, shipOrderPath } from "./order-status-form";
 

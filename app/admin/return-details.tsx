@@ -11,13 +11,13 @@ import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
 import { foundOr404 } from "../lib/not-found";
-import { OrderNumber, ReturnStatusBadge, formatOrderDateTime } from "../orders/order-parts";
+import { OrderNumber, ReturnStatusBadge, formatOrderDateTime } from "../orders/order-display";
 import type { Route } from "./+types/return-details";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  return { orderReturn: await foundOr404(services.returns.getDeskReturn(params.returnId)) };
+  return { orderReturn: await foundOr404(services.returnDesk.getDeskReturn(params.returnId)) };
 }
 
 /**

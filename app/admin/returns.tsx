@@ -6,7 +6,7 @@ import { requireAdmin } from "../lib/guards";
 import { PreviousNextPages, pageFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
-import { OrderNumber, ReturnStatusBadge, formatOrderDate } from "../orders/order-parts";
+import { OrderNumber, ReturnStatusBadge, formatOrderDate } from "../orders/order-display";
 import type { Route } from "./+types/returns";
 
 /** 20 a page (docs/product.md, "Returns"). */
@@ -19,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // An unknown status is forgiven (every return), as the other lists forgive.
   const asked = params.get("status") ?? "";
   const status = (RETURN_STATUSES as readonly string[]).includes(asked) ? (asked as ReturnStatus) : "";
-  const list = await services.returns.listDeskReturns({ page: pageFromUrl(params), limit: PAGE_SIZE, status });
+  const list = await services.returnDesk.listDeskReturns({ page: pageFromUrl(params), limit: PAGE_SIZE, status });
   return { ...list, status };
 }
 

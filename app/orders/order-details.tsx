@@ -17,7 +17,7 @@ import {
   RequestReturnLink,
   StatusBadge,
   formatOrderDateTime,
-} from "./order-parts";
+} from "./order-display";
 import type { Route } from "./+types/order-details";
 
 /**
@@ -33,7 +33,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     order,
     cancellable: services.orders.isCancellable(order),
-    canReturn: services.returns.refusalFor(order) === null,
+    canReturn: services.orders.returnRefusal(order) === null,
   };
 }
 

@@ -19,14 +19,18 @@ export type ApiResult<D = unknown, E extends EnvelopeExtras = EnvelopeExtras> = 
   "success"
 >;
 
-export type ApiHandlerContext<B, Q> = {
+export type ApiHandlerContext = {
   req: Request;
   res: Response;
   services: Services;
   /** The signed-in caller; never null on "signed-in" and "admin" routes. */
   user: ApiUser | null;
-  body: B;
-  query: Q;
+  /**
+   * The JSON body and the query string as sent: the operation the handler calls validates them,
+   * once, with the schema the route names for the OpenAPI document (`body`, `query`).
+   */
+  body: unknown;
+  query: unknown;
   params: Record<string, string>;
   /** The multipart form of a route that takes a photo (`photoUpload`); null elsewhere. */
   upload: PhotoForm | null;
@@ -39,12 +43,18 @@ export type ApiRoute = {
   tag: string;
   summary: string;
   access: ApiAccess;
+  /**
+   * The body's schema, as the OpenAPI document describes it: the one the handler's operation
+   * validates with (with the API's own rules, if it adds any). The router does not validate it
+   * again (docs/decisions/2026-11-25-one-schema-per-input.md).
+   */
   body?: yup.AnyObjectSchema;
   /**
    * The call takes a photo as multipart/form-data in the field `image` instead of a JSON body
    * (photo-upload.ts): the only kind of API call that does.
    */
   photoUpload?: boolean;
+  /** The query string's schema, for the OpenAPI document; validated by the handler's operation, as `body`. */
   query?: yup.AnyObjectSchema;
   /** Status of a success, 200 unless said. */
   successStatus?: number;
@@ -54,27 +64,15 @@ export type ApiRoute = {
   responseExtras?: EnvelopeExtras;
   /** Other statuses this call may answer, for the OpenAPI document. */
   errorStatuses?: number[];
-  handler: (ctx: ApiHandlerContext<unknown, unknown>) => Promise<ApiResult>;
+  handler: (ctx: ApiHandlerContext) => Promise<ApiResult>;
 };
 
-/** Keeps the body and query types of a route tied to its schemas, and its answer to its shapes. */
-export function defineApiRoute<
-  BS extends yup.AnyObjectSchema | undefined = undefined,
-  QS extends yup.AnyObjectSchema | undefined = undefined,
-  D = null,
-  E extends EnvelopeExtras = Record<never, never>,
->(
-  route: Omit<ApiRoute, "handler" | "body" | "query" | "responseData" | "responseExtras"> & {
-    body?: BS;
-    query?: QS;
+/** Keeps a route's answer tied to its shapes: `data` to responseData, the extras to responseExtras. */
+export function defineApiRoute<D = null, E extends EnvelopeExtras = Record<never, never>>(
+  route: Omit<ApiRoute, "handler" | "responseData" | "responseExtras"> & {
     responseData?: Shape<D>;
     responseExtras?: E;
-    handler: (
-      ctx: ApiHandlerContext<
-        BS extends yup.AnyObjectSchema ? yup.InferType<BS> : undefined,
-        QS extends yup.AnyObjectSchema ? yup.InferType<QS> : undefined
-      >,
-    ) => Promise<ApiResult<D, E>>;
+    handler: (ctx: ApiHandlerContext) => Promise<ApiResult<D, E>>;
   },
 ): ApiRoute {
   return route as ApiRoute;

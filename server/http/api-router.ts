@@ -11,7 +11,6 @@ import { apiCors } from "./cors";
 import { failure, ok } from "./envelope";
 import { buildOpenApiDocument } from "./openapi";
 import { PHOTO_REQUEST_MAX_BYTES, readMultipartPhotoForm, type PhotoForm } from "./photo-upload";
-import { validateInput } from "../modules/shared/validation";
 
 export const API_BODY_LIMIT = "10kb";
 
@@ -56,8 +55,6 @@ export function createApiRouter(options: {
         if (route.access === "admin" && user?.role !== "admin") {
           throw new ForbiddenError("Not authorized as an admin");
         }
-        const body = route.body ? validateInput(route.body, req.body) : undefined;
-        const query = route.query ? validateInput(route.query, req.query) : undefined;
         // Read only now, for a caller allowed to send it.
         const upload = route.photoUpload ? await readPhotoUpload(req) : null;
         const result = await route.handler({
@@ -65,8 +62,9 @@ export function createApiRouter(options: {
           res,
           services: options.services,
           user,
-          body,
-          query,
+          // Validated by the operation the handler calls, once (api-route.ts).
+          body: req.body,
+          query: req.query,
           params: req.params as Record<string, string>,
           upload,
         });

@@ -379,7 +379,7 @@ beforeAll(async () => {
     truncated: false,
   });
   await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
-  const order = await server.services.orders.placeOrder(credentials.customer.id!, {
+  const order = await server.services.checkout.placeOrder(credentials.customer.id!, {
     address: {
       street: "Customer Private Lane",
       city: "Lahore",
@@ -390,7 +390,7 @@ beforeAll(async () => {
   });
   // A second order of the customer, delivered, with a return asked for.
   await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
-  const delivered = await server.services.orders.placeOrder(credentials.customer.id!, {
+  const delivered = await server.services.checkout.placeOrder(credentials.customer.id!, {
     address: {
       street: "Customer Private Lane",
       city: "Lahore",
@@ -399,7 +399,7 @@ beforeAll(async () => {
       country: "Pakistan",
     },
   });
-  await server.services.orders.updateStatus(delivered._id, { status: "Delivered" });
+  await server.services.fulfilment.updateStatus(delivered._id, { status: "Delivered" });
   const orderReturn = await server.services.returns.requestReturn(credentials.customer.id!, delivered._id, {
     items: [{ productId, quantity: 1 }],
     reason: "Other",
@@ -417,7 +417,7 @@ beforeAll(async () => {
     soldOutProductId: soldOutProductId!,
     async victimOrder() {
       await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
-      const victim = await server.services.orders.placeOrder(credentials.customer.id!, {
+      const victim = await server.services.checkout.placeOrder(credentials.customer.id!, {
         address: {
           street: "Customer Private Lane",
           city: "Lahore",

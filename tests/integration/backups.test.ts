@@ -94,7 +94,7 @@ async function addShopper(store: Store): Promise<Shopper> {
 
 async function placeOrder(store: Store, shopper: Shopper): Promise<string> {
   await store.services.cart.addItem(shopper.userId, { productId: shopper.productId, quantity: 1 });
-  return (await store.services.orders.placeOrder(shopper.userId, { address }))._id;
+  return (await store.services.checkout.placeOrder(shopper.userId, { address }))._id;
 }
 
 async function orderIds(store: Store): Promise<string[]> {
@@ -611,7 +611,7 @@ describe("the running store's backups", () => {
     try {
       const shopper = await addShopper(store);
       const { email } = await store.database.db("users").where("id", shopper.userId).first("email");
-      await store.services.accounts.requestPasswordReset({ email }, { ip: "127.0.0.1" });
+      await store.services.passwordChanges.requestPasswordReset({ email }, { ip: "127.0.0.1" });
       await placeOrder(store, shopper);
       // Without SMTP_URL each mail becomes an .eml file under DATA_DIR/outbox, as the store writes it.
       const sender = startOutboxSender({

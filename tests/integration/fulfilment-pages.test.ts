@@ -264,7 +264,7 @@ describe("shipping from the admin pages", () => {
 
   it("does not ask again for an order already shipped (unconfirmed) when only its tracking number changes", async () => {
     const { orderId } = await checkedOut();
-    await server.services.orders.updateStatus(orderId, { status: "Shipped" });
+    await server.services.fulfilment.updateStatus(orderId, { status: "Shipped" });
     const changed = await admin.postForm(`/admin/orders/${orderId}/ship`, {
       courier: "Trax",
       trackingNumber: "TRX-5555",
@@ -309,7 +309,7 @@ describe("confirmed by phone, on the admin pages", () => {
 
   it("refuses to confirm an order that is no longer Pending, with the reason on the next page", async () => {
     const { orderId } = await checkedOut();
-    await server.services.orders.updateStatus(orderId, { status: "Delivered" });
+    await server.services.fulfilment.updateStatus(orderId, { status: "Delivered" });
     await admin.postForm("/admin/orders", { intent: "confirm", orderId, returnTo: `/admin/orders/${orderId}` });
     const details = (await html(admin, `/admin/orders/${orderId}`)).text;
     expect(details).toContain("Only pending orders can be confirmed");
@@ -331,7 +331,7 @@ describe("confirmed by phone, on the admin pages", () => {
   it("filters the Pending orders not yet confirmed", async () => {
     const waiting = await insertOrder({ name: "Unconfirmed Filter Waiting" });
     const confirmed = await insertOrder({ name: "Unconfirmed Filter Called" });
-    await server.services.orders.confirmOrder(confirmed, {
+    await server.services.fulfilment.confirmOrder(confirmed, {
       _id: (await server.database.db("users").where({ email: "admin@desk.test" }).first()).id,
       name: "Desk Admin",
     });

@@ -52,15 +52,15 @@ beforeAll(async () => {
     { name: "Spare Watch", stock: 40 },
   ]);
   await server.services.cart.addItem(customerRow.id, { productId: spare, quantity: 1 });
-  const order = await server.services.orders.placeOrder(customerRow.id, {
+  const order = await server.services.checkout.placeOrder(customerRow.id, {
     address: { street: "1 Safe Street", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
   });
   // A delivered order with a return asked for, so that returns' calls reach their rules.
   await server.services.cart.addItem(customerRow.id, { productId, quantity: 5 });
-  const delivered = await server.services.orders.placeOrder(customerRow.id, {
+  const delivered = await server.services.checkout.placeOrder(customerRow.id, {
     address: { street: "1 Safe Street", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
   });
-  await server.services.orders.updateStatus(delivered._id, { status: "Delivered" });
+  await server.services.fulfilment.updateStatus(delivered._id, { status: "Delivered" });
   const orderReturn = await server.services.returns.requestReturn(customerRow.id, delivered._id, {
     items: [{ productId, quantity: 1 }],
     reason: "Other",

@@ -61,7 +61,7 @@ describe("returns through the pages", () => {
       checkoutKey: `k-ret-${shopperNumber}`,
     });
     const orderId = placed.headers.get("location")!.split("/").pop()!;
-    await server.services.orders.updateStatus(orderId, { status: "Delivered" });
+    await server.services.fulfilment.updateStatus(orderId, { status: "Delivered" });
     return { ...shopper, orderId, secondId: second! };
   }
 

@@ -32,7 +32,7 @@ export const returnsApiRoutes: ApiRoute[] = [
     responseData: arrayOf(returnShape),
     responseExtras: { pagination: paginationShape },
     handler: async ({ services, query }) => {
-      const { returns, pagination } = await services.returns.listReturns(query);
+      const { returns, pagination } = await services.returnDesk.listReturns(query);
       return { message: "OK", data: returns, pagination };
     },
   }),

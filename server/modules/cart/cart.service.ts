@@ -206,3 +206,12 @@ export async function noteProductLeavingCarts(trx: Knex.Transaction, productId: 
     [productId],
   );
 }
+
+/**
+ * The quantity in a user's cart as an SQL expression of the user's id column (0 without a cart),
+ * for a statement of another module's (the signed-in page's session: server/flows/page-session.ts).
+ */
+export function cartQuantitySql(userId: string): string {
+  return `(SELECT coalesce(sum(ci.quantity), 0) FROM carts c JOIN cart_items ci ON ci.cart_id = c.id
+            WHERE c.user_id = ${userId})`;
+}
