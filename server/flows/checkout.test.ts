@@ -4,7 +4,7 @@ import { CartService } from "../modules/cart/cart.service";
 import { DiscountCodeGuard } from "../modules/discounts/discounts.service";
 import type { MailContext } from "../modules/mail/mail-layout";
 import { RateLimiter } from "../modules/shared/rate-limiter";
-import { InvalidInputError, RuleViolationError } from "../modules/shared/errors.shared";
+import { InvalidInputError, RuleViolationError, statusOf } from "../modules/shared/errors.shared";
 import { withRules } from "../modules/shared/input-rules.shared";
 import { storeDetails } from "../store-details";
 import { MessageChannels } from "../providers/message-channels/message-channels";
@@ -121,6 +121,15 @@ describe("the checkout flow", () => {
     const again = await checkout.placeOrder(shopper.userId, { address, idempotencyKey: "same" });
     expect(again._id).toBe(first._id);
     expect(await database.db("orders").where({ userId: shopper.userId })).toHaveLength(1);
+  });
+
+  it("answers a shopper whose account was deleted meanwhile as signed out (401), not with a missing user (404)", async () => {
+    const shopper = await shopperWithCart([{ stock: 5, quantity: 1, price: 1000 }]);
+    await database.db("users").where({ id: shopper.userId }).delete();
+    const refusal = await checkout.placeOrder(shopper.userId, { address }).catch((error: unknown) => error);
+    expect(statusOf(refusal)).toBe(401);
+    expect((refusal as Error).message).toBe("Not authorized, please log in");
+    expect((await database.db("products").where({ id: shopper.productIds[0] }).first()).stock).toBe(5);
   });
 
   it("refuses an empty cart, and a cart short of stock, changing nothing", async () => {

@@ -18,7 +18,7 @@ import { newOrderMail, orderPlacedMail, type MailOrder } from "../modules/orders
 import type { PublicOrder } from "../modules/orders/order.shape";
 import { readOrder } from "../modules/orders/orders.service";
 import { systemClock, type Clock } from "../modules/shared/clock";
-import { ConflictError, NotFoundError, RuleViolationError } from "../modules/shared/errors.shared";
+import { CallerAccountGoneError, ConflictError, RuleViolationError } from "../modules/shared/errors.shared";
 import { fromPaisa, toPaisa } from "../modules/shared/money.shared";
 import { formatPakistaniMobile, normalisePakistaniMobile } from "../modules/shared/phone.shared";
 import { composeStatement } from "../modules/shared/statement";
@@ -116,7 +116,7 @@ export class CheckoutFlow {
   private async placeOrderIn(trx: Knex.Transaction, userId: string, input: CheckoutInput): Promise<PublicOrder> {
     const { address, phone, idempotencyKey, discountCode } = input;
     const { user, cart, fresh, earlierOrderId, lines } = await lockCheckout(trx, userId, idempotencyKey || "");
-    if (!user) throw new NotFoundError("User not found");
+    if (!user) throw new CallerAccountGoneError();
     if (!fresh) throw new CartChangedMeanwhile();
     if (earlierOrderId) return readOrder(trx, earlierOrderId);
     const subtotalPaisa = lines.reduce((sum, line) => sum + toPaisa(line.price) * line.quantity, 0);

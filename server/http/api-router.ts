@@ -1,5 +1,10 @@
 import express, { type Router } from "express";
-import { ForbiddenError, UnauthorizedError, UnsupportedMediaTypeError } from "../modules/shared/errors.shared";
+import {
+  ForbiddenError,
+  SIGN_IN_NEEDED,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+} from "../modules/shared/errors.shared";
 import { photoTooLarge } from "../modules/catalog/photo-processing";
 import { PHOTO_FIELD } from "../modules/catalog/photo-values.shared";
 import type { Services } from "../services";
@@ -51,7 +56,7 @@ export function createApiRouter(options: {
     router[route.method](route.path, async (req, res, next) => {
       try {
         const user = req.apiAuth?.user ?? null;
-        if (route.access !== "public" && !user) throw new UnauthorizedError("Not authorized, please log in");
+        if (route.access !== "public" && !user) throw new UnauthorizedError(SIGN_IN_NEEDED);
         if (route.access === "admin" && user?.role !== "admin") {
           throw new ForbiddenError("Not authorized as an admin");
         }

@@ -4,7 +4,7 @@ import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
 import type { MailContext } from "../mail/mail-layout";
 import { queueMail } from "../mail/outbox";
-import { NotFoundError, RuleViolationError, UnauthorizedError } from "../shared/errors.shared";
+import { CallerAccountGoneError, NotFoundError, RuleViolationError, UnauthorizedError } from "../shared/errors.shared";
 import type { RateLimiter, RateLimitRule } from "../shared/rate-limiter";
 import { validateInput } from "../shared/validation";
 import { passwordChangedMail, passwordResetMail } from "./account-mails";
@@ -75,7 +75,7 @@ export class PasswordChangesService {
     await this.rateLimiter.hit(CHANGE_PASSWORD_PER_USER, userId, TOO_MANY_PASSWORD_CHANGES);
     await this.rateLimiter.hit(CHANGE_PASSWORD_PER_IP, client.ip, TOO_MANY_PASSWORD_CHANGES);
     const user = await User.query(this.db).findById(userId);
-    if (!user) throw new NotFoundError("User not found");
+    if (!user) throw new CallerAccountGoneError();
     if (!(await verifyPassword(currentPassword, user.passwordHash))) {
       throw new UnauthorizedError(CURRENT_PASSWORD_INCORRECT);
     }

@@ -5,7 +5,7 @@ import type { Database } from "../../db/database";
 import type { MailContext } from "../mail/mail-layout";
 import { queueMail } from "../mail/outbox";
 import { countryOrDefault } from "../shared/address.shared";
-import { ConflictError, InvalidInputError, NotFoundError, RuleViolationError } from "../shared/errors.shared";
+import { CallerAccountGoneError, ConflictError, InvalidInputError, RuleViolationError } from "../shared/errors.shared";
 import type { RateLimiter, RateLimitRule } from "../shared/rate-limiter";
 import { validateInput } from "../shared/validation";
 import { emailChangedMail, emailChangeLinkMail } from "./account-mails";
@@ -76,7 +76,7 @@ export class ProfileService {
   async updateProfile(userId: string, input: unknown, client: { ip: string }): Promise<ProfileUpdate> {
     const { currentPassword, email, ...fields } = validateInput(profileSchema, input);
     const user = await User.query(this.db).findById(userId);
-    if (!user) throw new NotFoundError("User not found");
+    if (!user) throw new CallerAccountGoneError();
     const newEmail = email.toLowerCase() === user.email.toLowerCase() ? null : email;
     if (newEmail) {
       if (!currentPassword) {
@@ -94,7 +94,7 @@ export class ProfileService {
     return this.db.transaction(async (trx) => {
       // Under the user's lock: a confirmation or another change of this user waits for this one.
       const locked = await User.query(trx).findById(userId).forUpdate().select("id");
-      if (!locked) throw new NotFoundError("User not found");
+      if (!locked) throw new CallerAccountGoneError();
       await User.query(trx)
         .findById(userId)
         .patch({

@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
-import { ConflictError, NotFoundError } from "../shared/errors.shared";
+import { CallerAccountGoneError, ConflictError, NotFoundError } from "../shared/errors.shared";
 import { validateInput } from "../shared/validation";
 import { User } from "../accounts/user.model";
 import { Product } from "../catalog/product.model";
@@ -87,7 +87,7 @@ export class CartService {
     // without it a cart made while the account was being deleted failed its reference to the
     // user (a 500, found by tests/integration/races).
     const user = await User.query(trx).findById(userId).forKeyShare().select("id");
-    if (!user) throw new NotFoundError("User not found");
+    if (!user) throw new CallerAccountGoneError();
     // Made on first use; a second shopper's request waits on the row lock here.
     const cart = await Cart.query(trx)
       .insert({ userId })
