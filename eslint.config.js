@@ -4,17 +4,19 @@ import jsxA11y from "eslint-plugin-jsx-a11y";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import house from "./lint/house-rules.js";
 
 /**
  * `npm run lint`. Besides the usual checks, the rules of the house are lint rules here, so that an
  * import that breaks one fails the lint (and CI):
- * - the domain (server/modules) knows no HTTP: no Express, no React Router, nothing of server/http;
+ * - the one-way house (lint/house-rules.js): each module imports only the modules below it, the
+ *   flows sit above the modules and server/http and the pages above the flows; the domain
+ *   (modules, providers, flows) knows no HTTP; nothing imports a database driver's private files;
  * - route modules (app/) import from server/ only types and `*.shared.ts` files (pure values and
- *   functions, no database, no Node built-ins), and never knex, objection or pg;
+ *   functions, no database, no Node built-ins), never knex, objection or pg, and never import() a
+ *   server file;
  * - a `*.shared.ts` file stays pure: it imports only other `*.shared.ts` files.
  */
-const DOMAIN_KNOWS_NO_HTTP =
-  "The domain (server/modules) knows no HTTP: move this to server/http, or pass what is needed in.";
 const PAGES_IMPORT_TYPES_OR_SHARED =
   "Route modules import from server/ only types and *.shared.ts files (pure values and functions): the services reach them through the request context (app/context.ts).";
 const PAGES_NEVER_TOUCH_THE_DATABASE =
@@ -64,23 +66,9 @@ export default tseslint.config(
   },
   reactHooks.configs.flat["recommended-latest"],
   {
-    files: ["server/modules/**/*.ts"],
-    rules: {
-      "@typescript-eslint/no-restricted-imports": [
-        "error",
-        {
-          paths: [
-            { name: "express", message: DOMAIN_KNOWS_NO_HTTP },
-            { name: "react-router", message: DOMAIN_KNOWS_NO_HTTP },
-            { name: "express-session", message: DOMAIN_KNOWS_NO_HTTP },
-          ],
-          patterns: [
-            { group: ["@react-router/*"], message: DOMAIN_KNOWS_NO_HTTP },
-            { regex: "^(\\.\\./)+http(/|$)", message: DOMAIN_KNOWS_NO_HTTP },
-          ],
-        },
-      ],
-    },
+    files: ["server/**/*.{ts,mjs}", "app/**/*.{ts,tsx}", "bench/**/*.ts", "seeds/**/*.ts", "migrations/**/*.ts"],
+    plugins: { house },
+    rules: { "house/one-way": "error", "house/no-server-import-from-pages": "error" },
   },
   {
     files: ["app/**/*.{ts,tsx}"],

@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { childEnvironmentOverCallers } from "./tests/support/child-environment";
 
 /**
  * End-to-end journeys in a real Chromium (Debian's, at /usr/bin/chromium: Playwright's own
@@ -55,7 +56,8 @@ export default defineConfig({
     reuseExistingServer: false,
     timeout: 120_000,
     gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
-    env: {
+    // Only these settings: one exported in the caller's shell (SMTP_URL, DATABASE_URL…) is set empty.
+    env: childEnvironmentOverCallers({
       NODE_ENV: "production",
       PORT: String(PORT),
       HOST: "127.0.0.1",
@@ -63,6 +65,6 @@ export default defineConfig({
       PUBLIC_URL: `http://127.0.0.1:${PORT}`,
       RATE_LIMITS: "off",
       LOG_LEVEL: "warn",
-    },
+    }),
   },
 });

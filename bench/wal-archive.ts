@@ -93,7 +93,7 @@ async function main() {
       for (let minute = 0; minute < orders; minute++) {
         const started = Date.now();
         await services.cart.addItem(customer.id, { productId: products[minute % products.length].id, quantity: 1 });
-        await services.orders.placeOrder(customer.id, { address: ADDRESS });
+        await services.checkout.placeOrder(customer.id, { address: ADDRESS });
         if (minute % 5 === 4) await superuser.query("CHECKPOINT");
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, minuteMs - (Date.now() - started))));
       }

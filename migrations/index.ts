@@ -21,6 +21,7 @@ import * as productCounts from "./20261123000019_product_counts";
 import * as searchText from "./20261123000020_search_text";
 import * as searchVersion from "./20261123000021_search_version";
 import * as emailChanges from "./20261125000022_email_changes";
+import * as paymentMethods from "./20261125000025_payment_methods";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -49,6 +50,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261123000020_search_text": searchText,
   "20261123000021_search_version": searchVersion,
   "20261125000022_email_changes": emailChanges,
+  "20261125000025_payment_methods": paymentMethods,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -114,7 +114,7 @@ export function createApp(deps: AppDependencies): Express {
     pageSessions({
       pool: deps.sessionPool,
       secret: config.sessionSecret,
-      readSession: (sessionId, now) => services.accounts.readPageSession(sessionId, now),
+      readSession: (sessionId, now) => services.pageSession.readPageSession(sessionId, now),
     }),
   );
   app.use(sessionStoreUnavailable());

@@ -3,6 +3,9 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import * as yup from "yup";
+import { COURIER_PROVIDER_IDS } from "./providers/couriers/courier-providers.shared";
+import { MESSAGE_CHANNEL_IDS } from "./providers/message-channels/message-channel";
+import { PAYMENT_METHOD_IDS } from "./providers/payment-methods/payment-methods.shared";
 import { storeDetails, type StoreDetails } from "./store-details";
 import { compileTrustProxy, TrustProxyRefused, type TrustProxy } from "./trust-proxy";
 
@@ -41,6 +44,8 @@ export type Config = {
   store: StoreDetails;
   /** How mail leaves the store (server/mail/; docs/decisions/2026-11-23-outbox.md). */
   mail: MailConfig;
+  /** The providers chosen of each kind, by their ids, in order (server/providers/; docs/recipes.md). */
+  providers: ProviderSettings;
   /** Benchmark only: count database queries per request (server/http/query-counter.ts). Off by default. */
   benchQueryCount: boolean;
 };
@@ -60,6 +65,15 @@ export type MailConfig = {
   filesKeepDays: number;
 };
 
+export type ProviderSettings = {
+  /** PAYMENT_METHODS: offered at checkout; the first is an order's when it names none. */
+  paymentMethods: string[];
+  /** MESSAGE_CHANNELS: the store's messages go by every one that carries them. */
+  messageChannels: string[];
+  /** COURIER_PROVIDERS: how parcels reach couriers. */
+  courierProviders: string[];
+};
+
 export class ConfigError extends Error {
   constructor(
     readonly setting: string,
@@ -71,6 +85,18 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** A comma-separated list of a provider kind's ids (server/providers/), at least one. */
+function providerList(known: readonly string[], fallback: string) {
+  const message = `must be a comma-separated list of ${known.join(", ")} (at least one)`;
+  return yup
+    .string()
+    .default(fallback)
+    .test("providers", message, (value) => {
+      const ids = splitList(value ?? "");
+      return ids.length > 0 && ids.every((id) => known.includes(id));
+    });
+}
 
 const envSchema = yup.object({
   NODE_ENV: yup
@@ -166,6 +192,9 @@ const envSchema = yup.object({
     .min(1, "must be a whole number of days (1-3650)")
     .max(3650, "must be a whole number of days (1-3650)")
     .default(7),
+  PAYMENT_METHODS: providerList(PAYMENT_METHOD_IDS, "cash-on-delivery"),
+  MESSAGE_CHANNELS: providerList(MESSAGE_CHANNEL_IDS, "email"),
+  COURIER_PROVIDERS: providerList(COURIER_PROVIDER_IDS, "manual"),
   MAIL_RETRY_SECONDS: yup
     .number()
     .typeError("must be a number of seconds (0.01-3600)")
@@ -259,6 +288,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: raw.MAIL_MAX_ATTEMPTS,
       retrySeconds: raw.MAIL_RETRY_SECONDS,
       filesKeepDays: raw.MAIL_FILES_KEEP_DAYS,
+    },
+    providers: {
+      paymentMethods: [...new Set(splitList(raw.PAYMENT_METHODS))],
+      messageChannels: [...new Set(splitList(raw.MESSAGE_CHANNELS))],
+      courierProviders: [...new Set(splitList(raw.COURIER_PROVIDERS))],
     },
     benchQueryCount: raw.BENCH_QUERY_COUNT === "on",
   };

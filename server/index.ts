@@ -5,7 +5,7 @@
  * starts the store from here; the integration tests build their app servers from the same
  * exports, so they test the very bundle that production runs.
  */
-export { startStore, StartRefused, type RunningStore } from "./store";
+export { startStore, StartRefused, type RunningStore } from "./start-store";
 export { createApp, loadPageBuild } from "./app";
 export { ConfigError, loadConfig, type Config } from "./config";
 export { connectDatabase } from "./db/database";

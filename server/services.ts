@@ -1,8 +1,17 @@
 import { BackupStatusService } from "./backups/backup-status.service";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
+import { CancellationFlow } from "./flows/cancellation";
+import { CheckoutFlow } from "./flows/checkout";
+import { EmailChangeFlow } from "./flows/email-change";
+import { FulfilmentFlow } from "./flows/fulfilment";
+import { PageSessionFlow } from "./flows/page-session";
+import { ProductRemovalFlow } from "./flows/product-removal";
+import { ReturnsFlow } from "./flows/returns";
 import type { Logger } from "./logger";
 import { AccountsService } from "./modules/accounts/accounts.service";
+import { PasswordChangesService } from "./modules/accounts/password-changes.service";
+import { ProfileService } from "./modules/accounts/profile.service";
 import { CartService } from "./modules/cart/cart.service";
 import { CatalogService } from "./modules/catalog/catalog.service";
 import { StockAlertsService } from "./modules/catalog/stock-alerts.service";
@@ -11,32 +20,67 @@ import { DiscountCodeGuard, DiscountsService } from "./modules/discounts/discoun
 import type { MailContext } from "./modules/mail/mail-layout";
 import { OutboxService } from "./modules/mail/outbox.service";
 import { LastDeliveryService } from "./modules/orders/last-delivery";
+import { OrderDeskService } from "./modules/orders/order-desk";
 import { OrdersService } from "./modules/orders/orders.service";
-import { ReturnsService } from "./modules/orders/returns.service";
+import { ReturnDeskService } from "./modules/orders/return-desk";
+import { ReportsService } from "./modules/reports/reports.service";
 import type { Clock } from "./modules/shared/clock";
 import { RateLimiter } from "./modules/shared/rate-limiter";
+import { courierProvidersChosen } from "./providers/couriers/courier-providers.shared";
+import { MessageChannels } from "./providers/message-channels/message-channels";
+import { paymentMethodsChosen } from "./providers/payment-methods/payment-methods.shared";
 
 /**
- * The domain layer: one instance of each module's service, shared by the pages and the API.
- * `clock` is where the services read the time (tests move it instead of waiting).
+ * The domain, put together once and shared by the pages and the API: each module's service,
+ * and the flows that span modules (docs/decisions/2026-11-25-flows.md), with the providers the
+ * settings choose (server/providers/). `clock` is where the services read the time (tests move
+ * it instead of waiting).
  */
 export function createServices(deps: { db: Database; config: Config; logger: Logger; clock?: Clock }) {
-  const rateLimiter = new RateLimiter(deps.db, deps.config.rateLimits);
+  const { db, config, clock } = deps;
+  const rateLimiter = new RateLimiter(db, config.rateLimits);
   // Mails are written with the brand, contact details and public address of the configuration.
-  const mail: MailContext = { store: deps.config.store, publicUrl: deps.config.publicUrl };
+  const mail: MailContext = { store: config.store, publicUrl: config.publicUrl };
+  const messages = MessageChannels.chosenBy(config.providers.messageChannels);
+  const accounts = new AccountsService(db, rateLimiter);
+  const profile = new ProfileService(db, rateLimiter, mail);
   return {
     rateLimiter,
-    accounts: new AccountsService(deps.db, rateLimiter, mail),
-    catalog: new CatalogService(deps.db, mail),
-    stockAlerts: new StockAlertsService(deps.db, rateLimiter, mail),
-    cart: new CartService(deps.db),
-    orders: new OrdersService(deps.db, mail, new DiscountCodeGuard(rateLimiter), deps.clock),
-    returns: new ReturnsService(deps.db, mail, deps.clock),
-    lastDelivery: new LastDeliveryService(deps.db),
-    discounts: new DiscountsService(deps.db),
-    contact: new ContactService(deps.db, rateLimiter),
-    outbox: new OutboxService(deps.db),
-    backups: new BackupStatusService(deps.db, deps.config),
+    // Modules.
+    accounts,
+    passwordChanges: new PasswordChangesService(db, rateLimiter, mail),
+    profile,
+    catalog: new CatalogService(db, mail),
+    stockAlerts: new StockAlertsService(db, rateLimiter, mail),
+    cart: new CartService(db),
+    orders: new OrdersService(db, clock),
+    orderDesk: new OrderDeskService(db),
+    lastDelivery: new LastDeliveryService(db),
+    returnDesk: new ReturnDeskService(db),
+    discounts: new DiscountsService(db),
+    reports: new ReportsService(db),
+    contact: new ContactService(db, rateLimiter),
+    outbox: new OutboxService(db),
+    backups: new BackupStatusService(db, config),
+    // Flows.
+    checkout: new CheckoutFlow(db, {
+      mail,
+      messages,
+      paymentMethods: paymentMethodsChosen(config.providers.paymentMethods),
+      codeGuard: new DiscountCodeGuard(rateLimiter),
+      clock,
+    }),
+    cancellation: new CancellationFlow(db, { mail, messages, clock }),
+    fulfilment: new FulfilmentFlow(db, {
+      mail,
+      messages,
+      couriers: courierProvidersChosen(config.providers.courierProviders),
+      clock,
+    }),
+    returns: new ReturnsFlow(db, { mail, messages, clock }),
+    productRemoval: new ProductRemovalFlow(db),
+    emailChange: new EmailChangeFlow(db, profile),
+    pageSession: new PageSessionFlow(accounts),
   };
 }
 

@@ -16,7 +16,7 @@ import type { Route } from "./+types/confirm-email";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const change = await services.accounts.checkEmailChangeToken(token);
+  const change = await services.profile.checkEmailChangeToken(token);
   if (!change) return data({ valid: false as const, token: "", newEmail: "" }, { status: 400 });
   return { valid: true as const, token, newEmail: change.newEmail };
 }
@@ -31,7 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values = formValues(await request.formData());
   let confirmed;
   try {
-    confirmed = await services.accounts.confirmEmailChange(values, {
+    confirmed = await services.emailChange.confirmEmailChange(values, {
       userId: user?._id ?? null,
       sessionId: session.id ?? undefined,
     });

@@ -17,7 +17,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services, session, clientIp } = context.get(requestContext);
   const values = formValues(await request.formData());
   try {
-    await services.accounts.requestPasswordReset(values, { ip: clientIp });
+    await services.passwordChanges.requestPasswordReset(values, { ip: clientIp });
   } catch (error) {
     return formFailure(error, values);
   }

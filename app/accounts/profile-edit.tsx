@@ -20,7 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values = formValues(await request.formData());
   let confirmationSentTo: string | null;
   try {
-    ({ confirmationSentTo } = await services.accounts.updateProfile(
+    ({ confirmationSentTo } = await services.profile.updateProfile(
       user._id,
       {
         name: values.name,

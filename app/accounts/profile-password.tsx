@@ -2,6 +2,7 @@ import { Form, redirect } from "react-router";
 import { requestContext } from "../context";
 import { Field, NewPasswordFields, FormActions, FormError, formFailure, formHeaders, formValues } from "../lib/forms";
 import { requireUser } from "../lib/guards";
+import { typedTwice } from "../lib/page-rules.server";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/profile-password";
 
@@ -16,12 +17,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values = formValues(await request.formData());
   try {
     // This browser stays signed in; every other session and API token ends.
-    const { credentialsVersion } = await services.accounts.changePassword(
+    const { credentialsVersion } = await services.passwordChanges.changePassword(
       user._id,
-      values,
+      typedTwice(values, "newPassword", {
+        missing: "Please confirm your new password",
+        mismatch: "New passwords do not match",
+      }),
       { sessionId: session.id ?? undefined },
       { ip: clientIp },
-      { confirmation: true },
     );
     await session.keepSignedIn(credentialsVersion);
   } catch (error) {

@@ -1,7 +1,7 @@
 import { Form, Link, redirect } from "react-router";
 import { requestContext } from "../context";
 import { flashRefusal, formValues } from "../lib/forms";
-import { OrderCard } from "../orders/order-parts";
+import { OrderCard } from "../orders/order-display";
 import { requireUser } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/profile";
@@ -30,10 +30,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values = formValues(await request.formData());
   try {
     if (values.intent === "resend-email-change") {
-      const sentTo = await services.accounts.resendEmailChangeLink(user._id);
+      const sentTo = await services.profile.resendEmailChangeLink(user._id);
       session.setFlash({ tone: "success", message: `We sent the link to ${sentTo} again.` });
     } else if (values.intent === "cancel-email-change") {
-      const dropped = await services.accounts.cancelEmailChange(user._id);
+      const dropped = await services.profile.cancelEmailChange(user._id);
       session.setFlash({
         tone: "success",
         message: `Your email stays ${user.email}: the change to ${dropped} was cancelled.`,

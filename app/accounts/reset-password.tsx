@@ -3,6 +3,7 @@ import { PASSWORD_RESET_DONE, RESET_LINK_INVALID } from "../../server/modules/ac
 import { requestContext } from "../context";
 import { FormError, NewPasswordFields, formFailure, formValues } from "../lib/forms";
 import { routeMeta } from "../lib/meta";
+import { typedTwice } from "../lib/page-rules.server";
 import { ForgotPasswordForm } from "./forgot-password";
 import type { Route } from "./+types/reset-password";
 
@@ -10,7 +11,7 @@ import type { Route } from "./+types/reset-password";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const valid = await services.accounts.checkResetToken(token);
+  const valid = await services.passwordChanges.checkResetToken(token);
   return data({ valid, token: valid ? token : "" }, { status: valid ? 200 : 400 });
 }
 
@@ -22,7 +23,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services, session } = context.get(requestContext);
   const values = formValues(await request.formData());
   try {
-    const { user, credentialsVersion } = await services.accounts.resetPassword(values, { confirmation: true });
+    const { user, credentialsVersion } = await services.passwordChanges.resetPassword(
+      typedTwice(values, "password", { missing: "Please confirm your password", mismatch: "Passwords do not match" }),
+    );
     await session.signIn(user._id, credentialsVersion);
   } catch (error) {
     return formFailure(error, values);

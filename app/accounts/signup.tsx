@@ -12,6 +12,7 @@ import {
   isHoneypotFilled,
 } from "../lib/forms";
 import { redirectSignedInUser, safeRedirectPath } from "../lib/guards";
+import { typedTwice } from "../lib/page-rules.server";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/signup";
 
@@ -28,10 +29,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     return formFailure(new ForbiddenError("Your sign-up could not be accepted."), values);
   }
   try {
+    // The page asks for the password twice; the API once.
     const { user, credentialsVersion } = await services.accounts.register(
-      values,
+      typedTwice(values, "password", { missing: "Please confirm your password", mismatch: "Passwords do not match" }),
       { ip: clientIp },
-      { confirmation: true },
     );
     await session.signIn(user._id, credentialsVersion);
   } catch (error) {

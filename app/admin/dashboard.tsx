@@ -4,7 +4,7 @@ import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
-import { OrderNumber, StatusBadge } from "../orders/order-parts";
+import { OrderNumber, StatusBadge } from "../orders/order-display";
 import type { Route } from "./+types/dashboard";
 import { AdminTable } from "./admin-list";
 import { BackupStatusPanel } from "./backup-status";
@@ -13,9 +13,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
   const [figures, messageCount, requestedReturns, backups, outbox] = await Promise.all([
-    services.orders.dashboardFigures(),
+    services.reports.dashboardFigures(),
     services.contact.countMessages(),
-    services.returns.countRequested(),
+    services.returnDesk.countRequested(),
     services.backups.status(),
     services.outbox.counts(),
   ]);

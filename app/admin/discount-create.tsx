@@ -4,6 +4,7 @@ import { formFailure, formValues } from "../lib/forms";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { DiscountForm, discountFormValues } from "./discount-form";
+import { discountInput } from "./discount-input.server";
 import type { Route } from "./+types/discount-create";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -17,7 +18,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values = formValues(await request.formData());
   let code: string;
   try {
-    code = (await services.discounts.createCode(values, { form: true })).code;
+    code = (await services.discounts.createCode(discountInput(values))).code;
   } catch (error) {
     return formFailure(error, values, { fieldFor: { 409: "code" }, fallback: "Failed to save the discount code" });
   }

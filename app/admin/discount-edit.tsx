@@ -5,6 +5,7 @@ import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
 import { DiscountForm, discountFormValues } from "./discount-form";
+import { discountInput } from "./discount-input.server";
 import type { Route } from "./+types/discount-edit";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -19,7 +20,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const values = formValues(await request.formData());
   let code: string;
   try {
-    code = (await services.discounts.updateCode(params.discountId, values, { form: true })).code;
+    code = (await services.discounts.updateCode(params.discountId, discountInput(values))).code;
   } catch (error) {
     return formFailure(error, values, { fieldFor: { 409: "code" }, fallback: "Failed to save the discount code" });
   }

@@ -1,7 +1,7 @@
 import { Form, useLocation } from "react-router";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { shortOrderId } from "../../server/modules/orders/order-values.shared";
-import type { DeskOrder } from "../../server/modules/orders/orders.service";
+import type { DeskOrder } from "../../server/modules/orders/order-desk";
 
 /**
  * "Confirmed by phone" (docs/product.md, "Confirming an order by phone"): a Pending order not yet

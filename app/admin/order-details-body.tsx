@@ -1,9 +1,9 @@
 import { Link, useLocation } from "react-router";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
-import type { DeskOrder } from "../../server/modules/orders/orders.service";
+import type { DeskOrder } from "../../server/modules/orders/order-desk";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { formatRupees } from "../lib/money";
-import { OrderAddress, OrderItems, ReturnStatusBadge, StatusBadge } from "../orders/order-parts";
+import { OrderAddress, OrderItems, ReturnStatusBadge, StatusBadge } from "../orders/order-display";
 import { TrackingNumber } from "../orders/tracking-number";
 import { CustomerRecord, OrderConfirmation } from "./order-confirmation";
 import { OrderStatusForm, shipOrderPath } from "./order-status-form";

@@ -3,14 +3,14 @@ import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
-import { OrderNumber } from "../orders/order-parts";
+import { OrderNumber } from "../orders/order-display";
 import { OrderDetailsBody } from "./order-details-body";
 import type { Route } from "./+types/order-details";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  const order = await foundOr404(services.orders.getDeskOrder(params.orderId));
+  const order = await foundOr404(services.orderDesk.getDeskOrder(params.orderId));
   return { order };
 }
 

@@ -19,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const filter = orderFilterFromUrl(params);
   const paper = paperFromUrl(params);
   try {
-    const { orders, total } = await services.orders.slipOrders(filter);
+    const { orders, total } = await services.orderDesk.slipOrders(filter);
     return { orders, total, filter, paper, store, problem: null as string | null };
   } catch (error) {
     if (!(error instanceof InvalidInputError)) throw error;

@@ -15,7 +15,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const filter = orderFilterFromUrl(new URL(request.url).searchParams);
   let csv: string;
   try {
-    csv = await services.orders.exportCsv(filter);
+    csv = await services.orderDesk.exportCsv(filter);
   } catch (error) {
     if (!(error instanceof InvalidInputError)) throw error;
     return new Response(error.message, {

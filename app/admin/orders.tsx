@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, data, redirect } from "react-router";
 import { ORDER_STATUSES, UNCONFIRMED_FILTER, shortOrderId } from "../../server/modules/orders/order-values.shared";
-import type { DeskOrder, DeskOrderList } from "../../server/modules/orders/orders.service";
+import type { DeskOrder, DeskOrderList } from "../../server/modules/orders/order-desk";
 import { InvalidInputError } from "../../server/modules/shared/errors.shared";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { requestContext } from "../context";
@@ -10,7 +10,7 @@ import { requireAdmin, safeRedirectPath } from "../lib/guards";
 import { pageFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
-import { OrderNumber, OrderShipping, StatusBadge } from "../orders/order-parts";
+import { OrderNumber, OrderShipping, StatusBadge } from "../orders/order-display";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { AdminListPage, type ListColumn, type ListFilter } from "./admin-list";
 import { CustomerRecord, OrderConfirmation } from "./order-confirmation";
@@ -28,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const filter = orderFilterFromUrl(params);
   const page = pageFromUrl(params);
   try {
-    const list = await services.orders.listDeskOrders({ ...filter, page, limit: PAGE_SIZE });
+    const list = await services.orderDesk.listDeskOrders({ ...filter, page, limit: PAGE_SIZE });
     return { ...list, filter, fieldErrors: {} as Record<string, string> };
   } catch (error) {
     // A date the admin typed wrong: said beside its field, with what was typed kept.
@@ -55,15 +55,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const orderId = values.orderId ?? "";
   try {
     if (values.intent === "confirm") {
-      const order = await services.orders.confirmOrder(orderId, admin);
+      const order = await services.fulfilment.confirmOrder(orderId, admin);
       session.setFlash({ tone: "success", message: `Order #${shortOrderId(order._id)} confirmed by phone` });
     } else if (values.intent === "unconfirm") {
-      const order = await services.orders.undoConfirmation(orderId);
+      const order = await services.fulfilment.undoConfirmation(orderId);
       session.setFlash({ tone: "success", message: `Confirmation of order #${shortOrderId(order._id)} undone` });
     } else if (values.status === "Shipped" && /^[0-9a-f-]{36}$/i.test(orderId)) {
       throw redirect(shipOrderPath(orderId, returnTo), 303);
     } else {
-      const order = await services.orders.updateStatus(orderId, { status: values.status }, { form: true });
+      const order = await services.fulfilment.updateStatus(orderId, { status: values.status });
       session.setFlash({ tone: "success", message: `Order status updated to ${order.status}` });
     }
   } catch (error) {

@@ -1,5 +1,6 @@
 import { shortOrderId } from "../../server/modules/orders/order-values.shared";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
+import { paymentMethodNamed } from "../../server/providers/payment-methods/payment-methods.shared";
 import type { PublicOrder } from "../../server/modules/orders/orders.service";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import type { StoreDetails } from "../../server/store-details";
@@ -105,7 +106,10 @@ export function PackingSlip({ order, store }: { order: PublicOrder; store: Store
           {`Subtotal ${formatRupees(order.subtotal)}, discount (${order.discount.code}) −${formatRupees(order.discount.amount)}`}
         </p>
       ) : null}
-      <p className="slip__cod">{`Cash on Delivery: collect ${formatRupees(order.totalPrice)}`}</p>
+      {/* What the courier collects at the door, for a method paid on delivery. */}
+      {paymentMethodNamed(order.paymentMethod).paidBeforeShipping ? null : (
+        <p className="slip__cod">{`${paymentMethodNamed(order.paymentMethod).label}: collect ${formatRupees(order.totalPrice)}`}</p>
+      )}
       {order.status === "Cancelled" ? <p className="slip__warning">This order is cancelled: do not send it.</p> : null}
     </article>
   );

@@ -23,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return formFailure(error, {}, { fallback: "Failed to save the product" });
   }
   try {
-    await services.catalog.createProductFromForm(form.fields, form.photo);
+    await services.catalog.createProduct(form.fields, form.photo);
   } catch (error) {
     return formFailure(error, form.fields, { fallback: "Failed to save the product" });
   }

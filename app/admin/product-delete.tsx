@@ -20,7 +20,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { services, session } = context.get(requestContext);
   const values = formValues(await request.formData());
   try {
-    await services.catalog.deleteProduct(params.productId);
+    await services.productRemoval.deleteProduct(params.productId);
   } catch (error) {
     return formFailure(error, values, { fallback: "Failed to delete the product" });
   }

@@ -25,7 +25,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return formFailure(error, {}, { fallback: "Failed to save the product" });
   }
   try {
-    await services.catalog.updateProductFromForm(params.productId, form.fields, {
+    await services.catalog.editProduct(params.productId, form.fields, {
       photo: form.photo,
       removePhoto: form.fields.removeImage === "on",
     });

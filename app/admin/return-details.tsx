@@ -13,13 +13,13 @@ import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
 import { foundOr404 } from "../lib/not-found";
-import { OrderNumber, ReturnStatusBadge, addressLine } from "../orders/order-parts";
+import { OrderNumber, ReturnStatusBadge, addressLine } from "../orders/order-display";
 import type { Route } from "./+types/return-details";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  const orderReturn = await foundOr404(services.returns.getDeskReturn(params.returnId));
+  const orderReturn = await foundOr404(services.returnDesk.getDeskReturn(params.returnId));
   // Where to fetch the watch from, and whom to call about it: the order's address and mobile number.
   const { phone, address } = await services.orders.getOrder(admin, orderReturn.order);
   return { orderReturn, pickUp: { phone, address } };

@@ -6,7 +6,7 @@ import { requireAdmin } from "../lib/guards";
 import { pageFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
-import { OrderNumber, ReturnStatusBadge } from "../orders/order-parts";
+import { OrderNumber, ReturnStatusBadge } from "../orders/order-display";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { AdminListPage } from "./admin-list";
 import type { Route } from "./+types/returns";
@@ -21,7 +21,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // An unknown status is forgiven (every return), as the other lists forgive.
   const asked = params.get("status") ?? "";
   const status = (RETURN_STATUSES as readonly string[]).includes(asked) ? (asked as ReturnStatus) : "";
-  const list = await services.returns.listDeskReturns({ page: pageFromUrl(params), limit: PAGE_SIZE, status });
+  const list = await services.returnDesk.listDeskReturns({ page: pageFromUrl(params), limit: PAGE_SIZE, status });
   return { ...list, status };
 }
 

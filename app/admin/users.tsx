@@ -31,7 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const back = safeRedirectPath(values.returnTo, "/admin/users");
   const returnTo = back.startsWith("/admin/users") ? back : "/admin/users";
   try {
-    const email = await services.accounts.sendResetLink(values);
+    const email = await services.passwordChanges.sendResetLink(values);
     session.setFlash({ tone: "success", message: `A password reset link was sent to ${email}` });
   } catch (error) {
     flashRefusal(session, error, "Failed to send the reset link");

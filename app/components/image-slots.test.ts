@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ProductImage } from "../../server/modules/catalog/photo-values.shared";
+import type { ProductImage } from "../../server/modules/shared/product-images.shared";
 import {
   CARD_SLOT,
   DETAIL_SLOT,

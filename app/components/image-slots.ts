@@ -1,4 +1,4 @@
-import type { ProductImage } from "../../server/modules/catalog/photo-values.shared";
+import type { ProductImage } from "../../server/modules/shared/product-images.shared";
 
 /**
  * Where product photos are shown, and how wide each place is, in CSS pixels, as app.css lays it

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useRouteLoaderData } from "react-router";
-import type { ProductImage as Variant } from "../../server/modules/catalog/photo-values.shared";
+import type { ProductImage as Variant } from "../../server/modules/shared/product-images.shared";
 import type { RootData } from "../root";
 import { fixedSlot, liteChoices, sizesOf, srcsetOf, variantFor, variantsOf, type ImageSlot } from "./image-slots";
 

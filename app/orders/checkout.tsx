@@ -1,15 +1,20 @@
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import { DISCOUNT_CODE_MAX } from "../../server/modules/discounts/discount-values.shared";
-import type { CheckoutQuote } from "../../server/modules/orders/orders.service";
+import type { CheckoutQuote } from "../../server/flows/checkout";
 import { DomainError } from "../../server/modules/shared/errors.shared";
 import { countryOrDefault } from "../../server/modules/shared/address.shared";
 import { lineTotal } from "../../server/modules/cart/cart-lines.shared";
-import { formatPakistaniMobile, normalisePakistaniMobile } from "../../server/modules/shared/phone.shared";
+import {
+  PHONE_MESSAGE,
+  formatPakistaniMobile,
+  normalisePakistaniMobile,
+} from "../../server/modules/shared/phone.shared";
 import { SummaryTotals } from "../cart/summary-totals";
 import { ProductImage } from "../components/product-image";
 import { requestContext } from "../context";
 import { Field, FormError, formFailure, formHeaders, formValues, type FormFailure } from "../lib/forms";
 import { requireUser } from "../lib/guards";
+import { requiredOnPage } from "../lib/page-rules.server";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
 import type { Route } from "./+types/checkout";
@@ -32,6 +37,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     phone: formatPakistaniMobile(last?.phone ?? normalisePakistaniMobile(user.phone)),
     // One key per checkout form: a second submit of this form finds the first order.
     checkoutKey: crypto.randomUUID(),
+    // How the order is paid: the methods offered (PAYMENT_METHODS), the first being the order's.
+    paymentMethods: services.checkout.paymentMethods.map(({ label, checkoutNote }) => ({ label, checkoutNote })),
   };
 }
 
@@ -53,7 +60,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const fieldFor = { 429: "discountCode" };
   if (values.intent === "apply") {
     try {
-      const quote = await services.orders.quoteCheckout(user._id, { discountCode }, client);
+      const quote = await services.checkout.quoteCheckout(user._id, { discountCode }, client);
       return data<CheckoutAnswer>({ fieldErrors: {}, values, quote });
     } catch (error) {
       const failure = formFailure(error, values, { fieldFor });
@@ -62,10 +69,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   let orderId: string;
   try {
-    const order = await services.orders.placeOrder(
+    // The page requires the mobile number, a courier takes no parcel without it; the API does not
+    // (docs/product.md, "Orders").
+    const order = await services.checkout.placeOrder(
       user._id,
-      { address: { street, city, state, zipCode, country }, phone, idempotencyKey: checkoutKey, discountCode },
-      { form: true, client },
+      requiredOnPage(
+        { address: { street, city, state, zipCode, country }, phone, idempotencyKey: checkoutKey, discountCode },
+        values,
+        { phone: PHONE_MESSAGE },
+      ),
+      { client },
     );
     orderId = order._id;
   } catch (error) {
@@ -73,7 +86,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     // The summary keeps the code's discount while the shopper fixes another field.
     const quote =
       discountCode && !failure.data.fieldErrors.discountCode
-        ? await services.orders.quoteCheckout(user._id, { discountCode }, client).catch((refusal: unknown) => {
+        ? await services.checkout.quoteCheckout(user._id, { discountCode }, client).catch((refusal: unknown) => {
             if (refusal instanceof DomainError) return null;
             throw refusal;
           })
@@ -89,7 +102,7 @@ export const headers: Route.HeadersFunction = formHeaders;
 export const meta: Route.MetaFunction = routeMeta({ title: "Checkout", path: "/checkout", noindex: true });
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { items, total, address, phone, checkoutKey } = loaderData;
+  const { items, total, address, phone, checkoutKey, paymentMethods } = loaderData;
   const navigation = useNavigation();
   const posting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const applying = posting && navigation.formData?.get("intent") === "apply";
@@ -229,9 +242,12 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             />
           </div>
           <h2>Payment</h2>
-          <p className="payment-method">
-            <strong>Cash on Delivery</strong>: pay in cash when your watch arrives.
-          </p>
+          {paymentMethods.map((method) => (
+            <p className="payment-method" key={method.label}>
+              <strong>{method.label}</strong>
+              {`: ${method.checkoutNote}`}
+            </p>
+          ))}
           <button type="submit" className="button button--block" disabled={posting}>
             {processing ? "Processing..." : "Place Order"}
           </button>

@@ -3,7 +3,7 @@ import { requestContext } from "../context";
 import { requireUser } from "../lib/guards";
 import { PreviousNextPages, pageFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
-import { OrderCard } from "./order-parts";
+import { OrderCard } from "./order-display";
 import type { Route } from "./+types/my-orders";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -20,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // returned (delivered less than 7 days ago, nothing under way; docs/product.md, "Returns").
   const cancellable = list.orders.filter((order) => services.orders.isCancellable(order)).map((order) => order._id);
   const returnable = list.orders
-    .filter((order) => services.returns.refusalFor(order) === null)
+    .filter((order) => services.orders.returnRefusal(order) === null)
     .map((order) => order._id);
   return { ...list, cancellable, returnable };
 }

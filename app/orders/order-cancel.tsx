@@ -7,7 +7,7 @@ import { requireUser } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
 import { formatRupees } from "../lib/money";
-import { OrderItems, OrderNumber } from "./order-parts";
+import { OrderItems, OrderNumber } from "./order-display";
 import type { Route } from "./+types/order-cancel";
 
 /** The confirmation step before a customer cancels their own order (docs/product.md, "Cancelling an order"). */
@@ -24,7 +24,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
   const { services, session } = context.get(requestContext);
   try {
-    const order = await services.orders.cancelOwnOrder(user._id, params.orderId);
+    const order = await services.cancellation.cancelOwnOrder(user._id, params.orderId);
     session.setFlash({ tone: "success", message: `Order #${shortOrderId(order._id)} was cancelled.` });
   } catch (error) {
     // Someone else's order: the 404 page. Too late, or no longer pending: said here (409).

@@ -18,7 +18,7 @@ import {
   StatusBadge,
   deliveryLabel,
   formatOrderDateTime,
-} from "./order-parts";
+} from "./order-display";
 import type { Route } from "./+types/order-details";
 
 /**
@@ -34,7 +34,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     order,
     cancellable: services.orders.isCancellable(order),
-    canReturn: services.returns.refusalFor(order) === null,
+    canReturn: services.orders.returnRefusal(order) === null,
   };
 }
 

@@ -14,7 +14,7 @@ import { requireUser } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
 import { foundOr404 } from "../lib/not-found";
-import { OrderNumber, OrderReturns, formatOrderDateTime } from "./order-parts";
+import { OrderNumber, OrderReturns, formatOrderDateTime } from "./order-display";
 import type { Route } from "./+types/order-return";
 
 /** The quantity select of one watch: `quantity-<product id>`, 0 for "not this one". */
@@ -39,7 +39,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       price: item.price,
       left: left.get(item.product._id!)!,
     }));
-  return { order, lines, refusal: services.returns.refusalFor(order) };
+  return { order, lines, refusal: services.orders.returnRefusal(order) };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {

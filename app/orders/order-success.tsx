@@ -1,12 +1,13 @@
 import { Link } from "react-router";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
+import { paymentMethodNamed } from "../../server/providers/payment-methods/payment-methods.shared";
 import { requestContext } from "../context";
 import { requireUser } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
 import { formatRupees } from "../lib/money";
 import { SummaryTotals } from "../cart/summary-totals";
-import { OrderAddress, OrderItems, OrderNumber, OrderReturns, deliveryLabel } from "./order-parts";
+import { OrderAddress, OrderItems, OrderNumber, OrderReturns, deliveryLabel } from "./order-display";
 import type { Route } from "./+types/order-success";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -39,7 +40,7 @@ export default function OrderSuccess({ loaderData }: Route.ComponentProps) {
         <li>
           Delivery takes 3-5 business days to major cities and 5-7 business days to other areas; shipping is free.
         </li>
-        <li>{`Pay ${formatRupees(order.totalPrice)} in cash when your order arrives (Cash on Delivery).`}</li>
+        <li>{paymentMethodNamed(order.paymentMethod).nextStep(formatRupees(order.totalPrice))}</li>
         <li>{`We have emailed this confirmation to ${order.user.email}.`}</li>
         <li>Changed your mind? You can cancel the order yourself under My Orders within 2 hours.</li>
       </ul>

@@ -1,8 +1,8 @@
-import { trackingPageOf } from "../../server/modules/orders/courier-tracking.shared";
+import { trackingPageOf } from "../../server/providers/couriers/courier-tracking.shared";
 
 /**
  * A parcel's tracking number, linked to its courier's tracking page when the courier has one
- * (server/modules/orders/courier-tracking.shared.ts); the number alone otherwise. The link sends
+ * (server/providers/couriers/courier-tracking.shared.ts); the number alone otherwise. The link sends
  * no Referer: the courier need not learn the address of the order's page.
  */
 export function TrackingNumber({

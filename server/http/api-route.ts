@@ -1,6 +1,7 @@
 import type { Request, Response } from "express";
 import type * as yup from "yup";
 import type { Shape } from "../modules/shared/shapes";
+import type { EnvelopeExtras, SuccessEnvelope } from "./envelope";
 import type { Services } from "../services";
 import type { ApiUser } from "./bearer-auth";
 import type { PhotoForm } from "./photo-upload";
@@ -12,22 +13,24 @@ import type { PhotoForm } from "./photo-upload";
  */
 export type ApiAccess = "public" | "signed-in" | "admin";
 
-export type ApiResult<D = unknown> = {
-  status?: number;
-  message: string;
-  data: D;
-  pagination?: unknown;
-  meta?: unknown;
-};
+/** What a handler answers: the success envelope (server/http/envelope.ts) less `success`, and its status if not the route's. */
+export type ApiResult<D = unknown, E extends EnvelopeExtras = EnvelopeExtras> = { status?: number } & Omit<
+  SuccessEnvelope<D, E>,
+  "success"
+>;
 
-export type ApiHandlerContext<B, Q> = {
+export type ApiHandlerContext = {
   req: Request;
   res: Response;
   services: Services;
   /** The signed-in caller; never null on "signed-in" and "admin" routes. */
   user: ApiUser | null;
-  body: B;
-  query: Q;
+  /**
+   * The JSON body and the query string as sent: the operation the handler calls validates them,
+   * once, with the schema the route names for the OpenAPI document (`body`, `query`).
+   */
+  body: unknown;
+  query: unknown;
   params: Record<string, string>;
   /** The multipart form of a route that takes a photo (`photoUpload`); null elsewhere. */
   upload: PhotoForm | null;
@@ -40,38 +43,36 @@ export type ApiRoute = {
   tag: string;
   summary: string;
   access: ApiAccess;
+  /**
+   * The body's schema, as the OpenAPI document describes it: the one the handler's operation
+   * validates with (with the API's own rules, if it adds any). The router does not validate it
+   * again (docs/decisions/2026-11-25-one-schema-per-input.md).
+   */
   body?: yup.AnyObjectSchema;
   /**
    * The call takes a photo as multipart/form-data in the field `image` instead of a JSON body
    * (photo-upload.ts): the only kind of API call that does.
    */
   photoUpload?: boolean;
+  /** The query string's schema, for the OpenAPI document; validated by the handler's operation, as `body`. */
   query?: yup.AnyObjectSchema;
   /** Status of a success, 200 unless said. */
   successStatus?: number;
   /** The shape of `data` in a success (null when the call answers none). */
   responseData?: Shape<unknown>;
+  /** What a success carries beside `data`: a list's `pagination`, its `meta` (none unless said). */
+  responseExtras?: EnvelopeExtras;
   /** Other statuses this call may answer, for the OpenAPI document. */
   errorStatuses?: number[];
-  handler: (ctx: ApiHandlerContext<unknown, unknown>) => Promise<ApiResult>;
+  handler: (ctx: ApiHandlerContext) => Promise<ApiResult>;
 };
 
-/** Keeps the body and query types of a route tied to its schemas, and its answer to its shape. */
-export function defineApiRoute<
-  BS extends yup.AnyObjectSchema | undefined = undefined,
-  QS extends yup.AnyObjectSchema | undefined = undefined,
-  D = null,
->(
-  route: Omit<ApiRoute, "handler" | "body" | "query" | "responseData"> & {
-    body?: BS;
-    query?: QS;
+/** Keeps a route's answer tied to its shapes: `data` to responseData, the extras to responseExtras. */
+export function defineApiRoute<D = null, E extends EnvelopeExtras = Record<never, never>>(
+  route: Omit<ApiRoute, "handler" | "responseData" | "responseExtras"> & {
     responseData?: Shape<D>;
-    handler: (
-      ctx: ApiHandlerContext<
-        BS extends yup.AnyObjectSchema ? yup.InferType<BS> : undefined,
-        QS extends yup.AnyObjectSchema ? yup.InferType<QS> : undefined
-      >,
-    ) => Promise<ApiResult<D>>;
+    responseExtras?: E;
+    handler: (ctx: ApiHandlerContext) => Promise<ApiResult<D, E>>;
   },
 ): ApiRoute {
   return route as ApiRoute;

@@ -1,5 +1,10 @@
 import express, { type Router } from "express";
-import { ForbiddenError, UnauthorizedError, UnsupportedMediaTypeError } from "../modules/shared/errors.shared";
+import {
+  ForbiddenError,
+  SIGN_IN_NEEDED,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+} from "../modules/shared/errors.shared";
 import { photoTooLarge } from "../modules/catalog/photo-processing";
 import { PHOTO_FIELD } from "../modules/catalog/photo-values.shared";
 import type { Services } from "../services";
@@ -11,7 +16,6 @@ import { apiCors } from "./cors";
 import { failure, ok } from "./envelope";
 import { buildOpenApiDocument } from "./openapi";
 import { PHOTO_REQUEST_MAX_BYTES, readMultipartPhotoForm, type PhotoForm } from "./photo-upload";
-import { validateInput } from "../modules/shared/validation";
 
 export const API_BODY_LIMIT = "10kb";
 
@@ -52,12 +56,10 @@ export function createApiRouter(options: {
     router[route.method](route.path, async (req, res, next) => {
       try {
         const user = req.apiAuth?.user ?? null;
-        if (route.access !== "public" && !user) throw new UnauthorizedError("Not authorized, please log in");
+        if (route.access !== "public" && !user) throw new UnauthorizedError(SIGN_IN_NEEDED);
         if (route.access === "admin" && user?.role !== "admin") {
           throw new ForbiddenError("Not authorized as an admin");
         }
-        const body = route.body ? validateInput(route.body, req.body) : undefined;
-        const query = route.query ? validateInput(route.query, req.query) : undefined;
         // Read only now, for a caller allowed to send it.
         const upload = route.photoUpload ? await readPhotoUpload(req) : null;
         const result = await route.handler({
@@ -65,8 +67,9 @@ export function createApiRouter(options: {
           res,
           services: options.services,
           user,
-          body,
-          query,
+          // Validated by the operation the handler calls, once (api-route.ts).
+          body: req.body,
+          query: req.query,
           params: req.params as Record<string, string>,
           upload,
         });

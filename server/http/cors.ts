@@ -11,10 +11,11 @@ export function apiCors(allowedOrigins: string[]): RequestHandler {
     const origin = req.get("origin");
     if (origin && allowed.has(origin)) {
       res.set("Access-Control-Allow-Origin", origin);
-      res.set("Access-Control-Expose-Headers", "Retry-After");
+      // ETag and If-None-Match: the API's conditional reads (docs/api.md); Idempotency-Key: POST /orders.
+      res.set("Access-Control-Expose-Headers", "Retry-After, ETag");
       if (req.method === "OPTIONS") {
         res.set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS");
-        res.set("Access-Control-Allow-Headers", "Authorization, Content-Type");
+        res.set("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match, Idempotency-Key");
         res.set("Access-Control-Max-Age", "600");
         res.status(204).end();
         return;

@@ -1,26 +1,56 @@
 import type { FieldError } from "../modules/shared/errors.shared";
+import type { paginationShape } from "../modules/shared/list-query";
+import { arrayOf, constant, object, optional, text, type Shape, type ShapeOf } from "../modules/shared/shapes";
 
-/** The API's envelope (docs/api.md): every body says `success`. */
-export type SuccessEnvelope<T> = {
-  success: true;
-  message: string;
-  data: T;
-  pagination?: unknown;
-  meta?: unknown;
+/**
+ * The API's envelope (docs/api.md, "The envelope"), written once: ok() and failure() answer the
+ * types of these shapes, and the OpenAPI document prints their schemas (server/http/openapi.ts),
+ * so what a client is told and what it gets cannot drift apart.
+ */
+
+/** What a success may carry beside `data`: a list's place in the whole list, and figures about the list. */
+export type EnvelopeExtras = { pagination?: typeof paginationShape; meta?: Shape<unknown> };
+
+const successMembers = {
+  success: constant(true),
+  message: text({ description: "What happened, in words a shopper understands" }),
 };
 
-export type ErrorEnvelope = {
-  success: false;
-  message: string;
-  errors?: FieldError[];
+/** A success's shape: `data` of the call's shape, and the extras it declares, nothing else. */
+export function successEnvelopeShape<D, E extends EnvelopeExtras>(
+  data: Shape<D>,
+  extras: E,
+): Shape<SuccessEnvelope<D, E>> {
+  const members: Record<string, Shape<unknown>> = { ...successMembers, data };
+  for (const [name, shape] of Object.entries(extras)) if (shape) members[name] = shape;
+  return object(members) as Shape<SuccessEnvelope<D, E>>;
+}
+
+type SuccessMembers = { [K in keyof typeof successMembers]: ShapeOf<(typeof successMembers)[K]> };
+export type SuccessEnvelope<D, E extends EnvelopeExtras = Record<never, never>> = SuccessMembers & { data: D } & {
+  [K in keyof E]: ShapeOf<E[K]>;
 };
 
-export function ok<T>(
-  data: T,
-  message = "OK",
-  extra: { pagination?: unknown; meta?: unknown } = {},
-): SuccessEnvelope<T> {
-  return { success: true, message, data, ...extra };
+export const fieldErrorShape: Shape<FieldError> = object({
+  field: text({ description: "The input's field, as named in the request (e.g. address.city)" }),
+  message: text({ description: "What is wrong with it" }),
+});
+
+export const errorEnvelopeShape = object({
+  success: constant(false),
+  message: text({ description: "Why, in words a shopper understands: for invalid input, the first problem" }),
+  errors: optional(
+    arrayOf(fieldErrorShape, { minItems: 1, description: "Only for invalid input: each problem by field" }),
+  ),
+});
+export type ErrorEnvelope = ShapeOf<typeof errorEnvelopeShape>;
+
+export function ok<D, X extends { pagination?: unknown; meta?: unknown }>(
+  data: D,
+  message: string,
+  extras: X,
+): { success: true; message: string; data: D } & X {
+  return { success: true, message, data, ...extras };
 }
 
 export function failure(message: string, errors?: FieldError[]): ErrorEnvelope {

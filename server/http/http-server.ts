@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { Duplex } from "node:stream";
 import type { Express } from "express";
+import { failure } from "./envelope";
 
 /**
  * The HTTP server of the app. Requests that Node's parser refuses before Express sees them (a
@@ -32,6 +33,11 @@ const REFUSALS: Record<string, { status: number; message: string }> = {
 };
 const BAD_REQUEST = { status: 400, message: "Bad request" };
 
+/** Every status such a refusal may answer: any API call may meet one (server/http/openapi.ts lists them). */
+export const REFUSED_REQUEST_STATUSES = [
+  ...new Set([...Object.values(REFUSALS), BAD_REQUEST].map(({ status }) => status)),
+];
+
 type RefusedRequestError = NodeJS.ErrnoException & { rawPacket?: Buffer };
 
 function answerRefusedRequest(error: RefusedRequestError, socket: Duplex, answerUnderWay: boolean) {
@@ -42,7 +48,7 @@ function answerRefusedRequest(error: RefusedRequestError, socket: Duplex, answer
   }
   const { status, message } = REFUSALS[error.code ?? ""] ?? BAD_REQUEST;
   const api = isApiRequestLine(error.rawPacket);
-  const body = api ? JSON.stringify({ success: false, message }) : `${message}\n`;
+  const body = api ? JSON.stringify(failure(message)) : `${message}\n`;
   socket.end(
     [
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`,

@@ -79,10 +79,31 @@ describe("the OpenAPI document", () => {
     expect(update.summary).toContain("pendingEmail");
     expect(Object.keys(update.responses)).toEqual(expect.arrayContaining(["400", "409", "429"]));
     const user =
-      document.paths["/auth/me"].get.responses["200"].content["application/json"].schema.allOf[1].properties.data
-        .properties.user;
+      document.paths["/auth/me"].get.responses["200"].content["application/json"].schema.properties.data.properties
+        .user;
     expect(user.required).toContain("pendingEmail");
     expect(user.properties.pendingEmail).toMatchObject({ type: ["string", "null"], format: "email" });
+  });
+
+  it("documents every GET as a conditional read (If-None-Match in, ETag and 304 out), and no other call", () => {
+    const document = buildOpenApiDocument(apiRoutes, { title: "Waqt", serverUrl: "http://x" }) as any;
+    for (const [path, operations] of Object.entries(document.paths) as [string, Record<string, any>][]) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const conditional = method === "get";
+        const ifNoneMatch = (operation.parameters ?? []).find((parameter: any) => parameter.name === "If-None-Match");
+        expect(Boolean(ifNoneMatch), `${method} ${path}`).toBe(conditional);
+        expect("304" in operation.responses, `${method} ${path}`).toBe(conditional);
+        if (conditional) {
+          expect(operation.responses["304"].content, `${method} ${path}`).toBeUndefined();
+          expect(operation.responses["304"].headers.ETag.required).toBe(true);
+          expect(operation.responses["200"].headers.ETag.required).toBe(true);
+        }
+        // What Express and Node refuse before any handler, on any call.
+        expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(
+          expect.arrayContaining(["400", "408", "413", "415", "431", "500", "503"]),
+        );
+      }
+    }
   });
 
   it("turns yup schemas into JSON Schema with types, value sets and bounds", () => {

@@ -1,5 +1,8 @@
 import type * as yup from "yup";
+import { nothing } from "../modules/shared/shapes";
 import type { ApiRoute } from "./api-route";
+import { errorEnvelopeShape, successEnvelopeShape } from "./envelope";
+import { REFUSED_REQUEST_STATUSES } from "./http-server";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -7,16 +10,39 @@ const STATUS_TEXT: Record<number, string> = {
   200: "OK",
   201: "Created",
   202: "Accepted",
-  400: "Invalid input",
+  304: "Not modified: the answer is still the one whose ETag was sent in If-None-Match (no body)",
+  400: "Invalid input, or a body that is not valid JSON",
   401: "Not signed in, or a bad, expired or revoked token",
   403: "Signed in without the needed role",
   404: "Not found",
+  408: "Request timeout: the request did not arrive in time",
   409: "Conflict with the current state",
   413: "Body too large: JSON over 10 kB, a photo over 10 MB",
   415: "Body of a type this call does not take",
   429: "Too many requests (see Retry-After)",
+  431: "Request header fields too large (over 16 kB)",
   500: "Something went wrong",
-  503: "Service temporarily unavailable",
+  503: "Service temporarily unavailable (see Retry-After)",
+};
+
+/**
+ * Statuses any call may answer: Express reads a JSON body on every call, even one that takes
+ * none, so a body that is not JSON (400), too large (413) or not UTF-8 (415) is refused on any
+ * (server/http/api-errors.ts); Node's parser refuses some requests before Express sees them
+ * (server/http/http-server.ts); 500 and 503 may come from anywhere.
+ */
+const ANY_CALL_STATUSES = [400, 413, 415, ...REFUSED_REQUEST_STATUSES, 500, 503];
+
+const ETAG_HEADER = {
+  description: "The answer's validator: send it back in If-None-Match to be answered 304 while the answer is the same",
+  required: true,
+  schema: { type: "string" },
+};
+
+const RETRY_AFTER_HEADER = {
+  description: "Seconds to wait before asking again",
+  required: true,
+  schema: { type: "string", pattern: "^[0-9]+$" },
 };
 
 /** `/products/:id` → `/products/{id}` */
@@ -26,12 +52,16 @@ export function toOpenApiPath(expressPath: string): string {
 
 /**
  * The OpenAPI 3.1 document, made from the same route table that the router mounts, so the
- * document cannot drift from what the server answers.
+ * document cannot drift from what the server answers; the envelope's schemas come from
+ * server/http/envelope.ts, the one definition that the router's answers are typed by.
  */
 export function buildOpenApiDocument(routes: ApiRoute[], options: { title: string; serverUrl: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = toOpenApiPath(route.path);
+    // Every GET is a conditional read: Express gives its answer an ETag and answers 304 when the
+    // caller's If-None-Match still matches it (res.json, with the app's default "etag" setting).
+    const conditional = route.method === "get";
     const parameters = [
       ...[...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => ({
         name: match[1],
@@ -40,16 +70,26 @@ export function buildOpenApiDocument(routes: ApiRoute[], options: { title: strin
         schema: { type: "string" },
       })),
       ...(route.query ? queryParameters(route.query) : []),
+      ...(conditional
+        ? [
+            {
+              name: "If-None-Match",
+              in: "header",
+              required: false,
+              description: "The ETag of an answer this call gave before: 304, with no body, while it is unchanged",
+              schema: { type: "string" },
+            },
+          ]
+        : []),
     ];
     const errorStatuses = new Set([
       ...(route.errorStatuses ?? []),
-      ...(route.body || route.query ? [400] : []),
       ...(route.access === "public" ? [] : [401]),
       ...(route.access === "admin" ? [403] : []),
-      500,
-      503,
+      ...ANY_CALL_STATUSES,
     ]);
     const successStatus = route.successStatus ?? 200;
+    const success = successEnvelopeShape(route.responseData ?? nothing(), route.responseExtras ?? {});
     paths[path] ??= {};
     paths[path]![route.method] = {
       tags: [route.tag],
@@ -91,25 +131,21 @@ export function buildOpenApiDocument(routes: ApiRoute[], options: { title: strin
       responses: {
         [successStatus]: {
           description: STATUS_TEXT[successStatus] ?? "Success",
-          content: {
-            "application/json": {
-              schema: {
-                allOf: [
-                  { $ref: "#/components/schemas/Success" },
-                  { type: "object", properties: { data: route.responseData?.schema ?? { type: "null" } } },
-                ],
-              },
-            },
-          },
+          ...(conditional ? { headers: { ETag: ETAG_HEADER } } : {}),
+          content: { "application/json": { schema: success.schema } },
         },
+        ...(conditional ? { 304: { description: STATUS_TEXT[304], headers: { ETag: ETAG_HEADER } } } : {}),
         ...Object.fromEntries(
-          [...errorStatuses].sort().map((status) => [
-            status,
-            {
-              description: STATUS_TEXT[status] ?? "Error",
-              content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-            },
-          ]),
+          [...errorStatuses]
+            .sort((a, b) => a - b)
+            .map((status) => [
+              status,
+              {
+                description: STATUS_TEXT[status] ?? "Error",
+                ...(status === 429 || status === 503 ? { headers: { "Retry-After": RETRY_AFTER_HEADER } } : {}),
+                content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+              },
+            ]),
         ),
       },
     };
@@ -121,42 +157,14 @@ export function buildOpenApiDocument(routes: ApiRoute[], options: { title: strin
       title: `${options.title} API`,
       version: "1.0.0",
       description:
-        "JSON API of the store. Every answer has `success`; failures carry `message` and, for invalid input, `errors`. Money fields are JSON numbers in rupees.",
+        "JSON API of the store. Every answer has `success`; failures carry `message` and, for invalid input, `errors`. Money fields are JSON numbers in rupees. Every GET answers an ETag; sent back in If-None-Match, it gets 304 while the answer is unchanged.",
     },
     servers: [{ url: `${options.serverUrl}/api/v1` }],
     security: [{ bearerAuth: [] }],
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } },
-      schemas: {
-        Success: {
-          type: "object",
-          required: ["success", "message", "data"],
-          properties: {
-            success: { const: true },
-            message: { type: "string" },
-            data: {},
-            pagination: { type: "object" },
-            meta: { type: "object" },
-          },
-        },
-        Error: {
-          type: "object",
-          required: ["success", "message"],
-          properties: {
-            success: { const: false },
-            message: { type: "string" },
-            errors: {
-              type: "array",
-              items: {
-                type: "object",
-                required: ["field", "message"],
-                properties: { field: { type: "string" }, message: { type: "string" } },
-              },
-            },
-          },
-        },
-      },
+      schemas: { Error: errorEnvelopeShape.schema },
     },
   };
 }

@@ -2,8 +2,8 @@ import zlib from "node:zlib";
 import type { RequestHandler, Response } from "express";
 import { listenForCatalogChanges } from "../db/catalog-change-listener";
 import type { Logger } from "../logger";
-import { onProductShown } from "../modules/catalog/product-shown";
-import { noteProductShown, recordProductsShown } from "./products-shown";
+import { onProductShown } from "../modules/catalog/product-shown-listeners";
+import { noteProductShown, recordProductsShown } from "./products-on-page";
 import { isPersonalised } from "./personalised-answer";
 
 /**
@@ -21,7 +21,7 @@ import { isPersonalised } from "./personalised-answer";
  * - the lite and full versions of a page are kept apart;
  * - a product change reaches every app server (NOTIFY from triggers, delivered at commit; see
  *   catalog-change-listener.ts and migration 7): a stock change drops the pages that show that
- *   product (recorded while each page rendered: products-shown.ts), any other change empties
+ *   product (recorded while each page rendered: products-on-page.ts), any other change empties
  *   the cache. A page whose rendering overlapped a change to what it shows is not kept (the
  *   generation checks), and while the listener is not connected the cache is off, so a missed
  *   notification can never leave a stale page;

@@ -40,7 +40,7 @@ declare global {
 export function pageSessions(options: {
   pool: pg.Pool;
   secret: string;
-  /** The session, its user and cart badge in one query (AccountsService.readPageSession). */
+  /** The session, its user and cart badge in one query (server/flows/page-session.ts). */
   readSession: (sessionId: string, now: Date) => Promise<StoredPageSession | null>;
 }): RequestHandler {
   const PgStore = connectPgSimple(session);

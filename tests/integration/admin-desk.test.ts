@@ -54,7 +54,7 @@ beforeAll(async () => {
     checkoutKey: "desk-1",
   });
   const orderId = placed.headers.get("location")!.split("/").pop()!;
-  await server.services.orders.updateStatus(orderId, { status: "Delivered" });
+  await server.services.fulfilment.updateStatus(orderId, { status: "Delivered" });
   const orderReturn = await server.services.returns.requestReturn(customerId, orderId, {
     items: [{ productId: productId!, quantity: 1 }],
     reason: "Other",

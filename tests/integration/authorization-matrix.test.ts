@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Express } from "express";
 import routeConfig from "../../app/routes";
 import { hashPassword } from "../../server/modules/accounts/passwords";
+import { contractOf } from "../support/api-contract";
 import { databaseFingerprint } from "../support/db-fingerprint";
 import { TestClient } from "../support/http-client";
 import { insertProducts } from "../support/fixtures";
@@ -378,7 +379,7 @@ beforeAll(async () => {
     truncated: false,
   });
   await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
-  const order = await server.services.orders.placeOrder(credentials.customer.id!, {
+  const order = await server.services.checkout.placeOrder(credentials.customer.id!, {
     address: {
       street: "Customer Private Lane",
       city: "Lahore",
@@ -389,7 +390,7 @@ beforeAll(async () => {
   });
   // A second order of the customer, delivered, with a return asked for.
   await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
-  const delivered = await server.services.orders.placeOrder(credentials.customer.id!, {
+  const delivered = await server.services.checkout.placeOrder(credentials.customer.id!, {
     address: {
       street: "Customer Private Lane",
       city: "Lahore",
@@ -398,7 +399,7 @@ beforeAll(async () => {
       country: "Pakistan",
     },
   });
-  await server.services.orders.updateStatus(delivered._id, { status: "Delivered" });
+  await server.services.fulfilment.updateStatus(delivered._id, { status: "Delivered" });
   const orderReturn = await server.services.returns.requestReturn(credentials.customer.id!, delivered._id, {
     items: [{ productId, quantity: 1 }],
     reason: "Other",
@@ -416,7 +417,7 @@ beforeAll(async () => {
     soldOutProductId: soldOutProductId!,
     async victimOrder() {
       await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
-      const victim = await server.services.orders.placeOrder(credentials.customer.id!, {
+      const victim = await server.services.checkout.placeOrder(credentials.customer.id!, {
         address: {
           street: "Customer Private Lane",
           city: "Lahore",
@@ -544,6 +545,17 @@ describe("the authorization matrix", () => {
       const context = `${role} ${method} ${path}`;
       expectAnswer(context, response, answer, path);
       const text = await response.text();
+      if (path.startsWith("/api/v1/")) {
+        const reply = {
+          method,
+          path: path.slice("/api/v1".length),
+          status: response.status,
+          headers: response.headers,
+          text,
+        };
+        // Each answer as the OpenAPI document gives it (tests/support/api-contract.ts).
+        expect((await contractOf(server.baseUrl)).problemsWith(reply), context).toEqual([]);
+      }
       if (response.status >= 400 && path.startsWith("/api/")) {
         const body = JSON.parse(text);
         expect(body.success, context).toBe(false);

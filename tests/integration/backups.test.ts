@@ -25,6 +25,7 @@ import { createLogger } from "../../server/logger";
 import { createMailTransport } from "../../server/mail/mail-transport";
 import { startOutboxSender } from "../../server/mail/outbox-sender";
 import { createServices, type Services } from "../../server/services";
+import { childEnvironment } from "../support/child-environment";
 import { insertUser } from "../support/fixtures";
 import { TestClient } from "../support/http-client";
 import { startTestServer } from "../support/test-server";
@@ -93,7 +94,7 @@ async function addShopper(store: Store): Promise<Shopper> {
 
 async function placeOrder(store: Store, shopper: Shopper): Promise<string> {
   await store.services.cart.addItem(shopper.userId, { productId: shopper.productId, quantity: 1 });
-  return (await store.services.orders.placeOrder(shopper.userId, { address }))._id;
+  return (await store.services.checkout.placeOrder(shopper.userId, { address }))._id;
 }
 
 async function orderIds(store: Store): Promise<string[]> {
@@ -128,7 +129,7 @@ type CommandResult = { code: number | null; stdout: string; stderr: string };
 /** One of the backup commands, as `npm run backup…` runs it (tsx, a process of its own). */
 function runCommand(args: string[], env: Record<string, string>): Promise<CommandResult> {
   const child = spawn(process.execPath, ["--import", "tsx", "server/cli/backup.ts", ...args], {
-    env: { ...process.env, NODE_ENV: "test", DATABASE_URL: "", ...env },
+    env: childEnvironment({ NODE_ENV: "test", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -610,7 +611,7 @@ describe("the running store's backups", () => {
     try {
       const shopper = await addShopper(store);
       const { email } = await store.database.db("users").where("id", shopper.userId).first("email");
-      await store.services.accounts.requestPasswordReset({ email }, { ip: "127.0.0.1" });
+      await store.services.passwordChanges.requestPasswordReset({ email }, { ip: "127.0.0.1" });
       await placeOrder(store, shopper);
       // Without SMTP_URL each mail becomes an .eml file under DATA_DIR/outbox, as the store writes it.
       const sender = startOutboxSender({
@@ -686,15 +687,7 @@ describe("the running store's backups", () => {
 
 function startServer(dataDir: string, env: Record<string, string> = {}) {
   const child: ChildProcess = spawn(process.execPath, ["build/node/main.js"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      PORT: "0",
-      LOG_LEVEL: "info",
-      ...env,
-    },
+    env: childEnvironment({ NODE_ENV: "production", DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "info", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

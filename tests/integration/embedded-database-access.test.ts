@@ -15,6 +15,7 @@ import { loadConfig } from "../../server/config";
 import { connectDatabase, migrateToLatest } from "../../server/db/database";
 import { makeTraversable, postgresBinaries, postgresUserIds } from "../../server/db/embedded-postgres";
 import { EMBEDDED_DATABASE_NAME, embeddedClusterDir, openDatabase } from "../../server/db/open-database";
+import { childEnvironment } from "../support/child-environment";
 
 /**
  * Who can reach the embedded PostgreSQL (docs/decisions/2026-11-25-embedded-database-access.md).
@@ -121,10 +122,7 @@ describe("the embedded database", () => {
         const run = spawnSync(
           "runuser",
           ["-u", "nobody", "--", process.execPath, "--input-type=module", "-e", script],
-          {
-            encoding: "utf8",
-            cwd: "/",
-          },
+          { env: childEnvironment(), encoding: "utf8", cwd: "/" },
         );
         expect(run.stderr).toBe("");
         const answers = JSON.parse(run.stdout) as string[];
@@ -298,7 +296,7 @@ async function makeClusterTheOldWay(clusterDir: string): Promise<string> {
       "--lc-messages=C",
       "--encoding=UTF8",
     ],
-    { ...ids, cwd: "/", encoding: "utf8" },
+    { ...ids, env: childEnvironment(), cwd: "/", encoding: "utf8" },
   );
   fs.rmSync(passwordFile);
   expect(init.status, init.stderr).toBe(0);
@@ -307,7 +305,7 @@ async function makeClusterTheOldWay(clusterDir: string): Promise<string> {
   const server = spawn(
     postgres,
     ["-D", clusterDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
-    { ...ids, cwd: "/", stdio: ["ignore", "pipe", "pipe"] },
+    { ...ids, env: childEnvironment(), cwd: "/", stdio: ["ignore", "pipe", "pipe"] },
   );
   await new Promise<void>((resolve, reject) => {
     let log = "";

@@ -230,7 +230,7 @@ describe("shipping from the admin pages", () => {
     // The customer sees them on My Orders, and still after Delivered.
     const mine = (await html(client, "/my-orders")).text;
     expect(mine).toContain("Courier: <strong>TCS</strong>");
-    // Linked to TCS's page for this parcel (server/modules/orders/courier-tracking.shared.ts).
+    // Linked to TCS's page for this parcel (server/providers/couriers/courier-tracking.shared.ts).
     expect(mine).toContain(
       'Tracking number: <a href="https://www.tcsexpress.com/track/TCS-778899" rel="noreferrer" class="tracking-link"><strong class="tracking-number">TCS-778899</strong>',
     );
@@ -267,7 +267,7 @@ describe("shipping from the admin pages", () => {
 
   it("does not ask again for an order already shipped (unconfirmed) when only its tracking number changes", async () => {
     const { orderId } = await checkedOut();
-    await server.services.orders.updateStatus(orderId, { status: "Shipped" });
+    await server.services.fulfilment.updateStatus(orderId, { status: "Shipped" });
     const changed = await admin.postForm(`/admin/orders/${orderId}/ship`, {
       courier: "Trax",
       trackingNumber: "TRX-5555",
@@ -312,7 +312,7 @@ describe("confirmed by phone, on the admin pages", () => {
 
   it("refuses to confirm an order that is no longer Pending, with the reason on the next page", async () => {
     const { orderId } = await checkedOut();
-    await server.services.orders.updateStatus(orderId, { status: "Delivered" });
+    await server.services.fulfilment.updateStatus(orderId, { status: "Delivered" });
     await admin.postForm("/admin/orders", { intent: "confirm", orderId, returnTo: `/admin/orders/${orderId}` });
     const details = (await html(admin, `/admin/orders/${orderId}`)).text;
     expect(details).toContain("Only pending orders can be confirmed");
@@ -334,7 +334,7 @@ describe("confirmed by phone, on the admin pages", () => {
   it("filters the Pending orders not yet confirmed", async () => {
     const waiting = await insertOrder({ name: "Unconfirmed Filter Waiting" });
     const confirmed = await insertOrder({ name: "Unconfirmed Filter Called" });
-    await server.services.orders.confirmOrder(confirmed, {
+    await server.services.fulfilment.confirmOrder(confirmed, {
       _id: (await server.database.db("users").where({ email: "admin@desk.test" }).first()).id,
       name: "Desk Admin",
     });

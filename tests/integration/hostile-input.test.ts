@@ -13,6 +13,7 @@ import routeConfig from "../../app/routes";
 import { apiRoutes } from "../../server/http/api/api-routes";
 import type { ApiRoute } from "../../server/http/api-route";
 import { hashPassword } from "../../server/modules/accounts/passwords";
+import { contractOf } from "../support/api-contract";
 import { databaseFingerprint } from "../support/db-fingerprint";
 import { TestClient } from "../support/http-client";
 import { insertProducts } from "../support/fixtures";
@@ -51,15 +52,15 @@ beforeAll(async () => {
     { name: "Spare Watch", stock: 40 },
   ]);
   await server.services.cart.addItem(customerRow.id, { productId: spare, quantity: 1 });
-  const order = await server.services.orders.placeOrder(customerRow.id, {
+  const order = await server.services.checkout.placeOrder(customerRow.id, {
     address: { street: "1 Safe Street", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
   });
   // A delivered order with a return asked for, so that returns' calls reach their rules.
   await server.services.cart.addItem(customerRow.id, { productId, quantity: 5 });
-  const delivered = await server.services.orders.placeOrder(customerRow.id, {
+  const delivered = await server.services.checkout.placeOrder(customerRow.id, {
     address: { street: "1 Safe Street", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
   });
-  await server.services.orders.updateStatus(delivered._id, { status: "Delivered" });
+  await server.services.fulfilment.updateStatus(delivered._id, { status: "Delivered" });
   const orderReturn = await server.services.returns.requestReturn(customerRow.id, delivered._id, {
     items: [{ productId, quantity: 1 }],
     reason: "Other",
@@ -416,6 +417,15 @@ describe("every /api/v1 call under hostile input", PROPERTY_TIMEOUT, () => {
           const context = `${route.method.toUpperCase()} ${path.slice(0, 200)} ${String(raw.body).slice(0, 200)} → ${response.status} ${text.slice(0, 300)}`;
           expect(response.status, context).toBeLessThan(500);
           expect(response.headers.get("content-type"), context).toMatch(/^application\/json/);
+          // Whatever it answers, the OpenAPI document gives it (tests/support/api-contract.ts).
+          const answer = {
+            method: route.method,
+            path: path.slice("/api/v1".length),
+            status: response.status,
+            headers: response.headers,
+            text,
+          };
+          expect((await contractOf(server.baseUrl)).problemsWith(answer), context).toEqual([]);
           const body = JSON.parse(text);
           if (response.status >= 400) {
             expectErrorEnvelope(context, body);

@@ -131,7 +131,7 @@ describe("an SMTP outage", SLOW, () => {
       const [orderCustomer] = await placeOrders(server, "refusal", 1);
       smtp.refuse.add(orderCustomer!);
       // A reset link to a refused address: failed at once, and its body (the link) purged.
-      await server.services.accounts.sendResetLink({ userId });
+      await server.services.passwordChanges.sendResetLink({ userId });
       await until(
         async () => (await outboxStates(server, ["refused@fail.test", orderCustomer!])).every((s) => s === "failed"),
         "refusals",

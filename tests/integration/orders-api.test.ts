@@ -765,7 +765,7 @@ describe("dashboard figures", () => {
       await insertOrder({ userId: otherId, totalPrice: 50, createdAt: minute(5), status: "Pending" }),
       await insertOrder({ userId: customerId, totalPrice: 1000, createdAt: minute(6), status: "Pending" }),
     ];
-    const figures = await server.services.orders.dashboardFigures();
+    const figures = await server.services.reports.dashboardFigures();
     expect(figures).toMatchObject({
       totalOrders: 6,
       totalProducts: 3,
@@ -778,7 +778,7 @@ describe("dashboard figures", () => {
   });
 
   it("is all zeros for an empty store", async () => {
-    expect(await server.services.orders.dashboardFigures()).toEqual({
+    expect(await server.services.reports.dashboardFigures()).toEqual({
       totalOrders: 0,
       totalProducts: 0,
       totalRevenue: 0,

@@ -120,7 +120,7 @@ describe("cart page", () => {
     await addToCart(shopper, keep!, 4);
     await addToCart(shopper, gone!, 1);
     await server.database.db("products").where({ id: keep }).update({ stock: 2 });
-    await server.services.catalog.deleteProduct(gone!);
+    await server.services.productRemoval.deleteProduct(gone!);
 
     const cart = await html(shopper, "/cart");
     expect(cart.text).toContain("Vanishing Watch is no longer available and was removed from your cart.");
@@ -346,7 +346,7 @@ describe("admin order desk", () => {
 
   it("shows the dashboard figures, revenue without cancelled orders, and the latest orders", async () => {
     const admin = await signedIn("admin@orders.test", "adminpass1");
-    const figures = await server.services.orders.dashboardFigures();
+    const figures = await server.services.reports.dashboardFigures();
     const page = await html(admin, "/admin");
     expect(page.text).toContain("Total Revenue");
     expect(page.text).toContain("Cancelled orders are not counted");

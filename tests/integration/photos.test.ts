@@ -322,7 +322,7 @@ describe("a photo's life", () => {
     const [id] = await product();
     const first = (await uploadPhoto(id!, { bytes: await plainImage(600, 600) })).body.data;
     await server.services.cart.addItem(customerId, { productId: id!, quantity: 1 });
-    const order = await server.services.orders.placeOrder(customerId, {
+    const order = await server.services.checkout.placeOrder(customerId, {
       address: { street: "1 Mall Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
     });
     expect(order.items[0]!.product.images.map((image) => `${PUBLIC_URL}${image.url}`)).toEqual(
@@ -562,7 +562,7 @@ describe("pages show photos at the size their slot needs", () => {
       const html = await (await shopper.get(path)).text();
       expect(html, path).toMatch(/<img [^>]*srcset="[^"]*-160w\.webp 160w[^"]*"[^>]*sizes="[^"]*(96|56)px"/i);
     }
-    await server.services.orders.placeOrder(customerId, {
+    await server.services.checkout.placeOrder(customerId, {
       address: { street: "1 Mall Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
     });
     expect(await (await shopper.get("/my-orders")).text()).toMatch(

@@ -244,7 +244,7 @@ describe("hostile text in every text field", () => {
     });
     const [gone] = await insertProducts(server, [{ name: `Gone ${SCRIPT}${IMG}`, stock: 5 }]);
     await shopper.postForm("/cart", { intent: "add", productId: gone!, quantity: "1", then: "cart" });
-    await server.services.catalog.deleteProduct(gone!);
+    await server.services.productRemoval.deleteProduct(gone!);
     const cart = await page(shopper, "/cart");
     expect(cart.html).toContain("no longer available");
     expectInert("removed notice", cart.html, cart.headers);
@@ -407,7 +407,7 @@ describe("no open redirect", () => {
     const admin = await signedIn("admin@security.test", "adminpass1");
     const shopperId = (await server.database.db("users").where({ email: "redirect@security.test" }).first("id")).id;
     await server.services.cart.addItem(shopperId, { productId: productId!, quantity: 1 });
-    const shipped = await server.services.orders.placeOrder(shopperId, {
+    const shipped = await server.services.checkout.placeOrder(shopperId, {
       address: { street: "1 Safe Street", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
     });
     for (const returnTo of HOSTILE_TARGETS) {

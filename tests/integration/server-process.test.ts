@@ -4,6 +4,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { childEnvironment } from "../support/child-environment";
 import { createTestDatabase } from "../support/test-database";
 
 /**
@@ -19,7 +20,7 @@ afterAll(() => {
 /** `detached`: the server leads a process group of its own, as a shell's foreground job does. */
 function startServer(env: Record<string, string> = {}, options: { detached?: boolean } = {}) {
   const child = spawn(process.execPath, ["build/node/main.js"], {
-    env: { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "info", ...env },
+    env: childEnvironment({ NODE_ENV: "production", DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "info", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
     detached: options.detached ?? false,
   });
@@ -51,7 +52,7 @@ function exitOf(child: ChildProcess) {
  */
 async function refusedStart(env: Record<string, string>) {
   const child = spawn(process.execPath, ["build/node/main.js"], {
-    env: { ...process.env, NODE_ENV: "production", PORT: "0", ...env },
+    env: childEnvironment({ NODE_ENV: "production", PORT: "0", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
@@ -206,9 +207,7 @@ describe("the server process", () => {
       const probe = spawn(
         process.execPath,
         ["--import", "tsx", "tests/support/exit-code-probe.ts", path.join(clusterDir, "postgres")],
-        {
-          stdio: ["ignore", "pipe", "pipe"],
-        },
+        { env: childEnvironment(), stdio: ["ignore", "pipe", "pipe"] },
       );
       let output = "";
       probe.stdout!.on("data", (chunk) => (output += chunk));
@@ -221,7 +220,7 @@ describe("the server process", () => {
 
   it("refuses to face a network while a demo account keeps its published password", async () => {
     const exposed = spawn(process.execPath, ["build/node/main.js"], {
-      env: { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, PORT: "0", HOST: "0.0.0.0" },
+      env: childEnvironment({ NODE_ENV: "production", DATA_DIR: dataDir, PORT: "0", HOST: "0.0.0.0" }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";
@@ -291,14 +290,13 @@ describe("the server process", () => {
 
   it("never makes an existing customer account an admin through ADMIN_EMAIL", async () => {
     const takeover = spawn(process.execPath, ["build/node/main.js"], {
-      env: {
-        ...process.env,
+      env: childEnvironment({
         NODE_ENV: "production",
         DATA_DIR: dataDir,
         PORT: "0",
         ADMIN_EMAIL: "customer@waqt.pk",
         ADMIN_PASSWORD: "operator-password-1",
-      },
+      }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";
@@ -329,7 +327,7 @@ describe("the server process", () => {
 
   it("refuses bad configuration with one clear line and exit code 1", async () => {
     const bad = spawn(process.execPath, ["build/node/main.js"], {
-      env: { ...process.env, PORT: "abc", DATA_DIR: dataDir },
+      env: childEnvironment({ PORT: "abc", DATA_DIR: dataDir }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";
@@ -338,7 +336,7 @@ describe("the server process", () => {
     expect(stderr.trim()).toBe("Invalid configuration: PORT must be a port number (1-65535)");
 
     const unreachable = spawn(process.execPath, ["build/node/main.js"], {
-      env: { ...process.env, DATABASE_URL: "postgres://nobody:x@127.0.0.1:9/none", DATA_DIR: dataDir, PORT: "0" },
+      env: childEnvironment({ DATABASE_URL: "postgres://nobody:x@127.0.0.1:9/none", DATA_DIR: dataDir, PORT: "0" }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let unreachableErr = "";
@@ -400,7 +398,7 @@ describe("the server process", () => {
     // The disk under DATA_DIR is lost; the backups beside it are not.
     fs.rmSync(ownDataDir, { recursive: true, force: true });
     const second = spawn(process.execPath, ["build/node/main.js"], {
-      env: { ...process.env, NODE_ENV: "production", DATA_DIR: ownDataDir, DATABASE_URL: "", PORT: "0" },
+      env: childEnvironment({ NODE_ENV: "production", DATA_DIR: ownDataDir, PORT: "0" }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";

@@ -49,7 +49,7 @@ describe("the WAL archive", () => {
           const product = products[minute % products.length];
           await services.catalog.listProducts({ search: ["steel", "gold", "diver"][minute % 3] });
           await services.cart.addItem(customer.id, { productId: product.id, quantity: 1 });
-          await services.orders.placeOrder(customer.id, { address });
+          await services.checkout.placeOrder(customer.id, { address });
           await services.catalog.updateProduct(product.id, {
             name: product.name,
             description: product.description,

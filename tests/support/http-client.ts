@@ -1,3 +1,5 @@
+import { contractOf } from "./api-contract";
+
 /**
  * A small browser-like HTTP client for integration tests: it keeps cookies, sends forms the way
  * a browser without JavaScript does, and never follows redirects, so tests see each 303.
@@ -28,14 +30,18 @@ export class TestClient {
     return this.send(path, { method: "POST", headers: { origin: this.baseUrl, ...headers }, body: form });
   }
 
-  /** A JSON API call, with a bearer token when given. */
+  /**
+   * A JSON API call, with a bearer token when given. Its answer must match the OpenAPI document
+   * the server serves (tests/support/api-contract.ts): a status the document lists for the call,
+   * the headers it requires, a body of its schema; else the call throws, saying what differs.
+   */
   async api(
     method: string,
     path: string,
     options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
   ) {
     const headers: Record<string, string> = { accept: "application/json", ...options.headers };
-    if (options.body !== undefined) headers["content-type"] = "application/json";
+    if (options.body !== undefined) headers["content-type"] ??= "application/json";
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     const response = await fetch(this.baseUrl + "/api/v1" + path, {
       method,
@@ -48,6 +54,9 @@ export class TestClient {
             : JSON.stringify(options.body),
     });
     const text = await response.text();
+    const contract = await contractOf(this.baseUrl);
+    const problems = contract.problemsWith({ method, path, status: response.status, headers: response.headers, text });
+    if (problems.length > 0) throw new Error(`The API's answer breaks its OpenAPI document:\n${problems.join("\n")}`);
     let json: any = null;
     try {
       json = text ? JSON.parse(text) : null;

@@ -1,7 +1,7 @@
 import { publicUserShape } from "../../modules/accounts/user.model";
 import { arrayOf, integer, object, text } from "../../modules/shared/shapes";
 import { defineApiRoute, type ApiRoute } from "../api-route";
-import { RESET_LINK_SENT } from "../../modules/accounts/accounts.service";
+import { RESET_LINK_SENT } from "../../modules/accounts/accounts-values.shared";
 import {
   changePasswordSchema,
   createAdminSchema,
@@ -73,7 +73,7 @@ export const accountsApiRoutes: ApiRoute[] = [
     summary: "The signed-in user",
     access: "signed-in",
     responseData: oneUser,
-    handler: async ({ user }) => ({ message: "OK", data: { user } }),
+    handler: async ({ user }) => ({ message: "OK", data: { user: user! } }),
   }),
   defineApiRoute({
     method: "put",
@@ -86,7 +86,7 @@ export const accountsApiRoutes: ApiRoute[] = [
     responseData: oneUser,
     errorStatuses: [409, 429],
     handler: async ({ services, user, body, req }) => {
-      const { user: updated, confirmationSentTo } = await services.accounts.updateProfile(user!._id, body, {
+      const { user: updated, confirmationSentTo } = await services.profile.updateProfile(user!._id, body, {
         ip: req.ip ?? "",
       });
       return {
@@ -107,7 +107,7 @@ export const accountsApiRoutes: ApiRoute[] = [
     responseData: object({ token: text() }),
     errorStatuses: [401, 429],
     handler: async ({ services, user, body, req }) => {
-      const { credentialsVersion } = await services.accounts.changePassword(
+      const { credentialsVersion } = await services.passwordChanges.changePassword(
         user!._id,
         body,
         { tokenId: req.apiAuth!.tokenId },
@@ -127,7 +127,7 @@ export const accountsApiRoutes: ApiRoute[] = [
     body: forgotPasswordSchema,
     errorStatuses: [429],
     handler: async ({ services, body, req }) => {
-      await services.accounts.requestPasswordReset(body, { ip: req.ip ?? "" });
+      await services.passwordChanges.requestPasswordReset(body, { ip: req.ip ?? "" });
       return { message: RESET_LINK_SENT, data: null };
     },
   }),
@@ -141,7 +141,7 @@ export const accountsApiRoutes: ApiRoute[] = [
     body: resetPasswordSchema,
     responseData: userAndToken,
     handler: async ({ services, body }) => {
-      const { user, credentialsVersion } = await services.accounts.resetPassword(body);
+      const { user, credentialsVersion } = await services.passwordChanges.resetPassword(body);
       const { token } = await services.accounts.issueToken(user._id, credentialsVersion);
       return { message: "Password reset successfully", data: { user, token } };
     },

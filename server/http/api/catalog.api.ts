@@ -1,8 +1,25 @@
 import { defineApiRoute, type ApiRoute } from "../api-route";
 import { PRODUCT_SORTS } from "../../modules/catalog/catalog-values.shared";
-import { notifyMeSchema, productInputSchema, productListQuerySchema } from "../../modules/catalog/catalog.schemas";
+import * as yup from "yup";
+import {
+  imageUrlField,
+  notifyMeSchema,
+  productListQuerySchema,
+  productSchema,
+} from "../../modules/catalog/catalog.schemas";
 import { productShape } from "../../modules/catalog/product.model";
+import { paginationShape } from "../../modules/shared/list-query";
+import { withRules } from "../../modules/shared/input-rules.shared";
 import { arrayOf } from "../../modules/shared/shapes";
+
+/**
+ * The API's own rule for a product it writes: the Image URL is required, since a photo comes by
+ * another call (POST /products/{id}/image), where the product form may send a photo instead.
+ */
+const IMAGE_URL_REQUIRED = "Image URL is required";
+const apiProductRules = yup.object({ imageUrl: yup.string().trim().required(IMAGE_URL_REQUIRED) });
+/** The body as the OpenAPI document describes it: the product's schema, its Image URL required. */
+const apiProductSchema = productSchema.shape({ imageUrl: imageUrlField().required(IMAGE_URL_REQUIRED) });
 
 /** /api/v1/products (docs/api.md): anyone reads, admins write. */
 export const catalogApiRoutes: ApiRoute[] = [
@@ -14,6 +31,7 @@ export const catalogApiRoutes: ApiRoute[] = [
     access: "public",
     query: productListQuerySchema,
     responseData: arrayOf(productShape),
+    responseExtras: { pagination: paginationShape },
     handler: async ({ services, query }) => {
       const { products, pagination } = await services.catalog.listProducts(query);
       return { message: "OK", data: products, pagination };
@@ -53,12 +71,12 @@ export const catalogApiRoutes: ApiRoute[] = [
     tag: "Products",
     summary: "Create a product",
     access: "admin",
-    body: productInputSchema,
+    body: apiProductSchema,
     successStatus: 201,
     responseData: productShape,
     handler: async ({ services, body }) => ({
       message: "Product created successfully",
-      data: await services.catalog.createProduct(body),
+      data: await services.catalog.createProduct(withRules(body, apiProductRules)),
     }),
   }),
   defineApiRoute({
@@ -68,12 +86,12 @@ export const catalogApiRoutes: ApiRoute[] = [
     summary:
       "Replace a product's fields. Send back the `imageUrl` you were given to keep an uploaded photo; another address replaces the photo",
     access: "admin",
-    body: productInputSchema,
+    body: apiProductSchema,
     responseData: productShape,
     errorStatuses: [404],
     handler: async ({ services, body, params }) => ({
       message: "Product updated successfully",
-      data: await services.catalog.updateProduct(params.id, body),
+      data: await services.catalog.updateProduct(params.id, withRules(body, apiProductRules)),
     }),
   }),
   defineApiRoute({
@@ -113,7 +131,7 @@ export const catalogApiRoutes: ApiRoute[] = [
     access: "admin",
     errorStatuses: [404],
     handler: async ({ services, params }) => {
-      await services.catalog.deleteProduct(params.id);
+      await services.productRemoval.deleteProduct(params.id);
       return { message: "Product deleted successfully", data: null };
     },
   }),

@@ -1,12 +1,10 @@
 import { defineApiRoute, type ApiRoute } from "../api-route";
-import { orderShape } from "../../modules/orders/order.shape";
+import { orderListMetaShape, orderShape } from "../../modules/orders/order.shape";
+import { paginationShape } from "../../modules/shared/list-query";
 import { arrayOf } from "../../modules/shared/shapes";
-import {
-  orderListQuerySchema,
-  orderStatusSchema,
-  placeOrderSchema,
-  shippingAddressSchema,
-} from "../../modules/orders/orders.schemas";
+import { orderListQuerySchema } from "../../modules/orders/orders.schemas";
+import { placeOrderSchema, shippingAddressSchema } from "../../flows/checkout.schemas";
+import { orderStatusSchema } from "../../flows/fulfilment.schemas";
 
 /** /api/v1/orders (docs/api.md). */
 export const ordersApiRoutes: ApiRoute[] = [
@@ -24,16 +22,9 @@ export const ordersApiRoutes: ApiRoute[] = [
     responseData: orderShape,
     errorStatuses: [409, 429],
     handler: async ({ services, user, body, req }) => {
-      const order = await services.orders.placeOrder(
-        user!._id,
-        {
-          address: body.address,
-          phone: body.phone,
-          discountCode: body.discountCode,
-          idempotencyKey: req.get("Idempotency-Key") ?? "",
-        },
-        { client: { ip: req.ip ?? "" } },
-      );
+      const order = await services.checkout.placeOrder(user!._id, withHeaderKey(body, req.get("Idempotency-Key")), {
+        client: { ip: req.ip ?? "" },
+      });
       return { message: "Order placed successfully", data: order };
     },
   }),
@@ -46,6 +37,7 @@ export const ordersApiRoutes: ApiRoute[] = [
     access: "signed-in",
     query: orderListQuerySchema,
     responseData: arrayOf(orderShape),
+    responseExtras: { pagination: paginationShape, meta: orderListMetaShape },
     handler: async ({ services, user, query }) => {
       const { orders, pagination, meta } = await services.orders.listMyOrders(user!._id, query);
       return { message: "OK", data: orders, pagination, meta };
@@ -59,6 +51,7 @@ export const ordersApiRoutes: ApiRoute[] = [
     access: "admin",
     query: orderListQuerySchema,
     responseData: arrayOf(orderShape),
+    responseExtras: { pagination: paginationShape, meta: orderListMetaShape },
     handler: async ({ services, query }) => {
       const { orders, pagination, meta } = await services.orders.listOrders(query);
       return { message: "OK", data: orders, pagination, meta };
@@ -89,7 +82,7 @@ export const ordersApiRoutes: ApiRoute[] = [
     errorStatuses: [404, 409],
     handler: async ({ services, params, body }) => ({
       message: "Order status updated",
-      data: await services.orders.updateStatus(params.id, body),
+      data: await services.fulfilment.updateStatus(params.id, body),
     }),
   }),
   defineApiRoute({
@@ -103,7 +96,7 @@ export const ordersApiRoutes: ApiRoute[] = [
     errorStatuses: [404, 409],
     handler: async ({ services, params, user }) => ({
       message: "Order cancelled",
-      data: await services.orders.cancelOwnOrder(user!._id, params.id),
+      data: await services.cancellation.cancelOwnOrder(user!._id, params.id),
     }),
   }),
   defineApiRoute({
@@ -117,7 +110,16 @@ export const ordersApiRoutes: ApiRoute[] = [
     errorStatuses: [404, 409],
     handler: async ({ services, params, user }) => ({
       message: "Order confirmed",
-      data: await services.orders.confirmOrder(params.id, user!),
+      data: await services.fulfilment.confirmOrder(params.id, user!),
     }),
   }),
 ];
+
+/**
+ * The order's input with the Idempotency-Key header as its key (the checkout form sends its key
+ * as a field). A body that is not a JSON object is passed as it is, for the operation to refuse.
+ */
+function withHeaderKey(body: unknown, key: string | undefined): unknown {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
+  return { ...body, idempotencyKey: key ?? "" };
+}

@@ -1,6 +1,7 @@
 import { defineApiRoute, type ApiRoute } from "../api-route";
 import { returnShape } from "../../modules/orders/return.shape";
 import { returnListQuerySchema, returnRequestSchema, returnUpdateSchema } from "../../modules/orders/returns.schemas";
+import { paginationShape } from "../../modules/shared/list-query";
 import { arrayOf } from "../../modules/shared/shapes";
 
 /** Returns (docs/api.md, "Returns"): the customer asks, the admins move them on. */
@@ -29,8 +30,9 @@ export const returnsApiRoutes: ApiRoute[] = [
     access: "admin",
     query: returnListQuerySchema,
     responseData: arrayOf(returnShape),
+    responseExtras: { pagination: paginationShape },
     handler: async ({ services, query }) => {
-      const { returns, pagination } = await services.returns.listReturns(query);
+      const { returns, pagination } = await services.returnDesk.listReturns(query);
       return { message: "OK", data: returns, pagination };
     },
   }),

@@ -1,5 +1,5 @@
 import * as yup from "yup";
-import { DEFAULT_COUNTRY } from "../shared/address";
+import { DEFAULT_COUNTRY } from "../shared/address.shared";
 import { emptyToUndefined, limitParam, pageParam } from "../shared/list-query";
 import { EMAIL_CHANGE_LINK_INVALID } from "./accounts-values.shared";
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from "./passwords";
@@ -35,14 +35,6 @@ export const registerSchema = yup.object({
   name,
   email: email("Please enter a valid email address"),
   password: newPassword("Password must be at least 8 characters long"),
-});
-
-/** The sign-up page adds the confirmation, which is checked and never stored. */
-export const signupFormSchema = registerSchema.shape({
-  confirmPassword: yup
-    .string()
-    .required("Please confirm your password")
-    .oneOf([yup.ref("password")], "Passwords do not match"),
 });
 
 export const loginSchema = yup.object({
@@ -88,14 +80,6 @@ export const changePasswordSchema = yup.object({
   newPassword: newPassword("Password must be at least 8 characters long"),
 });
 
-/** The change-password page adds the confirmation. */
-export const changePasswordFormSchema = changePasswordSchema.shape({
-  confirmPassword: yup
-    .string()
-    .required("Please confirm your new password")
-    .oneOf([yup.ref("newPassword")], "New passwords do not match"),
-});
-
 export const createAdminSchema = yup.object({
   name: yup
     .string()
@@ -135,7 +119,7 @@ export const forgotPasswordSchema = yup.object({
   email: email("Please enter a valid email address"),
 });
 
-/** The reset link's token and the new password (the API); the page adds the confirmation. */
+/** The reset link's token and the new password (the page also asks for it twice: app/lib/page-rules.ts). */
 export const resetPasswordSchema = yup.object({
   token: yup
     .string()
@@ -143,13 +127,6 @@ export const resetPasswordSchema = yup.object({
     .required("This reset link is invalid or has expired")
     .max(200, "This reset link is invalid or has expired"),
   password: newPassword("Password must be at least 8 characters long"),
-});
-
-export const resetPasswordFormSchema = resetPasswordSchema.shape({
-  confirmPassword: yup
-    .string()
-    .required("Please confirm your password")
-    .oneOf([yup.ref("password")], "Passwords do not match"),
 });
 
 /** An admin sends a reset link to one user (/admin/users). */

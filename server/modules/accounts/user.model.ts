@@ -1,5 +1,6 @@
 import { BaseModel } from "../../db/base.model";
-import { addressShape, countryOrDefault } from "../shared/address";
+import { countryOrDefault } from "../shared/address.shared";
+import { addressShape } from "../shared/address.shape";
 import type { QueryBuilder } from "objection";
 import { dateTime, described, email, nullable, object, oneOf, text, uuid, type ShapeOf } from "../shared/shapes";
 import { pendingEmailSql } from "./email-change.model";
@@ -7,7 +8,7 @@ import { pendingEmailSql } from "./email-change.model";
 export const ROLES = ["customer", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
-export type { Address } from "../shared/address";
+export type { Address } from "../shared/address.shared";
 
 /** A user as clients may see it (docs/product.md, "Users"): never the password hash. */
 export const publicUserShape = object({

@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
-import { ConflictError, NotFoundError } from "../shared/errors.shared";
+import { CallerAccountGoneError, ConflictError, NotFoundError } from "../shared/errors.shared";
 import { validateInput } from "../shared/validation";
 import { User } from "../accounts/user.model";
 import { Product } from "../catalog/product.model";
@@ -87,7 +87,7 @@ export class CartService {
     // without it a cart made while the account was being deleted failed its reference to the
     // user (a 500, found by tests/integration/races).
     const user = await User.query(trx).findById(userId).forKeyShare().select("id");
-    if (!user) throw new NotFoundError("User not found");
+    if (!user) throw new CallerAccountGoneError();
     // Made on first use; a second shopper's request waits on the row lock here.
     const cart = await Cart.query(trx)
       .insert({ userId })
@@ -205,4 +205,13 @@ export async function noteProductLeavingCarts(trx: Knex.Transaction, productId: 
       WHERE cart_items.cart_id = carts.id AND cart_items.product_id = ? AND products.id = cart_items.product_id`,
     [productId],
   );
+}
+
+/**
+ * The quantity in a user's cart as an SQL expression of the user's id column (0 without a cart),
+ * for a statement of another module's (the signed-in page's session: server/flows/page-session.ts).
+ */
+export function cartQuantitySql(userId: string): string {
+  return `(SELECT coalesce(sum(ci.quantity), 0) FROM carts c JOIN cart_items ci ON ci.cart_id = c.id
+            WHERE c.user_id = ${userId})`;
 }

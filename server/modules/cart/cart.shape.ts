@@ -1,4 +1,4 @@
-import { productImagesShape } from "../catalog/product.model";
+import { productImagesShape } from "../shared/product-images.shape";
 import {
   arrayOf,
   dateTime,

@@ -40,7 +40,7 @@ export function isProductImageUrl(value: string): boolean {
   }
 }
 
-const imageUrlField = () =>
+export const imageUrlField = () =>
   yup
     .string()
     .trim()
@@ -51,8 +51,13 @@ const imageUrlField = () =>
       (value) => !value || isProductImageUrl(value),
     );
 
-/** A product as an admin writes it, from the product form or POST/PUT /api/v1/products. */
-export const productInputSchema = yup.object({
+/**
+ * A product as an admin writes it, from the product form or POST/PUT /api/v1/products. The
+ * Image URL may be empty when a photo is given or kept: the operation checks that the product
+ * has one of the two (the API, which takes photos by another call, requires the URL:
+ * server/http/api/catalog.api.ts).
+ */
+export const productSchema = yup.object({
   name: yup.string().trim().required("Name is required").max(200, "Name must be at most 200 characters"),
   description: yup
     .string()
@@ -72,7 +77,7 @@ export const productInputSchema = yup.object({
     .transform(emptyToUndefined)
     .required("Category is required")
     .oneOf(CATEGORIES, "Category must be Men or Women"),
-  imageUrl: imageUrlField().required("Image URL is required"),
+  imageUrl: imageUrlField().default(""),
   stock: yup
     .number()
     .transform(emptyToUndefined)
@@ -83,7 +88,7 @@ export const productInputSchema = yup.object({
     .max(STOCK_MAX, `Stock must be at most ${STOCK_MAX}`),
   brand: yup.string().trim().max(100, "Brand must be at most 100 characters").default(""),
 });
-export type ProductInput = yup.InferType<typeof productInputSchema>;
+export type ProductInput = yup.InferType<typeof productSchema>;
 
 /** "Notify me when it's back" (docs/product.md, "Back in stock"): the address to write to. */
 export const notifyMeSchema = yup.object({
@@ -105,9 +110,3 @@ export const cancelStockAlertSchema = yup.object({
 export const unsubscribeSchema = yup.object({
   token: yup.string().trim().required("This unsubscribe link is invalid").max(200, "This unsubscribe link is invalid"),
 });
-/**
- * The product form (docs/product.md, "Products"): a photo or an Image URL, so the URL may be
- * empty here; the service checks that one of the two is there.
- */
-export const productFormSchema = productInputSchema.shape({ imageUrl: imageUrlField().default("") });
-export type ProductFormInput = yup.InferType<typeof productFormSchema>;

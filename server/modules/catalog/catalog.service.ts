@@ -1,14 +1,12 @@
 import type { Knex } from "knex";
-import type { QueryBuilder } from "objection";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
 import { InvalidInputError, NotFoundError, TooLargeError, type FieldError } from "../shared/errors.shared";
 import { paginationOf, type Pagination } from "../shared/list-query";
 import { containsPattern } from "../shared/search";
 import { validateInput } from "../shared/validation";
-import { noteProductLeavingCarts } from "../cart/cart.service";
 import { DEFAULT_PRODUCT_SORT, type ProductSort } from "./catalog-values.shared";
-import { productFormSchema, productInputSchema, productListQuerySchema } from "./catalog.schemas";
+import { productListQuerySchema, productSchema } from "./catalog.schemas";
 import { acceptedPhotoFormats, inspectPhoto, preparePhoto, type PhotoUpload } from "./photo-processing";
 import { readPhotoFile, releasePhoto, storePhoto, withoutPhoto } from "./photo-store";
 import { PHOTO_FIELD } from "./photo-values.shared";
@@ -16,6 +14,7 @@ import { Product, type PublicProduct } from "./product.model";
 import type { MailContext } from "../mail/mail-layout";
 import { queueDueStockAlerts } from "./stock-alerts.service";
 import { CACHED_SEARCH_RESULTS, SearchCache, type CachedSearch } from "./search-cache";
+import { ONE_WORD, SORT_ORDER, catalogueSizeSql, inOrder, orderBySort, relevanceKey, seekTo } from "./catalog-sql";
 
 export type { PhotoUpload };
 
@@ -23,35 +22,6 @@ export type { PhotoUpload };
 export type ProductForEditing = { product: PublicProduct; imageUrl: string };
 
 export type ProductList = { products: PublicProduct[]; pagination: Pagination };
-
-/**
- * A search's rank without its cost: 2 when the term is in the name, 1 in the brand, 0 elsewhere
- * (or only as whole words). `search_text` starts with the lowered name, so its first
- * char_length(name) characters are the name lowered: searching that prefix costs a few dozen
- * characters a match, where searching all of search_text again, or lowering the name, cost a
- * broad term as much as finding its matches.
- */
-const relevanceKey = `CASE
-  WHEN strpos(left(search_text, char_length(name)), lower(:search)) > 0 THEN 2
-  WHEN strpos(lower(brand), lower(:search)) > 0 THEN 1
-  ELSE 0 END`;
-
-/**
- * A term of letters and digits only is one lexeme of the 'simple' configuration, its own text
- * lowered: every product that has it as a whole word has it as a part too, so the text-search
- * arm would find nothing more, and it costs a check of every candidate's search_vector.
- */
-const ONE_WORD = /^[\p{L}\p{N}]+$/u;
-
-/** Each sort as SQL, matching an index of the migrations; names sort without regard to case. */
-const SORT_ORDER: Record<ProductSort, { expression: string; order: "ASC" | "DESC" }> = {
-  "-createdAt": { expression: "created_at", order: "DESC" },
-  createdAt: { expression: "created_at", order: "ASC" },
-  price: { expression: "price", order: "ASC" },
-  "-price": { expression: "price", order: "DESC" },
-  name: { expression: "lower(name)", order: "ASC" },
-  "-name": { expression: "lower(name)", order: "DESC" },
-};
 
 export class CatalogService {
   private readonly searchCache: SearchCache | null;
@@ -224,10 +194,20 @@ export class CatalogService {
     return product.toPublic();
   }
 
-  async createProduct(input: unknown): Promise<PublicProduct> {
-    const values = validateInput(productInputSchema, input);
-    const product = await Product.query(this.db).insertAndFetch(values);
-    return product.toPublic();
+  /**
+   * A new product (docs/product.md, "Products"): a photo or an Image URL, one of them at least.
+   * With both, the photo is shown and the URL kept for when the photo is removed.
+   */
+  async createProduct(input: unknown, photo: PhotoUpload | null = null): Promise<PublicProduct> {
+    const values = await validateWithPhoto(input, photo);
+    if (!photo && !values.imageUrl) throw photoOrUrlMissing();
+    if (!photo) return (await Product.query(this.db).insertAndFetch(values)).toPublic();
+    const prepared = await preparePhoto(photo);
+    return this.db.transaction(async (trx) => {
+      const shown = await storePhoto(trx, prepared, values.imageUrl);
+      const product = await Product.query(trx).insertAndFetch({ ...values, ...shown });
+      return product.toPublic();
+    });
   }
 
   /**
@@ -237,11 +217,12 @@ export class CatalogService {
    * waiting stock alerts in the same transaction (docs/product.md, "Back in stock").
    */
   async updateProduct(id: string, input: unknown): Promise<PublicProduct> {
-    const values = validateInput(productInputSchema, input);
+    const values = validateInput(productSchema, input);
     if (!isUuid(id)) throw new NotFoundError("Product not found");
     return this.db.transaction(async (trx) => {
       const current = await lockProduct(trx, id);
       const keepsPhoto = current.photoId !== null && pointsToPhotoOf(values.imageUrl, current);
+      if (!keepsPhoto && !values.imageUrl) throw photoOrUrlMissing();
       const product = await Product.query(trx).patchAndFetchById(
         id,
         keepsPhoto ? { ...values, imageUrl: current.imageUrl } : { ...values, ...withoutPhoto(values.imageUrl) },
@@ -253,27 +234,12 @@ export class CatalogService {
   }
 
   /**
-   * The product form's Add (docs/product.md, "Products"): a photo or an Image URL, one of them
-   * at least. With both, the photo is shown and the URL kept for when the photo is removed.
+   * Edits a product as the product form does: the fields, and the photo kept, replaced (a new one
+   * chosen) or removed. Here the Image URL is the URL shown without a photo (where PUT's is the
+   * image shown: updateProduct); a product needs a photo or an Image URL, except right after its
+   * photo is removed (then the placeholder shows).
    */
-  async createProductFromForm(input: unknown, photo: PhotoUpload | null): Promise<PublicProduct> {
-    const values = await validateWithPhoto(input, photo);
-    if (!photo && !values.imageUrl) throw photoOrUrlMissing();
-    if (!photo) return this.createProduct(values);
-    const prepared = await preparePhoto(photo);
-    return this.db.transaction(async (trx) => {
-      const shown = await storePhoto(trx, prepared, values.imageUrl);
-      const product = await Product.query(trx).insertAndFetch({ ...values, ...shown });
-      return product.toPublic();
-    });
-  }
-
-  /**
-   * The product form's Edit: the fields, and the photo kept, replaced (a new one chosen) or
-   * removed. Its Image URL field is the URL shown without a photo; a product needs a photo or
-   * an Image URL, except right after its photo is removed (then the placeholder shows).
-   */
-  async updateProductFromForm(
+  async editProduct(
     id: string,
     input: unknown,
     options: { photo: PhotoUpload | null; removePhoto: boolean },
@@ -348,21 +314,6 @@ export class CatalogService {
     return readPhotoFile(this.db, file);
   }
 
-  /**
-   * Carts lose the product (the database cascades); orders keep their copy of it, photo
-   * included. A photo that no order sold goes with the product.
-   */
-  async deleteProduct(id: string): Promise<void> {
-    if (!isUuid(id)) throw new NotFoundError("Product not found");
-    await this.db.transaction(async (trx) => {
-      await noteProductLeavingCarts(trx, id);
-      const product = await Product.query(trx).findById(id).forUpdate().select("photoId");
-      if (!product) throw new NotFoundError("Product not found");
-      await Product.query(trx).deleteById(id);
-      if (product.photoId) await releasePhoto(trx, product.photoId);
-    });
-  }
-
   /** The newest watches that can be bought now, for the home page. */
   async newestInStock(limit: number): Promise<PublicProduct[]> {
     const products = await orderBySort(Product.query(this.db).where("stock", ">", 0), "-createdAt").limit(limit);
@@ -380,10 +331,16 @@ export class CatalogService {
   }
 }
 
-/** The products found, in the order of their ids (a product deleted meanwhile is left out). */
-function inOrder(ids: string[], products: Product[]): PublicProduct[] {
-  const byId = new Map(products.map((product) => [product.id, product]));
-  return ids.flatMap((id) => byId.get(id)?.toPublic() ?? []);
+/**
+ * Deletes a product, in the caller's transaction (server/flows/product-removal.ts): the database
+ * takes it out of every cart; orders keep their copy, photo included. A photo that no order sold
+ * goes with the product.
+ */
+export async function deleteProduct(trx: Knex.Transaction, id: string): Promise<void> {
+  const product = await Product.query(trx).findById(id).forUpdate().select("photoId");
+  if (!product) throw new NotFoundError("Product not found");
+  await Product.query(trx).deleteById(id);
+  if (product.photoId) await releasePhoto(trx, product.photoId);
 }
 
 /** The product's row, locked for the change (a checkout copying its photo waits, or went first). */
@@ -414,9 +371,9 @@ const photoOrUrlMissing = () =>
 async function validateWithPhoto(input: unknown, photo: PhotoUpload | null) {
   const problems: FieldError[] = [];
   let tooLarge = false;
-  let values: ReturnType<typeof productFormSchema.validateSync> | undefined;
+  let values: ReturnType<typeof productSchema.validateSync> | undefined;
   try {
-    values = validateInput(productFormSchema, input);
+    values = validateInput(productSchema, input);
   } catch (error) {
     if (!(error instanceof InvalidInputError)) throw error;
     problems.push(...error.errors);
@@ -432,31 +389,4 @@ async function validateWithPhoto(input: unknown, photo: PhotoUpload | null) {
   }
   if (problems.length > 0 || !values) throw tooLarge ? new TooLargeError(problems) : new InvalidInputError(problems);
   return values;
-}
-
-/**
- * A deep page without a search: rather than read and throw away every row before it (OFFSET of
- * the whole query fetches each skipped product), find the sort key of the page's first product
- * with an index-only scan of the sort's index, then read the page from there on. The same rows
- * as OFFSET, and an offset past the end still finds none.
- */
-function seekTo(query: QueryBuilder<Product, Product[]>, sort: ProductSort, offset: number, category?: string) {
-  const { expression, order } = SORT_ORDER[sort];
-  const from = order === "DESC" ? "<=" : ">=";
-  query.whereRaw(
-    `(${expression}, id) ${from} (SELECT ${expression}, id FROM products ${category ? "WHERE category = ?" : ""}
-      ORDER BY ${expression} ${order}, id ${order} OFFSET ? LIMIT 1)`,
-    category ? [category, offset] : [offset],
-  );
-}
-
-/** The sum of migration 19's counts, of one category (the one placeholder) or all. */
-function catalogueSizeSql(category?: string): string {
-  return `SELECT coalesce(sum(products), 0) FROM product_counts${category ? " WHERE category = ?" : ""}`;
-}
-
-/** The id breaks ties, so that pages never repeat or skip a product. */
-function orderBySort<Q extends QueryBuilder<Product, Product[]>>(query: Q, sort: ProductSort): Q {
-  const { expression, order } = SORT_ORDER[sort];
-  return query.orderByRaw(`${expression} ${order}, id ${order}`) as Q;
 }

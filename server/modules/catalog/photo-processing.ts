@@ -7,9 +7,8 @@ import {
   PHOTO_MAX_PIXELS,
   PHOTO_PATH_PREFIX,
   photoFormatsText,
-  type PhotoVariantType,
-  type ProductImage,
 } from "./photo-values.shared";
+import type { PhotoVariantType, ProductImage } from "../shared/product-images.shared";
 
 /**
  * Product photos, processed once at upload (docs/decisions/2026-11-23-product-photos.md): the

@@ -10,13 +10,6 @@ export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 /** And hold 40 megapixels at most: a larger one costs too much memory to decode. */
 export const PHOTO_MAX_PIXELS = 40_000_000;
 
-/** The image types a variant may have; `images` lists WebP at every width, then AVIF at the widths where it was smaller. */
-export const PHOTO_VARIANT_TYPES = ["image/webp", "image/avif"] as const;
-export type PhotoVariantType = (typeof PHOTO_VARIANT_TYPES)[number];
-
-/** A variant of a product's photo, as products carry it (`images`). */
-export type ProductImage = { url: string; width: number; height: number; type: PhotoVariantType };
-
 /** Site paths of photo variants start with this; the API makes them absolute. */
 export const PHOTO_PATH_PREFIX = "/photos/";
 

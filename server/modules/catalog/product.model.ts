@@ -1,40 +1,12 @@
 import { BaseModel } from "../../db/base.model";
-import { announceProductShown } from "./product-shown";
+import { announceProductShown } from "./product-shown-listeners";
 
-import {
-  arrayOf,
-  dateTime,
-  described,
-  integer,
-  nullable,
-  number,
-  object,
-  oneOf,
-  text,
-  uuid,
-  type ShapeOf,
-} from "../shared/shapes";
+import { dateTime, integer, nullable, number, object, oneOf, text, uuid, type ShapeOf } from "../shared/shapes";
 import { CATEGORIES, type Category } from "./catalog-values.shared";
-import { PHOTO_VARIANT_TYPES, type ProductImage } from "./photo-values.shared";
+import type { ProductImage } from "../shared/product-images.shared";
+import { productImagesShape } from "../shared/product-images.shape";
 
 export { CATEGORIES, type Category };
-
-/**
- * The variants of an uploaded photo, narrowest first: WebP at every width, then AVIF at the
- * widths where it was smaller; empty for a product shown by its Image URL alone. Orders and cart
- * lines carry the same list.
- */
-export const productImagesShape = described(
-  arrayOf(
-    object({
-      url: text({ description: "Absolute in API answers; the file never changes (cache it for a year)" }),
-      width: integer({ minimum: 1 }),
-      height: integer({ minimum: 1 }),
-      type: oneOf(PHOTO_VARIANT_TYPES),
-    }),
-  ),
-  "The uploaded photo at several widths (never wider than the photo), for srcset: WebP at each width, AVIF at the widths where it is smaller; [] when the product has only an image URL",
-);
 
 /** A product as clients see it (docs/product.md, "Products"). */
 export const productShape = object({

@@ -32,9 +32,3 @@ export const discountShape = object({
   updatedAt: dateTime(),
 });
 export type PublicDiscount = ShapeOf<typeof discountShape>;
-
-/** The discount an order took: the code as applied and the amount in rupees; null without one. */
-export const orderDiscountShape = described(
-  nullable(object({ code: text(), amount: number({ minimum: 0 }) })),
-  "The discount code applied at checkout and the amount taken off the goods; null without one",
-);

@@ -1,7 +1,5 @@
 import * as yup from "yup";
 import { PRICE_MAX } from "../catalog/catalog-values.shared";
-import { STORE_TIME_ZONE } from "../orders/order-values.shared";
-import { isZonedLocal, zonedLocalToDate } from "../shared/zoned-time.shared";
 import {
   CODE_NOT_VALID,
   DISCOUNT_CODE_PATTERN,
@@ -53,25 +51,6 @@ const apiInstant = (label: string) =>
       (value) => value === undefined || !value.startsWith("invalid:"),
     );
 
-/** A moment typed in the admin form: a date and time in Pakistan (datetime-local), blank for none. */
-const formInstant = (label: string) =>
-  yup
-    .string()
-    .transform(blankToUndefined)
-    .transform((value) =>
-      typeof value === "string" && isZonedLocal(value.trim())
-        ? zonedLocalToDate(value.trim(), STORE_TIME_ZONE)!.toISOString()
-        : typeof value === "string"
-          ? `invalid:${value}`
-          : value,
-    )
-    .typeError(`${label} must be a date and time`)
-    .test(
-      "instant",
-      `${label} must be a date and time`,
-      (value) => value === undefined || !value.startsWith("invalid:"),
-    );
-
 const endsAfterStart = (schema: yup.StringSchema<string | undefined>) =>
   schema.test("after-start", "Ends must be after Starts", function (value) {
     const start = this.parent.startsAt;
@@ -86,7 +65,9 @@ const booleanField = (label: string, fallback: boolean) =>
 
 /**
  * A discount code as an admin writes it (docs/product.md, "Discount codes"), from POST and PUT
- * /api/v1/discounts. `usedCount` is read-only: sent, it is ignored.
+ * /api/v1/discounts and from the admin form, whose ticked boxes and times typed in Pakistan its
+ * page turns into these fields (app/admin/discount-form.tsx). `usedCount` is read-only: sent, it
+ * is ignored.
  */
 export const discountInputSchema = yup.object({
   code: yup
@@ -132,14 +113,3 @@ export const discountInputSchema = yup.object({
     .max(1_000_000_000, "Maximum uses must be at most 1000000000"),
 });
 export type DiscountInput = yup.InferType<typeof discountInputSchema>;
-
-/** A checkbox is "on" when ticked and absent when not: absent means no. */
-const checkbox = () => yup.boolean().transform((_value, original) => original === "on" || original === "true");
-
-/** The admin pages' form: the same fields, with dates and times typed in Pakistan's time. */
-export const discountFormSchema = discountInputSchema.shape({
-  firstOrderOnly: checkbox(),
-  active: checkbox(),
-  startsAt: formInstant("Starts"),
-  endsAt: endsAfterStart(formInstant("Ends")),
-});

@@ -15,7 +15,7 @@ import {
   normaliseDiscountCode,
 } from "./discount-values.shared";
 import type { PublicDiscount } from "./discount.shape";
-import { discountFormSchema, discountInputSchema } from "./discounts.schemas";
+import { discountInputSchema } from "./discounts.schemas";
 
 export type { PublicDiscount };
 
@@ -43,9 +43,8 @@ export class DiscountsService {
     return this.readCode(this.db, id);
   }
 
-  /** `form`: the admin pages' form, whose dates are typed in Pakistan's time and whose boxes are checkboxes. */
-  async createCode(input: unknown, options: { form?: boolean } = {}): Promise<PublicDiscount> {
-    const fields = this.fieldsOf(input, options);
+  async createCode(input: unknown): Promise<PublicDiscount> {
+    const fields = this.fieldsOf(input);
     try {
       const created = await DiscountCode.query(this.db).insert(fields);
       return this.readCode(this.db, created.id);
@@ -55,8 +54,8 @@ export class DiscountsService {
   }
 
   /** Replaces a code's fields (PUT). Orders placed with it keep the code and amount they had. */
-  async updateCode(id: string, input: unknown, options: { form?: boolean } = {}): Promise<PublicDiscount> {
-    const fields = this.fieldsOf(input, options);
+  async updateCode(id: string, input: unknown): Promise<PublicDiscount> {
+    const fields = this.fieldsOf(input);
     if (!isUuid(id)) throw new NotFoundError("Discount code not found");
     try {
       return await this.db.transaction(async (trx) => {
@@ -77,11 +76,8 @@ export class DiscountsService {
     return this.readCode(this.db, id);
   }
 
-  private fieldsOf(input: unknown, options: { form?: boolean }) {
-    const { startsAt, endsAt, maxUses, ...fields } = validateInput(
-      options.form ? discountFormSchema : discountInputSchema,
-      input,
-    );
+  private fieldsOf(input: unknown) {
+    const { startsAt, endsAt, maxUses, ...fields } = validateInput(discountInputSchema, input);
     return {
       ...fields,
       type: fields.type as DiscountCode["type"],

@@ -34,6 +34,7 @@ describe("the mails' layout", () => {
       totalPrice: 100,
       address: { street: "<img src=x onerror=alert(1)>", city: "Lahore", state: "", zipCode: "", country: "Pakistan" },
       phone: null,
+      paymentMethod: "Cash on Delivery",
     });
     expect(mail.html).not.toContain("<script>");
     expect(mail.html).not.toContain("<img src=x");

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import type { StatementPart } from "../shared/statement";
 import type { RenderedMail } from "./mail-layout";
 import type { MailKind } from "./outbox-values.shared";
 import { OutboxMessage } from "./outbox-message.model";
@@ -36,5 +37,33 @@ export function outboxRow(mail: MailToQueue) {
     htmlBody: mail.html,
     headers: mail.headers ?? {},
     secret: mail.secret ?? false,
+  };
+}
+
+/**
+ * Mails written to the outbox as a part of the caller's statement (shared/statement.ts): one
+ * INSERT for all of them, whatever their number.
+ */
+export function outboxInsertPart(name: string, mails: MailToQueue[]): StatementPart {
+  const binding = `${name}Mails`;
+  return {
+    name,
+    sql: `INSERT INTO outbox (kind, recipient, subject, text_body, html_body, headers, secret)
+          SELECT mail.kind, mail.recipient, mail.subject, mail.text_body, mail.html_body, mail.headers, mail.secret
+            FROM jsonb_to_recordset(:${binding}::jsonb) AS mail(kind text, recipient text, subject text, text_body text,
+                                                               html_body text, headers jsonb, secret boolean)`,
+    bindings: {
+      [binding]: JSON.stringify(
+        mails.map(outboxRow).map((row) => ({
+          kind: row.kind,
+          recipient: row.recipient,
+          subject: row.subject,
+          text_body: row.textBody,
+          html_body: row.htmlBody,
+          headers: row.headers,
+          secret: row.secret,
+        })),
+      ),
+    },
   };
 }

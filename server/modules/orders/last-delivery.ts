@@ -1,5 +1,5 @@
 import type { Database } from "../../db/database";
-import type { Address } from "../shared/address";
+import type { Address } from "../shared/address.shared";
 import { Order } from "./order.model";
 
 /** Where a customer's newest order went: its address and the receiver's mobile number (+923…, or null). */

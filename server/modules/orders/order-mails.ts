@@ -3,8 +3,10 @@ import type { MailToQueue } from "../mail/outbox";
 import { formatRupees } from "../shared/money.shared";
 import { formatPakistaniMobile } from "../shared/phone.shared";
 import { RETURN_WINDOW_DAYS } from "./return-values.shared";
-import { trackingPageOf } from "./courier-tracking.shared";
-import { CANCEL_WINDOW_HOURS, PAYMENT_METHOD, shortOrderId, type Courier } from "./order-values.shared";
+import type { Courier } from "../../providers/couriers/courier-providers.shared";
+import { trackingPageOf } from "../../providers/couriers/courier-tracking.shared";
+import { paymentMethodNamed } from "../../providers/payment-methods/payment-methods.shared";
+import { CANCEL_WINDOW_HOURS, shortOrderId } from "./order-values.shared";
 
 /** What the order mails say about an order (docs/product.md, "Order mails"). */
 export type MailOrder = {
@@ -18,6 +20,8 @@ export type MailOrder = {
   totalPrice: number;
   address: { street: string; city: string; state: string; zipCode: string; country: string };
   phone: string | null;
+  /** The payment method's name (server/providers/payment-methods/). */
+  paymentMethod: string;
   courier?: Courier | null;
   trackingNumber?: string | null;
 };
@@ -54,6 +58,7 @@ function addressLines(order: MailOrder): string[] {
 /** To the customer, when the order is placed (page or API). */
 export function orderPlacedMail(context: MailContext, order: MailOrder): MailToQueue {
   const number = `#${shortOrderId(order.id)}`;
+  const payment = paymentMethodNamed(order.paymentMethod);
   const next = order.phone
     ? `We will call you on ${formatPakistaniMobile(order.phone)} to confirm your order before we ship it.`
     : "We will contact you to confirm your order before we ship it.";
@@ -69,7 +74,7 @@ export function orderPlacedMail(context: MailContext, order: MailOrder): MailToQ
         itemsTable(order),
         {
           kind: "paragraph",
-          text: `Payment: ${PAYMENT_METHOD}. Pay the courier ${formatRupees(order.totalPrice)} in cash when your parcel arrives.`,
+          text: `Payment: ${payment.label}. ${payment.howToPay(formatRupees(order.totalPrice))}`,
         },
         { kind: "paragraph", text: "Delivery address:" },
         { kind: "lines", lines: addressLines(order) },
@@ -100,7 +105,7 @@ export function newOrderMail(context: MailContext, order: MailOrder): MailToQueu
       blocks: [
         {
           kind: "paragraph",
-          text: `${order.customerName} (${order.customerEmail}${order.phone ? `, ${formatPakistaniMobile(order.phone)}` : ", no mobile number"}) ordered ${units} ${units === 1 ? "watch" : "watches"} for ${formatRupees(order.totalPrice)}, cash on delivery, to ${order.address.city || "an address without a city"}.`,
+          text: `${order.customerName} (${order.customerEmail}${order.phone ? `, ${formatPakistaniMobile(order.phone)}` : ", no mobile number"}) ordered ${units} ${units === 1 ? "watch" : "watches"} for ${formatRupees(order.totalPrice)}, ${paymentMethodNamed(order.paymentMethod).label.toLowerCase()}, to ${order.address.city || "an address without a city"}.`,
         },
         itemsTable(order),
         { kind: "link", label: `Open order ${number}`, url: siteLink(context, `/admin/orders/${order.id}`) },

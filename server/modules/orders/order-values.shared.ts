@@ -1,32 +1,11 @@
 /** The order's fixed values: plain data, usable by the pages' browser bundle too. */
 export const ORDER_STATUSES = ["Pending", "Shipped", "Delivered", "Cancelled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
-export const PAYMENT_METHOD = "Cash on Delivery";
 
 /** Orders are shown by the last 8 characters of their id (docs/product.md, "Orders"). */
 export function shortOrderId(id: string): string {
   return id.slice(-8).toUpperCase();
 }
-
-/** The couriers a parcel may go with (docs/product.md, "Shipping an order"): exactly these names. */
-export const COURIERS = [
-  "TCS",
-  "Leopards",
-  "M&P",
-  "Trax",
-  "PostEx",
-  "BlueEx",
-  "Call Courier",
-  "Pakistan Post",
-  "Other",
-] as const;
-export type Courier = (typeof COURIERS)[number];
-
-/** A courier's tracking number: 4 to 40 letters, digits and dashes. */
-export const TRACKING_NUMBER_PATTERN = /^[A-Za-z0-9-]{4,40}$/;
-export const TRACKING_NUMBER_MAX = 40;
-export const TRACKING_NUMBER_MESSAGE = "Tracking number must be 4 to 40 letters, digits and dashes";
-export const COURIER_MESSAGE = `Courier must be one of ${COURIERS.join(", ")}`;
 
 /**
  * The admin order list's status filter: the four statuses, and the Pending orders not yet

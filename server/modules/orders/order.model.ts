@@ -2,8 +2,10 @@ import { Model } from "objection";
 import { BaseModel } from "../../db/base.model";
 import { fromPaisa, toPaisa } from "../shared/money.shared";
 import { OrderReturn } from "./order-return.model";
-import type { ProductImage } from "../catalog/photo-values.shared";
-import type { Courier, OrderStatus, PAYMENT_METHOD } from "./order-values.shared";
+import type { ProductImage } from "../shared/product-images.shared";
+import type { Courier } from "../../providers/couriers/courier-providers.shared";
+import type { PaymentMethodName } from "../../providers/payment-methods/payment-methods.shared";
+import type { OrderStatus } from "./order-values.shared";
 import type { PublicOrder } from "./order.shape";
 
 /** A line of an order: a copy of what was sold (name, image, unit price), kept after product changes. */
@@ -47,7 +49,8 @@ export class Order extends BaseModel {
   country!: string;
   totalPrice!: number;
   status!: OrderStatus;
-  paymentMethod!: typeof PAYMENT_METHOD;
+  /** A payment method's name (server/providers/payment-methods/). */
+  paymentMethod!: PaymentMethodName;
   idempotencyKey!: string | null;
   /** The receiver's mobile number, +923XXXXXXXXX; null on orders placed without one. */
   phone!: string | null;

@@ -1,4 +1,4 @@
-import { addressShape } from "../shared/address";
+import { addressShape } from "../shared/address.shape";
 import {
   arrayOf,
   dateTime,
@@ -13,10 +13,17 @@ import {
   uuid,
   type ShapeOf,
 } from "../shared/shapes";
-import { orderDiscountShape } from "../discounts/discount.shape";
-import { productImagesShape } from "../catalog/product.model";
-import { COURIERS, ORDER_STATUSES, PAYMENT_METHOD } from "./order-values.shared";
+import { productImagesShape } from "../shared/product-images.shape";
+import { COURIER_NAMES } from "../../providers/couriers/courier-providers.shared";
+import { PAYMENT_METHOD_NAMES } from "../../providers/payment-methods/payment-methods.shared";
+import { ORDER_STATUSES } from "./order-values.shared";
 import { returnShape } from "./return.shape";
+
+/** The discount an order took: the code as applied and the amount in rupees; null without one. */
+export const orderDiscountShape = described(
+  nullable(object({ code: text(), amount: number({ minimum: 0 }) })),
+  "The discount code applied at checkout and the amount taken off the goods; null without one",
+);
 
 /** An order as its customer and the admins read it (docs/product.md, "Orders"). */
 export const orderShape = object({
@@ -44,8 +51,11 @@ export const orderShape = object({
     "What the customer pays: subtotal less the discount (delivery is free)",
   ),
   status: oneOf(ORDER_STATUSES),
-  paymentMethod: oneOf([PAYMENT_METHOD]),
-  courier: described(nullable(oneOf(COURIERS)), "Set when the order is shipped (null until then); kept afterwards"),
+  paymentMethod: described(oneOf(PAYMENT_METHOD_NAMES), "How the order is paid: one of the store's payment methods"),
+  courier: described(
+    nullable(oneOf(COURIER_NAMES)),
+    "Set when the order is shipped (null until then); kept afterwards",
+  ),
   trackingNumber: described(
     nullable(text({ pattern: "^[A-Za-z0-9-]{4,40}$" })),
     "The courier's tracking number, set when the order is shipped (null until then); kept afterwards",

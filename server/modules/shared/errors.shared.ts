@@ -45,6 +45,21 @@ export class ConflictError extends DomainError {}
 
 export class UnauthorizedError extends DomainError {}
 
+/** What a caller who is not signed in is told (docs/api.md: no, bad, expired or revoked token). */
+export const SIGN_IN_NEEDED = "Not authorized, please log in";
+
+/**
+ * The caller's own account is gone: deleted by an admin after their token or session was checked
+ * and before their call reached the account's row. Their sign-in stands for nobody now, which is
+ * a revoked sign-in (401), not a missing resource (a 404 the call's contract does not list; found
+ * by tests/integration/races.test.ts under the API's contract check).
+ */
+export class CallerAccountGoneError extends UnauthorizedError {
+  constructor() {
+    super(SIGN_IN_NEEDED);
+  }
+}
+
 export class ForbiddenError extends DomainError {}
 
 export class RateLimitedError extends DomainError {

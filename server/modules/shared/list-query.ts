@@ -10,6 +10,10 @@ import { integer, object, type ShapeOf } from "./shapes";
 export const emptyToUndefined = (value: unknown, original: unknown) =>
   original === "" || original === null ? undefined : value;
 
+/** Blank text and null mean "not given": clients send every field, forms send empty inputs. */
+export const blankToUndefined = (value: unknown, original: unknown) =>
+  original === null || (typeof original === "string" && original.trim() === "") ? undefined : value;
+
 export { PAGE_MAX, PAGE_SIZE_MAX };
 
 export const pageParam = () =>

@@ -10,6 +10,8 @@ export type Shape<T> = {
   readonly schema: JsonSchema;
   /** Never set: carries the TypeScript type of the shape. */
   readonly type?: T;
+  /** A property of an object that may be left out (`optional`); object() requires every other. */
+  readonly optional?: true;
 };
 
 export type ShapeOf<S> = S extends Shape<infer T> ? T : never;
@@ -25,6 +27,10 @@ export const dateTime = (schema: JsonSchema = {}) => text({ format: "date-time",
 export const number = (schema: JsonSchema = {}) => shape<number>({ type: "number", ...schema });
 export const integer = (schema: JsonSchema = {}) => shape<number>({ type: "integer", ...schema });
 export const boolean = () => shape<boolean>({ type: "boolean" });
+/** Always this one value (e.g. the envelope's `success: true`). */
+export const constant = <const V extends string | number | boolean>(value: V) => shape<V>({ const: value });
+/** No value: `null` (e.g. the `data` of a call that answers none). */
+export const nothing = () => shape<null>({ type: "null" });
 
 export function oneOf<const V extends readonly string[]>(values: V, schema: JsonSchema = {}): Shape<V[number]> {
   return shape({ type: "string", enum: [...values], ...schema });
@@ -43,15 +49,32 @@ export function arrayOf<T>(item: Shape<T>, schema: JsonSchema = {}): Shape<T[]> 
   return shape({ type: "array", items: item.schema, ...schema });
 }
 
-/** Every property is always present (null where a shape says so). */
+/** A property that may be left out of its object (e.g. the envelope's `errors`). */
+export function optional<T>(inner: Shape<T>): Shape<T> & { readonly optional: true } {
+  return { schema: inner.schema, optional: true };
+}
+
+type OptionalKeys<P> = { [K in keyof P]: P[K] extends { readonly optional: true } ? K : never }[keyof P];
+type ObjectOf<P> = {
+  [K in keyof P as K extends OptionalKeys<P> ? never : K]: ShapeOf<P[K]>;
+} & { [K in OptionalKeys<P>]?: ShapeOf<P[K]> };
+
+/**
+ * Every property is always present (null where a shape says so), but those marked `optional`, and
+ * there is no other: a field a mapper adds without its shape breaks the documented contract
+ * (tests/support/api-contract.ts finds it in the API's answers).
+ */
 export function object<P extends Record<string, Shape<unknown>>>(
   properties: P,
   schema: JsonSchema = {},
-): Shape<{ [K in keyof P]: ShapeOf<P[K]> }> {
+): Shape<{ [K in keyof ObjectOf<P>]: ObjectOf<P>[K] }> {
   return shape({
     type: "object",
-    required: Object.keys(properties),
+    required: Object.entries(properties)
+      .filter(([, property]) => !property.optional)
+      .map(([name]) => name),
     properties: Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, property.schema])),
+    additionalProperties: false,
     ...schema,
   });
 }

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { shortOrderId, type OrderStatus } from "../../server/modules/orders/order-values.shared";
 import type { PublicOrder } from "../../server/modules/orders/orders.service";
-import type { PublicReturn } from "../../server/modules/orders/returns.service";
+import type { PublicReturn } from "../../server/modules/orders/return.shape";
 import type { ReturnStatus } from "../../server/modules/orders/return-values.shared";
 import { formatStoreDate, formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { ProductImage } from "../components/product-image";

@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 /**
  * Which products a page being rendered shows, so the guest page cache can drop just the pages
  * showing a product whose stock changed. The catalogue announces each product where it leaves
- * the domain for a page or a client (server/modules/catalog/product-shown.ts), so no loader can
+ * the domain for a page or a client (server/modules/catalog/product-shown-listeners.ts), so no loader can
  * forget it; the request being rendered is found through async context.
  */
 const productsShown = new AsyncLocalStorage<Set<string>>();

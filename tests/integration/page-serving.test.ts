@@ -1,7 +1,11 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+/**
+ * How the server answers pages, on the demo store: rendered on the server with data from the
+ * database, a 404 page for unknown paths, security headers with a script nonce, compressed pages
+ * and long-cached hashed assets, and form posts from other sites refused.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoData } from "../../seeds/demo";
 import { TestClient } from "../support/http-client";
-import { adminQuery } from "../support/test-database";
 import { startTestServer, type TestServer } from "../support/test-server";
 
 let server: TestServer;
@@ -73,71 +77,5 @@ describe("pages", () => {
   it("refuses a form post sent from another site", async () => {
     const response = await client.postForm("/", {}, { origin: "https://evil.example" });
     expect(response.status).toBe(403);
-  });
-});
-
-describe("health", () => {
-  it("reports the process up and the database answering", async () => {
-    expect(await (await fetch(server.baseUrl + "/healthz")).json()).toEqual({ status: "ok" });
-    expect((await fetch(server.baseUrl + "/readyz")).status).toBe(200);
-  });
-});
-
-describe("API plumbing", () => {
-  it("answers unknown API paths with the JSON envelope", async () => {
-    const response = await client.api("GET", "/no-such-thing");
-    expect(response.status).toBe(404);
-    expect(response.body).toEqual({ success: false, message: "Not found - /api/v1/no-such-thing" });
-  });
-
-  it("refuses bodies over 10 kB and malformed JSON with the envelope", async () => {
-    const large = await client.api("POST", "/no-such-thing", { body: { text: "x".repeat(11 * 1024) } });
-    expect(large.status).toBe(413);
-    expect(large.body.success).toBe(false);
-    const malformed = await client.api("POST", "/no-such-thing", { body: "{not json" });
-    expect(malformed.status).toBe(400);
-    expect(malformed.body).toEqual({ success: false, message: "Request body is not valid JSON" });
-  });
-
-  it("serves the OpenAPI document", async () => {
-    const response = await client.api("GET", "/openapi.json");
-    expect(response.status).toBe(200);
-    expect(response.body.openapi).toBe("3.1.0");
-    expect(response.body.components.securitySchemes.bearerAuth).toEqual({ type: "http", scheme: "bearer" });
-  });
-
-  it("gives CORS headers to configured origins only", async () => {
-    const other = await fetch(server.baseUrl + "/api/v1/openapi.json", { headers: { origin: "https://evil.example" } });
-    expect(other.headers.get("access-control-allow-origin")).toBeNull();
-    const friendly = await startTestServer({ CORS_ORIGINS: "https://app.example.com" });
-    try {
-      const preflight = await fetch(friendly.baseUrl + "/api/v1/openapi.json", {
-        method: "OPTIONS",
-        headers: { origin: "https://app.example.com", "access-control-request-headers": "authorization" },
-      });
-      expect(preflight.status).toBe(204);
-      expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
-      expect(preflight.headers.get("access-control-allow-headers")).toMatch(/Authorization/);
-    } finally {
-      await friendly.close();
-    }
-  });
-});
-
-describe("when the database is gone", () => {
-  it("shows the error screen without leaking database text, and readiness fails", async () => {
-    const faulty = await startTestServer();
-    try {
-      await adminQuery(inject("testDatabaseAdminUrl"), `DROP DATABASE ${faulty.database.name} WITH (FORCE)`);
-      const response = await fetch(faulty.baseUrl + "/");
-      expect(response.status).toBeGreaterThanOrEqual(500);
-      const html = await response.text();
-      expect(html).toContain("Oops! Something went wrong");
-      expect(html).toContain("Try Again");
-      expect(html).not.toMatch(/relation|select |knex|pg_|does not exist/i);
-      expect((await fetch(faulty.baseUrl + "/readyz")).status).toBe(503);
-    } finally {
-      await faulty.close();
-    }
   });
 });

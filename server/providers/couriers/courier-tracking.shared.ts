@@ -1,4 +1,4 @@
-import type { Courier } from "./order-values.shared";
+import type { Courier } from "./courier-providers.shared";
 
 /**
  * Each courier's public page for one parcel, `{number}` standing for the tracking number

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { COURIER_TRACKING_PAGES, trackingPageOf } from "./courier-tracking.shared";
-import { COURIERS } from "./order-values.shared";
+import { COURIER_NAMES } from "./courier-providers.shared";
 
 describe("couriers' tracking pages", () => {
   it("puts the tracking number into the courier's page address", () => {
@@ -17,7 +17,7 @@ describe("couriers' tracking pages", () => {
 
   it("lists only couriers the store ships with, each an https address with one place for the number", () => {
     for (const [courier, pattern] of Object.entries(COURIER_TRACKING_PAGES)) {
-      expect(COURIERS as readonly string[]).toContain(courier);
+      expect(COURIER_NAMES as readonly string[]).toContain(courier);
       expect(pattern).toMatch(/^https:\/\/[^/{}]+\/[^{}]*\{number\}[^{}]*$/);
     }
   });

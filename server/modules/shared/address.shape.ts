@@ -1,8 +1,6 @@
 import { object, text, type Shape } from "./shapes";
 import type { Address } from "./address.shared";
 
-export { DEFAULT_COUNTRY, countryOrDefault, type Address } from "./address.shared";
-
 /** An address as clients read it, on a user's profile and on an order. */
 export const addressShape: Shape<Address> = object({
   street: text(),

@@ -1,0 +1,315 @@
+import { randomUUID } from "node:crypto";
+import type { Knex } from "knex";
+import type { Database } from "../db/database";
+import { customerLockPart, profilePhoneFilledPart } from "../modules/accounts/checkout-customer";
+import {
+  CART_READ_AS_LOCKED,
+  cartEmptiedParts,
+  cartLockParts,
+  cartPrices,
+  type CheckoutLine,
+} from "../modules/cart/cart-checkout";
+import { NOT_ENOUGH_STOCK } from "../modules/cart/cart.service";
+import { stockTakenPart } from "../modules/catalog/stock";
+import { applyDiscount, type DiscountCodeGuard } from "../modules/discounts/discounts.service";
+import type { MailContext } from "../modules/mail/mail-layout";
+import { earlierOrderExpression, orderPlacedParts, type NewOrder } from "../modules/orders/order-checkout";
+import { newOrderMail, orderPlacedMail, type MailOrder } from "../modules/orders/order-mails";
+import type { PublicOrder } from "../modules/orders/order.shape";
+import { readOrder } from "../modules/orders/orders.service";
+import { systemClock, type Clock } from "../modules/shared/clock";
+import { CallerAccountGoneError, ConflictError, RuleViolationError } from "../modules/shared/errors.shared";
+import { fromPaisa, toPaisa } from "../modules/shared/money.shared";
+import { formatPakistaniMobile, normalisePakistaniMobile } from "../modules/shared/phone.shared";
+import { composeStatement } from "../modules/shared/statement";
+import { validateInput } from "../modules/shared/validation";
+import { messageOf, type MessageChannels } from "../providers/message-channels/message-channels";
+import type { PaymentMethod, PaymentMethodName } from "../providers/payment-methods/payment-methods.shared";
+import { checkoutQuoteSchema, placeOrderSchema } from "./checkout.schemas";
+
+/** What the cart comes to at checkout with a discount code (docs/product.md, "Discount codes"). */
+export type CheckoutQuote = {
+  subtotal: number;
+  discount: { code: string; amount: number } | null;
+  totalPrice: number;
+};
+
+/** What placing an order takes, as validated. */
+type CheckoutInput = {
+  address: { street: string; city: string; state: string; zipCode: string; country: string };
+  phone?: string | null;
+  idempotencyKey?: string | null;
+  discountCode?: string | null;
+};
+
+/** Tries of a checkout whose cart keeps changing under it before the answer is a plain 409. */
+const CHECKOUT_TRIES = 5;
+
+/** The cart changed while checkout waited for it: read again in a new transaction. */
+class CartChangedMeanwhile extends Error {}
+
+/**
+ * Checkout (docs/product.md, "Orders"): the cart's quote with a discount code, and the cart
+ * turned into an order. It spans the modules: the customer (accounts), the cart and its lines
+ * (cart), their products' stock (catalog), the discount code (discounts), the order (orders), its
+ * mails (a message channel) and the payment method (a provider). Each module writes the part of
+ * a statement for its own tables; this flow composes them, so an order still costs two
+ * statements in one transaction (docs/decisions/2026-11-25-flows.md).
+ */
+export class CheckoutFlow {
+  constructor(
+    private readonly db: Database,
+    private readonly deps: {
+      mail: MailContext;
+      messages: MessageChannels;
+      /** Those PAYMENT_METHODS offers; an order names none yet, so it takes the first. */
+      paymentMethods: readonly PaymentMethod[];
+      codeGuard: DiscountCodeGuard;
+      clock?: Clock;
+    },
+  ) {}
+
+  private get clock(): Clock {
+    return this.deps.clock ?? systemClock;
+  }
+
+  /** The payment methods offered at checkout, the first being the one an order takes. */
+  get paymentMethods(): readonly PaymentMethod[] {
+    return this.deps.paymentMethods;
+  }
+
+  /**
+   * Turns the cart into an order, in one transaction: the cart row is locked (so a double
+   * submit waits, then finds its order or an empty cart); every product of the cart is locked
+   * in id order (no deadlock between shoppers) and its stock claimed; prices are taken from
+   * the products now and copied, with name and image, into the order; the cart is emptied.
+   * The database's CHECK (stock >= 0) stands behind all of this. Round trips are what a checkout
+   * under load waits for, so the reads are joined, every write is one statement and the answer
+   * is made from what is at hand rather than read back.
+   */
+  async placeOrder(userId: string, input: unknown, options: { client?: { ip: string } } = {}): Promise<PublicOrder> {
+    const { address, phone, idempotencyKey, discountCode } = validateInput(placeOrderSchema, input);
+    const place = () => this.placeOrderTrying(userId, { address, phone, idempotencyKey, discountCode });
+    // A code is limited against guessing (the pages and the API pass the client's address).
+    return discountCode ? this.deps.codeGuard.judge({ userId, ip: options.client?.ip }, place) : place();
+  }
+
+  private async placeOrderTrying(userId: string, input: CheckoutInput): Promise<PublicOrder> {
+    // A try whose cart changed while it waited for the cart's lock reads it again in a new
+    // transaction (lockCheckout); it then holds the lock, so a second try is the most it takes.
+    // One statement for the whole checkout, without a transaction (3 round trips), was tried
+    // and measured slower under the bench's 50 shoppers (about a third more PostgreSQL CPU per
+    // order). The likely cause: a statement that waited for a product row re-checks the newer
+    // row (EvalPlanQual), and its UPDATE of stock meets rows changed since its snapshot, each
+    // re-check setting up the statement's parts again, and that statement is large; here the
+    // waits fall on the small reading statement, and the writes start after the locks.
+    for (let tries = 1; ; tries += 1) {
+      try {
+        return await this.db.transaction((trx) => this.placeOrderIn(trx, userId, input));
+      } catch (error) {
+        if (!(error instanceof CartChangedMeanwhile)) throw error;
+        if (tries >= CHECKOUT_TRIES) throw new ConflictError("Your cart changed while the order was being placed");
+      }
+    }
+  }
+
+  private async placeOrderIn(trx: Knex.Transaction, userId: string, input: CheckoutInput): Promise<PublicOrder> {
+    const { address, phone, idempotencyKey, discountCode } = input;
+    const { user, cart, fresh, earlierOrderId, lines } = await lockCheckout(trx, userId, idempotencyKey || "");
+    if (!user) throw new CallerAccountGoneError();
+    if (!fresh) throw new CartChangedMeanwhile();
+    if (earlierOrderId) return readOrder(trx, earlierOrderId);
+    const subtotalPaisa = lines.reduce((sum, line) => sum + toPaisa(line.price) * line.quantity, 0);
+    // The code's rules, under its lock (docs/product.md, "Discount codes"), before any other rule
+    // of the order, so that a code is always judged (and a failed one counted) the same way; a
+    // refusal rolls everything back, so no order is made and the cart stays as it was.
+    const discount = discountCode
+      ? await applyDiscount(trx, { code: discountCode, userId, subtotalPaisa, now: this.clock(), lock: true })
+      : null;
+    // A line's product deleted meanwhile left the cart by cascade.
+    if (!cart || lines.length === 0) throw new RuleViolationError("Your cart is empty");
+    const short = lines.filter((line) => line.stock < line.quantity);
+    if (short.length > 0) {
+      throw new ConflictError(`${NOT_ENOUGH_STOCK} for ${short.map((line) => line.name).join(", ")}`);
+    }
+    // Without a number of its own the order takes the profile's, if that is a mobile number;
+    // a number given fills an empty profile (written with the order, below), so the next
+    // checkout is prefilled with it.
+    const profilePhone = phone && !user.phone.trim() ? formatPakistaniMobile(phone) : null;
+
+    const totalPrice = fromPaisa(subtotalPaisa - (discount?.amountPaisa ?? 0));
+    const paymentMethod = this.deps.paymentMethods[0]!.name as PaymentMethodName;
+    // The id is made here so that the mails can name the order and everything is written at once.
+    const order: NewOrder = {
+      id: randomUUID(),
+      userId,
+      customerName: user.name,
+      customerEmail: user.email,
+      ...address,
+      phone: phone ?? normalisePakistaniMobile(user.phone),
+      totalPrice,
+      paymentMethod,
+      idempotencyKey: idempotencyKey || null,
+      discountCodeId: discount?.discountCodeId ?? null,
+      discountCode: discount?.code ?? null,
+      discountAmount: fromPaisa(discount?.amountPaisa ?? 0),
+    };
+    const items = lines.map((line, position) => ({
+      productId: line.id,
+      name: line.name,
+      imageUrl: line.imageUrl,
+      // The photo's files stay while this order shows them (migration 12).
+      photoId: line.photoId,
+      images: line.images ?? [],
+      quantity: line.quantity,
+      unitPrice: line.price,
+      position,
+    }));
+    const orderDiscount = discount ? { code: discount.code, amount: fromPaisa(discount.amountPaisa) } : null;
+    // The confirmation to the customer and the store's notice, written with the order.
+    const mailOrder: MailOrder = {
+      id: order.id,
+      customerName: user.name,
+      customerEmail: user.email,
+      items: items.map((item) => ({ name: item.name, quantity: item.quantity, unitPrice: item.unitPrice })),
+      subtotal: fromPaisa(subtotalPaisa),
+      discount: orderDiscount,
+      totalPrice,
+      address,
+      phone: order.phone,
+      paymentMethod,
+    };
+    const messages = [
+      messageOf(orderPlacedMail(this.deps.mail, mailOrder), order.phone),
+      messageOf(newOrderMail(this.deps.mail, mailOrder)),
+    ];
+    // Checkout's writes in one statement, one round trip whatever the number of lines: the stock
+    // taken (the products are locked in id order and the stock is there), the order and its
+    // items, the cart emptied (which tells a checkout of the same cart that waited for it to read
+    // again: CART_READ_AS_LOCKED), the profile's empty phone filled, and the messages queued.
+    const { sql, bindings } = composeStatement(
+      [
+        stockTakenPart(items),
+        ...orderPlacedParts(order, items),
+        ...cartEmptiedParts(cart.id),
+        profilePhoneFilledPart(userId, profilePhone),
+        ...this.deps.messages.queueParts(messages),
+      ],
+      { sql: `SELECT created_at AS "createdAt", updated_at AS "updatedAt" FROM placed` },
+    );
+    const { rows } = await trx.raw<{ rows: { createdAt: Date; updatedAt: Date }[] }>(sql, bindings);
+    const times = rows[0]!;
+    return {
+      _id: order.id,
+      user: { _id: userId, name: user.name, email: user.email },
+      items: items.map((item) => ({
+        product: { _id: item.productId, name: item.name, imageUrl: item.imageUrl, images: item.images },
+        quantity: item.quantity,
+        price: item.unitPrice,
+      })),
+      address: {
+        street: address.street,
+        city: address.city,
+        state: address.state,
+        zipCode: address.zipCode,
+        country: address.country,
+      },
+      phone: order.phone,
+      subtotal: fromPaisa(subtotalPaisa),
+      discount: orderDiscount,
+      totalPrice,
+      status: "Pending",
+      paymentMethod,
+      courier: null,
+      trackingNumber: null,
+      confirmedAt: null,
+      deliveredAt: null,
+      returns: [],
+      createdAt: times.createdAt.toISOString(),
+      updatedAt: times.updatedAt.toISOString(),
+    };
+  }
+
+  /**
+   * What the customer's cart comes to with a discount code, before the order is placed
+   * (checkout's Apply): the same rules as placing the order, read without locks; the order
+   * checks them again when it is placed. A refused code is a field error on `discountCode`.
+   */
+  async quoteCheckout(userId: string, input: unknown, client?: { ip: string }): Promise<CheckoutQuote> {
+    const { discountCode } = validateInput(checkoutQuoteSchema, input);
+    const quote = () => this.quoteCheckoutWith(userId, discountCode);
+    return discountCode ? this.deps.codeGuard.judge({ userId, ip: client?.ip }, quote) : quote();
+  }
+
+  private async quoteCheckoutWith(userId: string, discountCode: string | undefined): Promise<CheckoutQuote> {
+    const lines = await cartPrices(this.db, userId);
+    const subtotalPaisa = lines.reduce((sum, line) => sum + toPaisa(line.price) * line.quantity, 0);
+    const discount = discountCode
+      ? await applyDiscount(this.db, { code: discountCode, userId, subtotalPaisa, now: this.clock(), lock: false })
+      : null;
+    return {
+      subtotal: fromPaisa(subtotalPaisa),
+      discount: discount ? { code: discount.code, amount: fromPaisa(discount.amountPaisa) } : null,
+      totalPrice: fromPaisa(subtotalPaisa - (discount?.amountPaisa ?? 0)),
+    };
+  }
+}
+
+/**
+ * Checkout's reads in one round trip, under their locks: the customer (key-share), then the
+ * cart (for update), then the lines' products (for update, in id order), and the order an
+ * Idempotency-Key already made. Each lock follows from the row before it (the cart is found
+ * through the locked customer, the lines through the locked cart), so PostgreSQL cannot take
+ * them in another order. `fresh` false: the cart changed while this waited (CART_READ_AS_LOCKED).
+ */
+async function lockCheckout(trx: Knex.Transaction, userId: string, idempotencyKey: string) {
+  const earlier = earlierOrderExpression("customer", idempotencyKey);
+  const { sql, bindings } = composeStatement([customerLockPart(userId), ...cartLockParts("customer")], {
+    sql: `SELECT customer.name AS "customerName", customer.email AS "customerEmail", customer.phone AS "customerPhone",
+                 cart.id AS "cartId", ${CART_READ_AS_LOCKED} AS fresh, ${earlier.sql} AS "earlierOrderId",
+                 lines.id, lines.name, lines.price, lines.image_url AS "imageUrl", lines.photo_id AS "photoId",
+                 lines.images, lines.stock, lines.quantity
+            FROM customer LEFT JOIN cart ON true LEFT JOIN lines ON cart.id IS NOT NULL
+           ORDER BY lines.id`,
+    bindings: earlier.bindings,
+  });
+  const { rows } = await trx.raw<{ rows: CheckoutRow[] }>(sql, bindings);
+  const first = rows[0];
+  if (!first) return { user: undefined, cart: undefined, fresh: true, earlierOrderId: null, lines: [] };
+  return {
+    user: { name: first.customerName, email: first.customerEmail, phone: first.customerPhone },
+    cart: first.cartId ? { id: first.cartId } : undefined,
+    // No cart: nothing was read that could be stale.
+    fresh: first.cartId === null || first.fresh === true,
+    earlierOrderId: first.earlierOrderId,
+    lines: rows
+      .filter((row) => row.id !== null)
+      .map((row): CheckoutLine => ({
+        id: row.id!,
+        name: row.name!,
+        price: row.price!,
+        imageUrl: row.imageUrl!,
+        photoId: row.photoId,
+        images: row.images,
+        stock: row.stock!,
+        quantity: row.quantity!,
+      })),
+  };
+}
+
+type CheckoutRow = {
+  customerName: string;
+  customerEmail: string;
+  customerPhone: string;
+  cartId: string | null;
+  fresh: boolean | null;
+  earlierOrderId: string | null;
+  id: string | null;
+  name: string | null;
+  price: number | null;
+  imageUrl: string | null;
+  photoId: string | null;
+  images: CheckoutLine["images"];
+  stock: number | null;
+  quantity: number | null;
+};

@@ -1,0 +1,127 @@
+import type { Knex } from "knex";
+import type { Courier } from "../../providers/couriers/courier-providers.shared";
+import { ConflictError, NotFoundError } from "../shared/errors.shared";
+import type { OrderStatus } from "./order-values.shared";
+import { Order, OrderItem } from "./order.model";
+import { OrderReturn } from "./order-return.model";
+
+/**
+ * An order's life on its own table (docs/product.md, "Orders"): locked for a change, moved to a
+ * status, confirmed by phone, and what it holds for the stock's way back. Each part runs in the
+ * caller's transaction; the flows (server/flows/) put them together with the other modules'.
+ */
+
+/** What a change of an order reads of it, under its row lock. */
+export type LockedOrder = Pick<
+  Order,
+  | "id"
+  | "userId"
+  | "status"
+  | "createdAt"
+  | "confirmedAt"
+  | "customerName"
+  | "customerEmail"
+  | "phone"
+  | "courier"
+  | "trackingNumber"
+  | "discountCodeId"
+  | "discountCode"
+>;
+
+/**
+ * The order, locked for the rest of the transaction; with `ownerId` only that customer's order
+ * (anyone else's does not exist for them). 404 when there is none.
+ */
+export async function lockOrder(trx: Knex, orderId: string, options: { ownerId?: string } = {}): Promise<LockedOrder> {
+  const query = Order.query(trx).findById(orderId).forUpdate();
+  if (options.ownerId !== undefined) query.where("userId", options.ownerId);
+  const order = await query.select(
+    "id",
+    "userId",
+    "status",
+    "createdAt",
+    "confirmedAt",
+    "customerName",
+    "customerEmail",
+    "phone",
+    "courier",
+    "trackingNumber",
+    "discountCodeId",
+    "discountCode",
+  );
+  if (!order) throw new NotFoundError("Order not found");
+  return order;
+}
+
+/**
+ * A delivered order whose watches came back, or are on their way back, keeps its status: its
+ * returns are counted against it (docs/product.md, "Returns"). Only rejected returns let it move.
+ */
+export async function refuseWithReturns(trx: Knex, orderId: string): Promise<void> {
+  const returned = await OrderReturn.query(trx).where({ orderId }).whereNot("status", "Rejected").first().select("id");
+  if (returned) throw new ConflictError("This order has a return, so it stays Delivered");
+}
+
+/**
+ * The order's units, as a query of `product_id` and `quantity` rows (lines whose product was
+ * deleted since have none): the catalogue puts them back in stock in the same statement.
+ */
+export function orderUnits(trx: Knex, orderId: string): Knex.QueryBuilder {
+  return trx("order_items").where({ order_id: orderId }).select("product_id", "quantity");
+}
+
+/** The order's lines as sold, for claiming their units again (a line's product may be gone: null). */
+export async function orderLines(
+  trx: Knex,
+  orderId: string,
+): Promise<{ productId: string | null; name: string; quantity: number }[]> {
+  const items = await OrderItem.query(trx).where({ orderId }).select("productId", "productName", "quantity");
+  return items.map((item) => ({ productId: item.productId, name: item.productName, quantity: item.quantity }));
+}
+
+/**
+ * Moves the order to a status. Becoming Delivered records when (the 7 days of a return run from
+ * it), leaving it clears that; the courier and tracking number, given with Shipped, are kept
+ * when the status changes later.
+ */
+export async function setOrderStatus(
+  trx: Knex,
+  order: Pick<LockedOrder, "id" | "status">,
+  change: { status: OrderStatus; now: Date; courier?: Courier; trackingNumber?: string },
+): Promise<void> {
+  const { status, courier, trackingNumber } = change;
+  await Order.query(trx)
+    .findById(order.id)
+    .patch({
+      status,
+      ...(status !== order.status ? { deliveredAt: status === "Delivered" ? change.now : null } : {}),
+      ...(courier ? { courier } : {}),
+      ...(trackingNumber ? { trackingNumber } : {}),
+    });
+}
+
+/**
+ * Records that the store confirmed a Pending order with its customer by phone, and which admin
+ * did (docs/product.md, "Confirming an order by phone"). A second confirmation changes nothing;
+ * an order that is no longer Pending is refused (409).
+ */
+export async function confirmOrder(trx: Knex, orderId: string, admin: { _id: string; name: string }): Promise<void> {
+  const order = await Order.query(trx).findById(orderId).forUpdate().select("status", "confirmedAt");
+  if (!order) throw new NotFoundError("Order not found");
+  if (order.status !== "Pending") throw new ConflictError("Only pending orders can be confirmed");
+  if (order.confirmedAt) return;
+  await Order.query(trx)
+    .findById(orderId)
+    .patch({ confirmedAt: Order.fn.now() as unknown as Date, confirmedBy: admin._id, confirmedByName: admin.name });
+}
+
+/** Undoes a confirmation made by mistake, while the order is still Pending. */
+export async function undoConfirmation(trx: Knex, orderId: string): Promise<void> {
+  const order = await Order.query(trx).findById(orderId).forUpdate().select("status", "confirmedAt");
+  if (!order) throw new NotFoundError("Order not found");
+  if (order.status !== "Pending") {
+    throw new ConflictError("A confirmation can be undone only while the order is pending");
+  }
+  if (!order.confirmedAt) return;
+  await Order.query(trx).findById(orderId).patch({ confirmedAt: null, confirmedBy: null, confirmedByName: null });
+}
