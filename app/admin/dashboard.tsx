@@ -58,7 +58,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
   const {
     totalOrders,
     totalProducts,
-    totalRevenue,
+    revenue,
     pendingOrders,
     unconfirmedOrders,
     latestOrders,
@@ -81,8 +81,25 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         </li>
         <li className="card figure">
           <span className="figure__label">Total Revenue</span>
-          <span className="figure__value">{formatRupees(totalRevenue)}</span>
-          <span className="figure__note">Cancelled orders are not counted</span>
+          <span className="figure__value">{formatRupees(revenue.total)}</span>
+          <dl className="figure__parts">
+            <div>
+              <dt>Collected</dt>
+              <dd>{formatRupees(revenue.collected)}</dd>
+            </div>
+            <div>
+              <dt>To collect</dt>
+              <dd>{formatRupees(revenue.toCollect)}</dd>
+            </div>
+            <div>
+              <dt>Cancelled</dt>
+              <dd>{formatRupees(revenue.cancelled)}</dd>
+            </div>
+          </dl>
+          <span className="figure__note">
+            Collected: delivered cash-on-delivery orders, less refunds. To collect: orders not yet delivered. Cancelled
+            orders are not counted.
+          </span>
         </li>
         <li className="card figure">
           <span className="figure__label">Pending Orders</span>

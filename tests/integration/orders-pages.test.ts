@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestClient } from "../support/http-client";
 import { insertProducts, insertUser } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/test-server";
+import { formatRupees } from "../../server/modules/shared/money.shared";
 
 let server: TestServer;
 
@@ -350,13 +351,22 @@ describe("admin order desk", () => {
     const page = await html(admin, "/admin");
     expect(page.text).toContain("Total Revenue");
     expect(page.text).toContain("Cancelled orders are not counted");
+    for (const [label, amount] of [
+      ["Collected", figures.revenue.collected],
+      ["To collect", figures.revenue.toCollect],
+      ["Cancelled", figures.revenue.cancelled],
+    ] as const) {
+      expect(page.text).toContain(`<dt>${label}</dt><dd>${formatRupees(amount)}</dd>`);
+    }
     expect(page.text).toContain(`>${figures.totalOrders}<`);
     expect(page.text).toContain(figures.latestOrders[0]!._id.slice(-8).toUpperCase());
-    const { totalAmount } = (await server.services.orders.listOrders({})).meta;
-    expect(figures.totalRevenue).toBe(totalAmount);
-    const cancelledSum =
-      (await server.database.db("orders").where({ status: "Cancelled" }).sum({ sum: "total_price" }).first())?.sum ?? 0;
-    const allSum = (await server.database.db("orders").sum({ sum: "total_price" }).first())?.sum ?? 0;
-    expect(figures.totalRevenue).toBeCloseTo(allSum - cancelledSum, 2);
+    const sumOf = async (statuses: string[]) =>
+      Number(
+        (await server.database.db("orders").whereIn("status", statuses).sum({ sum: "total_price" }).first())?.sum ?? 0,
+      );
+    expect(figures.revenue.toCollect).toBeCloseTo(await sumOf(["Pending", "Shipped"]), 2);
+    expect(figures.revenue.cancelled).toBeCloseTo(await sumOf(["Cancelled"]), 2);
+    expect(figures.revenue.collected).toBeCloseTo(await sumOf(["Delivered"]), 2);
+    expect(figures.revenue.total).toBeCloseTo(figures.revenue.collected + figures.revenue.toCollect, 2);
   });
 });
