@@ -4,16 +4,12 @@ import type { MailToQueue } from "../mail/outbox";
 import { ConflictError, InvalidInputError, NotFoundError, type FieldError } from "../shared/errors.shared";
 import { fromPaisa, proportionHalfUp, toPaisa } from "../shared/money.shared";
 import { Order } from "./order.model";
+import { returnRequestSchema } from "./returns.schemas";
+import { validateInput } from "../shared/validation";
 import { OrderReturn, OrderReturnItem } from "./order-return.model";
 import type { PublicOrder } from "./order.shape";
 import { returnMail } from "./return-mails";
-import {
-  returnConflict,
-  returnableQuantities,
-  type RefundMethod,
-  type ReturnReason,
-  type ReturnStatus,
-} from "./return-values.shared";
+import { returnConflict, returnableQuantities, type RefundMethod, type ReturnStatus } from "./return-values.shared";
 import type { PublicReturn } from "./return.shape";
 
 /**
@@ -39,15 +35,17 @@ export async function openReturn(
   request: {
     userId: string;
     orderId: string;
-    items: { productId: string; quantity: number }[];
-    reason: ReturnReason;
-    note?: string | null;
+    /** The request as sent, checked once the order is found to be the customer's. */
+    input: unknown;
     now: Date;
   },
 ): Promise<string> {
-  const { userId, orderId, items, reason, note, now } = request;
+  const { userId, orderId, input, now } = request;
   const row = await Order.query(trx).findById(orderId).where("userId", userId).forUpdate().select("id");
   if (!row) throw new NotFoundError("Order not found");
+  // After the owner's lock: to anyone but the owner the order does not exist, whatever they send
+  // (a 404, never a 400 that would tell them it does).
+  const { items, reason, note } = validateInput(returnRequestSchema, input);
   const order = await Order.query(trx)
     .findById(orderId)
     .withGraphFetched("[items(inCartOrder), returns(oldestFirst).items(inOrder)]");
