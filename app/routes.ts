@@ -1,4 +1,4 @@
-import { type RouteConfig, index, route } from "@react-router/dev/routes";
+import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 
 /** Every page of the store. The authorization tests read this table too. */
 export default [
@@ -37,29 +37,32 @@ export default [
   // Stock alerts: the link in their mails
   route("unsubscribe", "catalog/unsubscribe.tsx"),
 
-  // Admin
-  route("admin", "admin/dashboard.tsx"),
-  route("admin/users", "admin/users.tsx"),
-  route("admin/users/new", "admin/user-create.tsx"),
-  route("admin/users/:userId/role", "admin/user-role.tsx"),
-  route("admin/users/:userId/delete", "admin/user-delete.tsx"),
-  route("admin/orders", "admin/orders.tsx"),
+  // Admin: every page of the desk inside the layout with the admin menu (app/admin/admin-menu.tsx)
+  layout("admin/admin-layout.tsx", [
+    route("admin", "admin/dashboard.tsx"),
+    route("admin/users", "admin/users.tsx"),
+    route("admin/users/new", "admin/user-create.tsx"),
+    route("admin/users/:userId/role", "admin/user-role.tsx"),
+    route("admin/users/:userId/delete", "admin/user-delete.tsx"),
+    route("admin/orders", "admin/orders.tsx"),
+    route("admin/orders/:orderId", "admin/order-details.tsx"),
+    route("admin/orders/:orderId/ship", "admin/order-ship.tsx"),
+    route("admin/products", "admin/products.tsx"),
+    route("admin/products/new", "admin/product-create.tsx"),
+    route("admin/products/:productId/edit", "admin/product-edit.tsx"),
+    route("admin/products/:productId/delete", "admin/product-delete.tsx"),
+    route("admin/messages", "admin/messages.tsx"),
+    route("admin/discounts", "admin/discounts.tsx"),
+    route("admin/discounts/new", "admin/discount-create.tsx"),
+    route("admin/discounts/:discountId/edit", "admin/discount-edit.tsx"),
+    route("admin/returns", "admin/returns.tsx"),
+    route("admin/returns/:returnId", "admin/return-details.tsx"),
+    route("admin/outbox", "admin/outbox.tsx"),
+  ]),
+  // Admin, without the menu: printable packing slips and the CSV download
   route("admin/orders/export.csv", "admin/orders-export.ts"),
   route("admin/orders/slips", "admin/order-slips.tsx"),
-  route("admin/orders/:orderId", "admin/order-details.tsx"),
-  route("admin/orders/:orderId/ship", "admin/order-ship.tsx"),
   route("admin/orders/:orderId/slip", "admin/order-slip.tsx"),
-  route("admin/products", "admin/products.tsx"),
-  route("admin/products/new", "admin/product-create.tsx"),
-  route("admin/products/:productId/edit", "admin/product-edit.tsx"),
-  route("admin/products/:productId/delete", "admin/product-delete.tsx"),
-  route("admin/messages", "admin/messages.tsx"),
-  route("admin/discounts", "admin/discounts.tsx"),
-  route("admin/discounts/new", "admin/discount-create.tsx"),
-  route("admin/discounts/:discountId/edit", "admin/discount-edit.tsx"),
-  route("admin/returns", "admin/returns.tsx"),
-  route("admin/returns/:returnId", "admin/return-details.tsx"),
-  route("admin/outbox", "admin/outbox.tsx"),
 
   // For search engines
   route("sitemap.xml", "content/sitemap.ts"),

@@ -19,6 +19,7 @@ import { ContactService } from "./modules/contact/contact.service";
 import { DiscountCodeGuard, DiscountsService } from "./modules/discounts/discounts.service";
 import type { MailContext } from "./modules/mail/mail-layout";
 import { OutboxService } from "./modules/mail/outbox.service";
+import { LastDeliveryService } from "./modules/orders/last-delivery";
 import { OrderDeskService } from "./modules/orders/order-desk";
 import { OrdersService } from "./modules/orders/orders.service";
 import { ReturnDeskService } from "./modules/orders/return-desk";
@@ -54,6 +55,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     cart: new CartService(db),
     orders: new OrdersService(db, clock),
     orderDesk: new OrderDeskService(db),
+    lastDelivery: new LastDeliveryService(db),
     returnDesk: new ReturnDeskService(db),
     discounts: new DiscountsService(db),
     reports: new ReportsService(db),

@@ -89,9 +89,6 @@ async function serve(
   if (config.seedDemoData && (await isEmptyStore(db))) {
     const seeded = await seedDemoData(db);
     logger.info(seeded, "demo data seeded (first start)");
-    logger.info(
-      `demo accounts: admin ${demoAccounts.admin.email} / ${demoAccounts.admin.password}, customer ${demoAccounts.customer.email} / ${demoAccounts.customer.password}`,
-    );
   }
 
   const services = createServices({ db, config, logger });
@@ -107,9 +104,11 @@ async function serve(
   // The demo accounts' passwords are published in the README: they must never face a network,
   // whichever way it comes in (server/config.ts, networkExposure).
   const exposure = networkExposure(config);
-  if (exposure.length > 0) {
-    for (const account of Object.values(demoAccounts)) {
-      if (await services.accounts.hasPassword(account.email, account.password)) {
+  const demoLogins: string[] = [];
+  for (const account of Object.values(demoAccounts)) {
+    if (await services.accounts.hasPassword(account.email, account.password)) {
+      demoLogins.push(`${account.email} / ${account.password} (${account.role})`);
+      if (exposure.length > 0) {
         const [first, ...others] = exposure;
         const how = first!.startsWith("HOST=")
           ? `listen on ${first}${others.length > 0 ? ` with ${others.join(" and ")}` : ""}`
@@ -123,7 +122,6 @@ async function serve(
 
   // The outbox sender delivers what the services wrote to the outbox (docs/decisions/2026-11-23-outbox.md).
   const mailTransport = createMailTransport(config.mail, { publicUrl: config.publicUrl, replyTo: config.store.email });
-  logger.info(`mail: ${mailTransport.description}, from ${config.mail.from}`);
   const outboxSender = startOutboxSender({
     db,
     transport: mailTransport,
@@ -177,8 +175,14 @@ async function serve(
   }
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
+  // What a person starting the store needs, in plain words: where the mail goes, how to sign in,
+  // and last (the line scripts wait for) where to open it.
+  logger.info(`mail goes to ${mailTransport.description}, from ${config.mail.from}`);
+  if (demoLogins.length > 0) {
+    logger.info(`demo accounts, with their published passwords: ${demoLogins.join(", ")}`);
+  }
   logger.info(
-    `${config.store.name} is running at http://${config.host === "127.0.0.1" ? "localhost" : config.host}:${port}`,
+    `${config.store.name} is running at ${addressToOpen(config.publicUrl, port)}: open it in a browser (listening on ${config.host}:${port})`,
   );
 
   let stopping = false;
@@ -222,4 +226,14 @@ function describeConnectionError(error: unknown): string {
     return code ? `${code}: ${error.message.split("\n")[0]}` : error.message.split("\n")[0]!;
   }
   return String(error);
+}
+
+/**
+ * The store's address for a person to open: PUBLIC_URL (by default http://localhost:PORT), with
+ * the port the system chose when PORT=0 asked it to.
+ */
+function addressToOpen(publicUrl: string, listeningPort: number): string {
+  const url = new URL(publicUrl);
+  if (url.port === "0") url.port = String(listeningPort);
+  return url.href.replace(/\/$/, "");
 }

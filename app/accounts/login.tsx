@@ -1,7 +1,7 @@
 import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { requestContext } from "../context";
 import { Field, FormError, formFailure, formHeaders, formValues } from "../lib/forms";
-import { redirectSignedInUser, safeRedirectPath } from "../lib/guards";
+import { LOGIN_REASON_CART, redirectSignedInUser, safeRedirectPath } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/login";
 
@@ -40,9 +40,17 @@ export default function Login({ actionData }: Route.ComponentProps) {
   const errors = actionData?.fieldErrors ?? {};
   const values = actionData?.values ?? {};
   const redirectTo = searchParams.get("redirectTo") ?? values.redirectTo ?? "";
+  const signupHref = redirectTo ? `/signup?${new URLSearchParams({ redirectTo })}` : "/signup";
   return (
     <section className="auth-card">
       <h1>Log in</h1>
+      {searchParams.get("reason") === LOGIN_REASON_CART ? (
+        <p className="alert alert--info">
+          {"Log in or "}
+          <Link to={signupHref}>sign up</Link>
+          {" to add this watch to your cart"}
+        </p>
+      ) : null}
       <FormError message={actionData?.formError} />
       <Form method="post" noValidate>
         <input type="hidden" name="redirectTo" value={redirectTo} />
@@ -71,10 +79,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
         </button>
       </Form>
       <p>
-        New to the store?{" "}
-        <Link to={redirectTo ? `/signup?redirectTo=${encodeURIComponent(redirectTo)}` : "/signup"}>
-          Create an account
-        </Link>
+        New to the store? <Link to={signupHref}>Create an account</Link>
       </p>
     </section>
   );

@@ -1,9 +1,5 @@
 import type { BackupStatus } from "../../server/backups/backup-status.service";
-
-/** Date and time in Pakistan's time zone, the same on the server and in the browser. */
-function formatBackupTime(iso: string): string {
-  return new Date(iso).toLocaleString("en-PK", { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Karachi" });
-}
+import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 
 function formatMegabytes(bytes: number): string {
   return `${(bytes / 1_000_000).toFixed(1)} MB`;
@@ -24,7 +20,7 @@ export function BackupStatusPanel({ status }: { status: BackupStatus }) {
         <>
           {status.archivingFailure ? (
             <p className="alert alert--error" role="alert">
-              {`WAL archiving is failing: ${status.archivingFailure.wal ?? "a segment"} could not be archived (last attempt ${formatBackupTime(status.archivingFailure.failedAt)}). Orders since the last archived WAL are not backed up; check that BACKUP_DIR is writable.`}
+              {`WAL archiving is failing: ${status.archivingFailure.wal ?? "a segment"} could not be archived (last attempt ${formatStoreDateTime(status.archivingFailure.failedAt)}). Orders since the last archived WAL are not backed up; check that BACKUP_DIR is writable.`}
             </p>
           ) : null}
           {status.baseBackupOverdue ? (
@@ -39,7 +35,7 @@ export function BackupStatusPanel({ status }: { status: BackupStatus }) {
               {status.lastBaseBackup ? (
                 <>
                   <time className="figure__value" dateTime={status.lastBaseBackup.finishedAt}>
-                    {formatBackupTime(status.lastBaseBackup.finishedAt)}
+                    {formatStoreDateTime(status.lastBaseBackup.finishedAt)}
                   </time>
                   <span className="figure__note">{`${status.lastBaseBackup.name}, ${formatMegabytes(status.lastBaseBackup.bytes)}`}</span>
                 </>
@@ -52,7 +48,7 @@ export function BackupStatusPanel({ status }: { status: BackupStatus }) {
               {status.lastArchivedWal ? (
                 <>
                   <time className="figure__value" dateTime={status.lastArchivedWal.archivedAt}>
-                    {formatBackupTime(status.lastArchivedWal.archivedAt)}
+                    {formatStoreDateTime(status.lastArchivedWal.archivedAt)}
                   </time>
                   <span className="figure__note">{status.lastArchivedWal.name}</span>
                 </>

@@ -1,10 +1,12 @@
 import { Link } from "react-router";
+import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
-import { OrderNumber, StatusBadge, formatOrderDate } from "../orders/order-display";
+import { OrderNumber, StatusBadge } from "../orders/order-display";
 import type { Route } from "./+types/dashboard";
+import { AdminTable } from "./admin-list";
 import { BackupStatusPanel } from "./backup-status";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -56,7 +58,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
   const {
     totalOrders,
     totalProducts,
-    totalRevenue,
+    revenue,
     pendingOrders,
     unconfirmedOrders,
     latestOrders,
@@ -79,8 +81,25 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         </li>
         <li className="card figure">
           <span className="figure__label">Total Revenue</span>
-          <span className="figure__value">{formatRupees(totalRevenue)}</span>
-          <span className="figure__note">Cancelled orders are not counted</span>
+          <span className="figure__value">{formatRupees(revenue.total)}</span>
+          <dl className="figure__parts">
+            <div>
+              <dt>Collected</dt>
+              <dd>{formatRupees(revenue.collected)}</dd>
+            </div>
+            <div>
+              <dt>To collect</dt>
+              <dd>{formatRupees(revenue.toCollect)}</dd>
+            </div>
+            <div>
+              <dt>Cancelled</dt>
+              <dd>{formatRupees(revenue.cancelled)}</dd>
+            </div>
+          </dl>
+          <span className="figure__note">
+            Collected: delivered cash-on-delivery orders, less refunds. To collect: orders not yet delivered. Cancelled
+            orders are not counted.
+          </span>
         </li>
         <li className="card figure">
           <span className="figure__label">Pending Orders</span>
@@ -102,40 +121,26 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       </ul>
       <section className="section" aria-labelledby="latest-orders">
         <h2 id="latest-orders">Recent Orders</h2>
-        {latestOrders.length === 0 ? (
-          <p className="muted">No orders yet.</p>
-        ) : (
-          <div className="table-scroll">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Order</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Total</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Date</th>
-                </tr>
-              </thead>
-              <tbody>
-                {latestOrders.map((order) => (
-                  <tr key={order._id}>
-                    <td>
-                      <Link to={`/admin/orders/${order._id}`}>
-                        <OrderNumber id={order._id} />
-                      </Link>
-                    </td>
-                    <td>{order.user.name}</td>
-                    <td>{formatRupees(order.totalPrice)}</td>
-                    <td>
-                      <StatusBadge status={order.status} />
-                    </td>
-                    <td>{formatOrderDate(order.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <AdminTable
+          rows={latestOrders}
+          rowKey={(order) => order._id}
+          empty="No orders yet."
+          columns={[
+            {
+              header: "Order",
+              title: true,
+              cell: (order) => (
+                <Link to={`/admin/orders/${order._id}`}>
+                  <OrderNumber id={order._id} />
+                </Link>
+              ),
+            },
+            { header: "Customer", cell: (order) => order.user.name },
+            { header: "Total", cell: (order) => formatRupees(order.totalPrice) },
+            { header: "Status", cell: (order) => <StatusBadge status={order.status} /> },
+            { header: "Date", cell: (order) => formatStoreDateTime(order.createdAt) },
+          ]}
+        />
       </section>
       <BackupStatusPanel status={backups} />
     </section>

@@ -89,7 +89,7 @@ export function DiscountForm({
             <input type="checkbox" name="active" defaultChecked={values.active === "on"} /> Active (shoppers can use it)
           </label>
         </div>
-        <div className="form-row">
+        <div className="form-row form-row--wide">
           <Field
             name="startsAt"
             label="Starts (optional)"

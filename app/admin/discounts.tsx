@@ -5,7 +5,8 @@ import { flashRefusal, formValues } from "../lib/forms";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
-import { formatOrderDateTime } from "../orders/order-display";
+import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
+import { AdminListPage } from "./admin-list";
 import type { Route } from "./+types/discounts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -45,8 +46,8 @@ function discountValue(discount: PublicDiscount): string {
 /** When the code may be used: its dates in Pakistan's time, or "Always". */
 function discountDates(discount: PublicDiscount): string {
   if (!discount.startsAt && !discount.endsAt) return "Always";
-  const from = discount.startsAt ? `From ${formatOrderDateTime(discount.startsAt)}` : "";
-  const to = discount.endsAt ? `until ${formatOrderDateTime(discount.endsAt)}` : "";
+  const from = discount.startsAt ? `From ${formatStoreDateTime(discount.startsAt)}` : "";
+  const to = discount.endsAt ? `until ${formatStoreDateTime(discount.endsAt)}` : "";
   return [from, to].filter(Boolean).join(" ");
 }
 
@@ -54,75 +55,67 @@ function discountDates(discount: PublicDiscount): string {
 export default function AdminDiscounts({ loaderData }: Route.ComponentProps) {
   const { discounts } = loaderData;
   return (
-    <section>
-      <header className="page-header">
-        <h1>Discount Codes</h1>
+    <AdminListPage
+      title="Discount Codes"
+      action={
         <Link className="button" to="/admin/discounts/new">
           New Discount Code
         </Link>
-      </header>
-      <p className="muted">
-        Uses count orders that are not cancelled. Codes are never deleted: deactivate one to stop it.
-      </p>
-      {discounts.length === 0 ? (
-        <p>No discount codes yet.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Code</th>
-                <th scope="col">Discount</th>
-                <th scope="col">Who</th>
-                <th scope="col">When</th>
-                <th scope="col">Uses</th>
-                <th scope="col">State</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {discounts.map((discount) => (
-                <tr key={discount._id}>
-                  <td>
-                    <strong className="discount-code">{discount.code}</strong>
-                  </td>
-                  <td>{discountValue(discount)}</td>
-                  <td>{discount.firstOrderOnly ? "First order only" : "Every order"}</td>
-                  <td>{discountDates(discount)}</td>
-                  <td>
-                    {discount.maxUses === null ? discount.usedCount : `${discount.usedCount} of ${discount.maxUses}`}
-                  </td>
-                  <td>
-                    <span className={`status ${discount.active ? "status--delivered" : "status--cancelled"}`}>
-                      {discount.active ? "Active" : "Inactive"}
-                    </span>
-                  </td>
-                  <td className="actions">
-                    <Link
-                      className="button button--small button--ghost"
-                      to={`/admin/discounts/${discount._id}/edit`}
-                      aria-label={`Edit ${discount.code}`}
-                    >
-                      Edit
-                    </Link>
-                    <Form method="post">
-                      <input type="hidden" name="discountId" value={discount._id} />
-                      <input type="hidden" name="intent" value={discount.active ? "deactivate" : "activate"} />
-                      <button
-                        type="submit"
-                        className="button button--small button--ghost"
-                        aria-label={`${discount.active ? "Deactivate" : "Activate"} ${discount.code}`}
-                      >
-                        {discount.active ? "Deactivate" : "Activate"}
-                      </button>
-                    </Form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </section>
+      }
+      note={<p>Uses count orders that are not cancelled. Codes are never deleted: deactivate one to stop it.</p>}
+      list={{
+        rows: discounts,
+        rowKey: (discount) => discount._id,
+        empty: "No discount codes yet.",
+        columns: [
+          {
+            header: "Code",
+            title: true,
+            cell: (discount) => <strong className="discount-code">{discount.code}</strong>,
+          },
+          { header: "Discount", cell: discountValue },
+          { header: "Who", cell: (discount) => (discount.firstOrderOnly ? "First order only" : "Every order") },
+          { header: "When", cell: discountDates },
+          {
+            header: "Uses",
+            cell: (discount) =>
+              discount.maxUses === null ? discount.usedCount : `${discount.usedCount} of ${discount.maxUses}`,
+          },
+          {
+            header: "State",
+            cell: (discount) => (
+              <span className={`status ${discount.active ? "status--delivered" : "status--cancelled"}`}>
+                {discount.active ? "Active" : "Inactive"}
+              </span>
+            ),
+          },
+          {
+            header: "Actions",
+            cell: (discount) => (
+              <div className="actions">
+                <Link
+                  className="button button--small button--ghost"
+                  to={`/admin/discounts/${discount._id}/edit`}
+                  aria-label={`Edit ${discount.code}`}
+                >
+                  Edit
+                </Link>
+                <Form method="post">
+                  <input type="hidden" name="discountId" value={discount._id} />
+                  <input type="hidden" name="intent" value={discount.active ? "deactivate" : "activate"} />
+                  <button
+                    type="submit"
+                    className="button button--small button--ghost"
+                    aria-label={`${discount.active ? "Deactivate" : "Activate"} ${discount.code}`}
+                  >
+                    {discount.active ? "Deactivate" : "Activate"}
+                  </button>
+                </Form>
+              </div>
+            ),
+          },
+        ],
+      }}
+    />
   );
 }

@@ -1,3 +1,4 @@
+import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
 import { PreviousNextPages, pageFromUrl } from "../lib/list-pages";
@@ -11,11 +12,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Messages", path: "/admin/messages", noindex: true });
-
-/** Date and time in Pakistan's time zone, the same on the server and in the browser. */
-function formatMessageTime(iso: string): string {
-  return new Date(iso).toLocaleString("en-PK", { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Karachi" });
-}
 
 /** The contact form's messages, newest first; a reply is an email to the sender. */
 export default function AdminMessages({ loaderData }: Route.ComponentProps) {
@@ -39,7 +35,7 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
                   <a href={`mailto:${message.email}?subject=${encodeURIComponent(`Re: ${message.subject}`)}`}>
                     {message.email}
                   </a>
-                  &gt; · <time dateTime={message.createdAt}>{formatMessageTime(message.createdAt)}</time>
+                  &gt; · <time dateTime={message.createdAt}>{formatStoreDateTime(message.createdAt)}</time>
                   {message.userId ? " · signed in" : null}
                 </p>
                 <p className="message__body">{message.message}</p>

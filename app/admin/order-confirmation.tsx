@@ -1,7 +1,7 @@
 import { Form, useLocation } from "react-router";
+import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { shortOrderId } from "../../server/modules/orders/order-values.shared";
 import type { DeskOrder } from "../../server/modules/orders/order-desk";
-import { formatOrderDateTime } from "../orders/order-display";
 
 /**
  * "Confirmed by phone" (docs/product.md, "Confirming an order by phone"): a Pending order not yet
@@ -23,7 +23,7 @@ export function OrderConfirmation({ order }: { order: DeskOrder }) {
     return (
       <div className="confirmation">
         <span className="confirmation__badge">Confirmed by phone</span>
-        <span className="muted">{`by ${order.confirmedBy ?? "an admin"}, ${formatOrderDateTime(order.confirmedAt)}`}</span>
+        <span className="muted">{`by ${order.confirmedBy ?? "an admin"}, ${formatStoreDateTime(order.confirmedAt)}`}</span>
         {order.status === "Pending" ? (
           <Form method="post" action="/admin/orders" preventScrollReset>
             {hidden("unconfirm")}

@@ -1,15 +1,10 @@
 import { Link, useLocation } from "react-router";
+import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import type { DeskOrder } from "../../server/modules/orders/order-desk";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { formatRupees } from "../lib/money";
-import {
-  OrderAddress,
-  OrderItems,
-  ReturnStatusBadge,
-  StatusBadge,
-  formatOrderDate,
-  formatOrderDateTime,
-} from "../orders/order-display";
+import { OrderAddress, OrderItems, ReturnStatusBadge, StatusBadge } from "../orders/order-display";
+import { TrackingNumber } from "../orders/tracking-number";
 import { CustomerRecord, OrderConfirmation } from "./order-confirmation";
 import { OrderStatusForm, shipOrderPath } from "./order-status-form";
 
@@ -22,7 +17,7 @@ export function OrderDetailsBody({ order }: { order: DeskOrder }) {
         <dt>Order id</dt>
         <dd>{order._id}</dd>
         <dt>Placed</dt>
-        <dd>{formatOrderDate(order.createdAt)}</dd>
+        <dd>{formatStoreDateTime(order.createdAt)}</dd>
         <dt>Customer</dt>
         <dd>{`${order.user.name} (${order.user.email})`}</dd>
         <dt>Customer&apos;s record</dt>
@@ -59,14 +54,18 @@ export function OrderDetailsBody({ order }: { order: DeskOrder }) {
         {order.deliveredAt ? (
           <>
             <dt>Delivered</dt>
-            <dd>{formatOrderDateTime(order.deliveredAt)}</dd>
+            <dd>{formatStoreDateTime(order.deliveredAt)}</dd>
           </>
         ) : null}
         <dt>Courier</dt>
         <dd>{order.courier ?? "Not shipped yet"}</dd>
         <dt>Tracking number</dt>
         <dd>
-          {order.trackingNumber ? <span className="tracking-number">{order.trackingNumber}</span> : "Not shipped yet"}
+          {order.trackingNumber ? (
+            <TrackingNumber courier={order.courier} trackingNumber={order.trackingNumber} />
+          ) : (
+            "Not shipped yet"
+          )}
           {order.status === "Shipped" ? (
             <>
               {" "}
@@ -86,11 +85,17 @@ export function OrderDetailsBody({ order }: { order: DeskOrder }) {
             {order.returns.map((orderReturn) => (
               <li key={orderReturn._id}>
                 <Link to={`/admin/returns/${orderReturn._id}`}>
-                  {`${formatOrderDate(orderReturn.createdAt)}: ${orderReturn.items
+                  {`${formatStoreDateTime(orderReturn.createdAt)}: ${orderReturn.items
                     .map((item) => `${item.quantity} × ${item.product.name}`)
                     .join(", ")}`}
                 </Link>{" "}
                 <ReturnStatusBadge status={orderReturn.status} />
+                {/* What goes back to the customer: refunded once received, owed while on its way. */}
+                <span className="order-return__refund">
+                  {orderReturn.status === "Rejected"
+                    ? " No refund"
+                    : ` Refund ${formatRupees(orderReturn.refundAmount)}${orderReturn.refund ? ` (paid by ${orderReturn.refund.method})` : ""}`}
+                </span>
               </li>
             ))}
           </ul>

@@ -1,16 +1,18 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, data, redirect } from "react-router";
+import { Link, data, redirect } from "react-router";
 import { ORDER_STATUSES, UNCONFIRMED_FILTER, shortOrderId } from "../../server/modules/orders/order-values.shared";
 import type { DeskOrder, DeskOrderList } from "../../server/modules/orders/order-desk";
 import { InvalidInputError } from "../../server/modules/shared/errors.shared";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { requestContext } from "../context";
-import { Field, flashRefusal, formValues } from "../lib/forms";
+import { flashRefusal, formValues } from "../lib/forms";
 import { requireAdmin, safeRedirectPath } from "../lib/guards";
-import { PreviousNextPages, pageFromUrl } from "../lib/list-pages";
+import { pageFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
-import { OrderNumber, OrderShipping, StatusBadge, formatOrderDate } from "../orders/order-display";
+import { OrderNumber, OrderShipping, StatusBadge } from "../orders/order-display";
+import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
+import { AdminListPage, type ListColumn, type ListFilter } from "./admin-list";
 import { CustomerRecord, OrderConfirmation } from "./order-confirmation";
 import { OrderDetailsBody } from "./order-details-body";
 import { orderFilterFromUrl, withOrderFilter, type OrderFilter } from "./order-filter";
@@ -80,131 +82,115 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   const openOrder = orders.find((order) => order._id === openOrderId) ?? null;
   const pageLink = (page: number) => withOrderFilter("/admin/orders", filter, { page: String(page) });
   return (
-    <section>
-      <header className="page-header">
-        <h1>Manage Orders</h1>
-        <p className="muted">{`${meta.count} ${meta.count === 1 ? "order" : "orders"}, revenue ${formatRupees(meta.totalAmount)} (Cancelled orders not counted)`}</p>
-      </header>
-      <OrderFilterForm filter={filter} fieldErrors={fieldErrors} />
-      <p className="actions">
-        {/* Plain links: a printable page and a download, each for the filter shown. */}
-        <a className="button button--ghost" href={withOrderFilter("/admin/orders/slips", filter)}>
-          Print slips
-        </a>
-        <a className="button button--ghost" href={withOrderFilter("/admin/orders/export.csv", filter)} download>
-          Export CSV
-        </a>
-      </p>
-      {orders.length === 0 ? (
-        <p>No orders found</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Customer</th>
-                <th scope="col">Date</th>
-                <th scope="col">Items</th>
-                <th scope="col">Total</th>
-                <th scope="col">Phone confirmation</th>
-                <th scope="col">Status</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {orders.map((order) => (
-                <OrderRow key={order._id} order={order} onOpen={() => setOpenOrderId(order._id)} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+    <AdminListPage
+      title="Manage Orders"
+      summary={`${meta.count} ${meta.count === 1 ? "order" : "orders"}, revenue ${formatRupees(meta.totalAmount)} (Cancelled orders not counted)`}
+      filters={{ fields: orderFilterFields(filter, fieldErrors), submitLabel: "Filter" }}
+      tools={
+        <>
+          {/* Plain links: a printable page and a download, each for the filter shown. */}
+          <a className="button button--ghost" href={withOrderFilter("/admin/orders/slips", filter)}>
+            Print slips
+          </a>
+          <a className="button button--ghost" href={withOrderFilter("/admin/orders/export.csv", filter)} download>
+            Export CSV
+          </a>
+        </>
+      }
+      list={{
+        rows: orders,
+        rowKey: (order) => order._id,
+        empty: "No orders found",
+        columns: orderColumns((order) => setOpenOrderId(order._id)),
+      }}
+      pages={{ page: pagination.page, totalPages: pagination.totalPages, href: pageLink }}
+    >
       {openOrder ? <OrderDialog order={openOrder} onClose={() => setOpenOrderId(null)} /> : null}
-      <PreviousNextPages page={pagination.page} totalPages={pagination.totalPages} href={pageLink} />
-    </section>
+    </AdminListPage>
   );
 }
 
-/** Search, status (or the Pending orders still to call) and a range of days: a plain GET form. */
-function OrderFilterForm({ filter, fieldErrors }: { filter: OrderFilter; fieldErrors: Record<string, string> }) {
-  return (
-    <Form method="get" className="filters" key={JSON.stringify(filter)}>
-      <Field
-        name="search"
-        label="Search"
-        type="search"
-        defaultValue={filter.search}
-        error={fieldErrors.search}
-        hint="Order number, name, email or phone"
-        maxLength={100}
-      />
-      <div className="field">
-        <label htmlFor="order-status-filter">Status</label>
-        <select id="order-status-filter" name="status" defaultValue={filter.status}>
-          <option value="">All Statuses</option>
-          <option value={UNCONFIRMED_FILTER}>Pending, not confirmed by phone</option>
-          {ORDER_STATUSES.map((option) => (
-            <option key={option} value={option}>
-              {option}
-            </option>
-          ))}
-        </select>
-      </div>
-      <Field name="from" label="From" type="date" defaultValue={filter.from} error={fieldErrors.from} />
-      <Field name="to" label="To" type="date" defaultValue={filter.to} error={fieldErrors.to} />
-      <button type="submit" className="button">
-        Filter
-      </button>
-    </Form>
-  );
+/** Search, status (or the Pending orders still to call) and a range of days. */
+function orderFilterFields(filter: OrderFilter, fieldErrors: Record<string, string>): ListFilter[] {
+  return [
+    {
+      kind: "search",
+      name: "search",
+      label: "Search",
+      value: filter.search,
+      error: fieldErrors.search,
+      hint: "Order number, name, email or phone",
+      maxLength: 100,
+    },
+    {
+      kind: "select",
+      name: "status",
+      label: "Status",
+      value: filter.status,
+      options: [
+        { value: "", label: "All Statuses" },
+        { value: UNCONFIRMED_FILTER, label: "Pending, not confirmed by phone" },
+        ...ORDER_STATUSES.map((status) => ({ value: status, label: status })),
+      ],
+    },
+    { kind: "date", name: "from", label: "From", value: filter.from, error: fieldErrors.from },
+    { kind: "date", name: "to", label: "To", value: filter.to, error: fieldErrors.to },
+  ];
 }
 
-function OrderRow({ order, onOpen }: { order: DeskOrder; onOpen: () => void }) {
-  return (
-    <tr>
-      <td>
-        <OrderNumber id={order._id} />
-      </td>
-      <td>
-        {order.user.name}
-        <div className="muted">{order.user.email}</div>
-        <div>{order.phone ? formatPakistaniMobile(order.phone) : <span className="muted">No phone</span>}</div>
-        <div className="muted">
-          <CustomerRecord order={order} />
-        </div>
-      </td>
-      <td>{formatOrderDate(order.createdAt)}</td>
-      <td>{order.items.reduce((sum, item) => sum + item.quantity, 0)}</td>
-      <td>{formatRupees(order.totalPrice)}</td>
-      <td>
-        <OrderConfirmation order={order} />
-      </td>
-      <td>
-        <StatusBadge status={order.status} />
-        <OrderStatusForm orderId={order._id} status={order.status} />
-        <OrderShipping order={order} />
-      </td>
-      <td>
-        <Link
-          to={`/admin/orders/${order._id}`}
-          aria-label={`View order #${shortOrderId(order._id)}`}
-          onClick={(event) => {
-            // With JavaScript the details open in a dialog over the list; without it, the link is a page.
-            event.preventDefault();
-            onOpen();
-          }}
-        >
-          View
-        </Link>
-        <div>
+/** An order's row: on a phone, a card with its status, total, confirmation and the actions. */
+function orderColumns(onOpen: (order: DeskOrder) => void): ListColumn<DeskOrder>[] {
+  return [
+    { header: "Order", title: true, cell: (order) => <OrderNumber id={order._id} /> },
+    {
+      header: "Customer",
+      cell: (order) => (
+        <>
+          {order.user.name}
+          <div className="muted">{order.user.email}</div>
+          <div>{order.phone ? formatPakistaniMobile(order.phone) : <span className="muted">No phone</span>}</div>
+          <div className="muted">
+            <CustomerRecord order={order} />
+          </div>
+        </>
+      ),
+    },
+    { header: "Date", cell: (order) => formatStoreDateTime(order.createdAt) },
+    { header: "Items", cell: (order) => order.items.reduce((sum, item) => sum + item.quantity, 0) },
+    { header: "Total", cell: (order) => formatRupees(order.totalPrice) },
+    { header: "Phone confirmation", cell: (order) => <OrderConfirmation order={order} /> },
+    {
+      header: "Status",
+      cell: (order) => (
+        <>
+          <StatusBadge status={order.status} />
+          <OrderStatusForm orderId={order._id} status={order.status} />
+          <OrderShipping order={order} />
+        </>
+      ),
+    },
+    {
+      header: "Details",
+      cell: (order) => (
+        <div className="actions">
+          <Link
+            to={`/admin/orders/${order._id}`}
+            aria-label={`View order #${shortOrderId(order._id)}`}
+            onClick={(event) => {
+              // With JavaScript the details open in a dialog over the list; without it, the link is a page.
+              event.preventDefault();
+              onOpen(order);
+            }}
+          >
+            View
+          </Link>
           <a href={`/admin/orders/${order._id}/slip`} aria-label={`Slip of order #${shortOrderId(order._id)}`}>
             Slip
           </a>
         </div>
-      </td>
-    </tr>
-  );
+      ),
+    },
+  ];
 }
 
 /** The order's details as a modal dialog (JavaScript only; the same details are a page without it). */

@@ -1,23 +1,28 @@
 import { Form, Link, redirect } from "react-router";
+import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { shortOrderId } from "../../server/modules/orders/order-values.shared";
 import {
   REFUND_METHODS,
   REFUND_REFERENCE_MAX,
   REJECTION_REASON_MAX,
 } from "../../server/modules/orders/return-values.shared";
+import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { requestContext } from "../context";
 import { Field, FormError, formFailure, formValues } from "../lib/forms";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
 import { foundOr404 } from "../lib/not-found";
-import { OrderNumber, ReturnStatusBadge, formatOrderDateTime } from "../orders/order-display";
+import { OrderNumber, ReturnStatusBadge, addressLine } from "../orders/order-display";
 import type { Route } from "./+types/return-details";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  requireAdmin(context, request);
+  const admin = requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  return { orderReturn: await foundOr404(services.returnDesk.getDeskReturn(params.returnId)) };
+  const orderReturn = await foundOr404(services.returnDesk.getDeskReturn(params.returnId));
+  // Where to fetch the watch from, and whom to call about it: the order's address and mobile number.
+  const { phone, address } = await services.orders.getOrder(admin, orderReturn.order);
+  return { orderReturn, pickUp: { phone, address } };
 }
 
 /**
@@ -49,7 +54,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = routeMeta({ title: "Return", noindex: true });
 
 export default function AdminReturnDetails({ loaderData, actionData }: Route.ComponentProps) {
-  const { orderReturn } = loaderData;
+  const { orderReturn, pickUp } = loaderData;
   const errors = actionData?.fieldErrors ?? {};
   const values = actionData?.values ?? {};
   const short = shortOrderId(orderReturn.order);
@@ -69,8 +74,16 @@ export default function AdminReturnDetails({ loaderData, actionData }: Route.Com
         </dd>
         <dt>Customer</dt>
         <dd>{`${orderReturn.customer.name} (${orderReturn.customer.email})`}</dd>
+        <dt>Mobile Number</dt>
+        <dd>
+          {pickUp.phone ? <a href={`tel:${pickUp.phone}`}>{formatPakistaniMobile(pickUp.phone)}</a> : "None given"}
+        </dd>
+        <dt>Pick up from</dt>
+        <dd>
+          <address className="order-address">{addressLine(pickUp.address)}</address>
+        </dd>
         <dt>Requested</dt>
-        <dd>{formatOrderDateTime(orderReturn.createdAt)}</dd>
+        <dd>{formatStoreDateTime(orderReturn.createdAt)}</dd>
         <dt>Items</dt>
         <dd>
           <ul className="link-list">

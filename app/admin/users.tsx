@@ -2,8 +2,10 @@ import { Form, Link, redirect, useLocation } from "react-router";
 import { requestContext } from "../context";
 import { flashRefusal, formValues } from "../lib/forms";
 import { requireAdmin, safeRedirectPath } from "../lib/guards";
-import { PreviousNextPages, pageFromUrl, searchFromUrl } from "../lib/list-pages";
+import { pageFromUrl, searchFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
+import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
+import { AdminListPage } from "./admin-list";
 import type { Route } from "./+types/users";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -50,94 +52,83 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
     return `/admin/users?${params}`;
   };
   return (
-    <section>
-      <header className="page-header">
-        <h1>Manage Users</h1>
+    <AdminListPage
+      title="Manage Users"
+      action={
         <Link className="button" to="/admin/users/new">
           Create Admin
         </Link>
-      </header>
-      <Form method="get" className="filters" role="search">
-        <div className="field">
-          <label htmlFor="user-search">Search by name or email</label>
-          <input id="user-search" type="search" name="search" defaultValue={search} maxLength={100} />
-        </div>
-        <div className="field">
-          <label htmlFor="user-role">Role</label>
-          <select id="user-role" name="role" defaultValue={role}>
-            <option value="">All Roles</option>
-            <option value="customer">Customer</option>
-            <option value="admin">Admin</option>
-          </select>
-        </div>
-        <button type="submit" className="button">
-          Search
-        </button>
-      </Form>
-      <p>
-        {pagination.total} {pagination.total === 1 ? "user" : "users"}
-      </p>
-      {users.length === 0 ? (
-        <p>No users found</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Joined</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((user) => {
-                const otherRole = user.role === "admin" ? "customer" : "admin";
-                const isSelf = user._id === currentUserId;
-                return (
-                  <tr key={user._id}>
-                    <td>{user.name}</td>
-                    <td>{user.email}</td>
-                    <td>
-                      <span className={`badge badge--role badge--${user.role}`}>
-                        {user.role === "admin" ? "Admin" : "Customer"}
-                      </span>
-                    </td>
-                    <td>{new Date(user.createdAt).toLocaleDateString("en-PK")}</td>
-                    <td className="actions">
-                      <Form method="post" className="inline-form">
-                        <input type="hidden" name="userId" value={user._id} />
-                        <input type="hidden" name="returnTo" value={location.pathname + location.search} />
-                        <button type="submit" className="button button--small button--ghost">
-                          <span>Send reset link</span>
-                          <span className="visually-hidden">{` to ${user.email}`}</span>
-                        </button>
-                      </Form>
-                      {isSelf ? (
-                        <span className="muted">This is you</span>
-                      ) : (
-                        <>
-                          <Link
-                            className="button button--small button--ghost"
-                            to={`/admin/users/${user._id}/role?role=${otherRole}`}
-                          >
-                            Make {otherRole === "admin" ? "Admin" : "Customer"}
-                          </Link>
-                          <Link className="button button--small button--danger" to={`/admin/users/${user._id}/delete`}>
-                            Delete
-                          </Link>
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <PreviousNextPages page={pagination.page} totalPages={pagination.totalPages} href={pageLink} />
-    </section>
+      }
+      summary={`${pagination.total} ${pagination.total === 1 ? "user" : "users"}`}
+      filters={{
+        fields: [
+          { kind: "search", name: "search", label: "Search by name or email", value: search, maxLength: 100 },
+          {
+            kind: "select",
+            name: "role",
+            label: "Role",
+            value: role,
+            options: [
+              { value: "", label: "All Roles" },
+              { value: "customer", label: "Customer" },
+              { value: "admin", label: "Admin" },
+            ],
+          },
+        ],
+        submitLabel: "Search",
+      }}
+      list={{
+        rows: users,
+        rowKey: (user) => user._id,
+        empty: "No users found",
+        columns: [
+          { header: "Name", title: true, cell: (user) => user.name },
+          { header: "Email", cell: (user) => user.email },
+          {
+            header: "Role",
+            cell: (user) => (
+              <span className={`badge badge--role badge--${user.role}`}>
+                {user.role === "admin" ? "Admin" : "Customer"}
+              </span>
+            ),
+          },
+          { header: "Joined", cell: (user) => formatStoreDateTime(user.createdAt) },
+          {
+            header: "Actions",
+            cell: (user) => {
+              const otherRole = user.role === "admin" ? "customer" : "admin";
+              return (
+                <div className="actions">
+                  <Form method="post" className="inline-form">
+                    <input type="hidden" name="userId" value={user._id} />
+                    <input type="hidden" name="returnTo" value={location.pathname + location.search} />
+                    <button type="submit" className="button button--small button--ghost">
+                      <span>Send reset link</span>
+                      <span className="visually-hidden">{` to ${user.email}`}</span>
+                    </button>
+                  </Form>
+                  {user._id === currentUserId ? (
+                    <span className="muted">This is you</span>
+                  ) : (
+                    <>
+                      <Link
+                        className="button button--small button--ghost"
+                        to={`/admin/users/${user._id}/role?role=${otherRole}`}
+                      >
+                        Make {otherRole === "admin" ? "Admin" : "Customer"}
+                      </Link>
+                      <Link className="button button--small button--danger" to={`/admin/users/${user._id}/delete`}>
+                        Delete
+                      </Link>
+                    </>
+                  )}
+                </div>
+              );
+            },
+          },
+        ],
+      }}
+      pages={{ page: pagination.page, totalPages: pagination.totalPages, href: pageLink }}
+    />
   );
 }

@@ -4,7 +4,7 @@ import { ProductImage } from "../components/product-image";
 import { SummaryTotals } from "./summary-totals";
 import { requestContext } from "../context";
 import { flashRefusal, formValues } from "../lib/forms";
-import { requireUser, safeRedirectPath } from "../lib/guards";
+import { LOGIN_REASON_CART, requireUser, safeRedirectPath } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
 import type { Route } from "./+types/cart";
@@ -36,8 +36,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values = formValues(await request.formData());
   const returnTo = safeRedirectPath(values.returnTo, "/products");
   if (values.intent === "add" && !user) {
-    // Back to the page they were on after logging in; nothing is added for them unasked.
-    throw redirect(`/login?redirectTo=${encodeURIComponent(returnTo)}`, 303);
+    // Back to the page they were on after logging in; nothing is added for them unasked. The
+    // log-in page says why they are there (docs/product.md, "Pages and who may see them").
+    throw redirect(`/login?${new URLSearchParams({ redirectTo: returnTo, reason: LOGIN_REASON_CART })}`, 303);
   }
   const shopper = requireUser(context, request);
   const after = values.intent === "add" && values.then !== "cart" ? returnTo : "/cart";

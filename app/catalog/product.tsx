@@ -138,6 +138,23 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
         />
         <div className="product-detail__info">
           <h1>{product.name}</h1>
+          {/* Price and Add to Cart first, within a phone's first screen; on a phone they stay at the
+              bottom of the screen while the details below are read (app.css, ".product-buy"). */}
+          <div className={inStock ? "product-buy product-buy--sticky" : "product-buy"}>
+            {/* Large and bold, but a figure, not a paragraph or a heading. */}
+            <div className="product-detail__price">{formatRupees(product.price)}</div>
+            {inStock ? (
+              <AddToCartForm productId={product._id} productName={product.name} inStock then="cart">
+                <QuantityStepper name="quantity" label="Quantity" max={product.stock} />
+              </AddToCartForm>
+            ) : null}
+          </div>
+          {inStock ? null : (
+            <>
+              <p className="muted">This watch is out of stock at the moment.</p>
+              <NotifyMeForm email={alertEmail} failure={actionData} />
+            </>
+          )}
           <dl className="details">
             {product.brand ? (
               <>
@@ -152,19 +169,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
             <dt>Availability</dt>
             <dd className={inStock ? "stock stock--in" : "stock stock--out"}>{stockLabel(product.stock)}</dd>
           </dl>
-          {/* Large and bold, but a figure, not a paragraph or a heading. */}
-          <div className="product-detail__price">{formatRupees(product.price)}</div>
           <p className="product-detail__description">{product.description}</p>
-          {inStock ? (
-            <AddToCartForm productId={product._id} productName={product.name} inStock then="cart">
-              <QuantityStepper name="quantity" label="Quantity" max={product.stock} />
-            </AddToCartForm>
-          ) : (
-            <>
-              <p className="muted">This watch is out of stock at the moment.</p>
-              <NotifyMeForm email={alertEmail} failure={actionData} />
-            </>
-          )}
         </div>
       </div>
     </article>

@@ -1,5 +1,6 @@
 import { Form, Link, redirect, useSubmit } from "react-router";
 import { PRODUCT_SORTS } from "../../server/modules/catalog/catalog-values.shared";
+import { Drawer } from "../components/drawer";
 import { requestContext } from "../context";
 import { pageMeta, siteOf } from "../lib/meta";
 import { CATALOG_PAGE_SIZE, SORT_LABELS, catalogHref, readCatalogView, type CatalogView } from "./catalog-query";
@@ -47,50 +48,57 @@ export default function Products({ loaderData }: Route.ComponentProps) {
         <h1>{heading}</h1>
         <p className="muted">{`${pagination.total} ${pagination.total === 1 ? "watch" : "watches"}`}</p>
       </header>
-      {/* A GET form: the filters live in the URL, and any change starts again at page 1. */}
+      {/* A GET form: the filters live in the URL, and any change starts again at page 1. On a phone
+          the category and sort fold into a drawer (a <details>, open on wider screens). */}
       <Form
         method="get"
         action="/products"
-        className="filters"
+        className="catalog-filters"
         role="search"
         onChange={(event) => {
           // With JavaScript a new category or sort applies at once; typing waits for Search.
           if ((event.target as HTMLElement).tagName === "SELECT") submit(event.currentTarget);
         }}
       >
-        <div className="field">
+        <div className="field catalog-filters__search">
           <label htmlFor="catalog-search">Search watches</label>
-          <input
-            id="catalog-search"
-            type="search"
-            name="search"
-            defaultValue={view.search}
-            maxLength={100}
-            placeholder="Name, brand or description"
-          />
+          <div className="search-row">
+            <input
+              id="catalog-search"
+              type="search"
+              name="search"
+              defaultValue={view.search}
+              maxLength={100}
+              placeholder="Name, brand or description"
+            />
+            <button type="submit" className="button">
+              Search
+            </button>
+          </div>
         </div>
-        <div className="field">
-          <label htmlFor="catalog-category">Category</label>
-          <select id="catalog-category" name="category" defaultValue={view.category}>
-            <option value="">All Categories</option>
-            <option value="Men">Men</option>
-            <option value="Women">Women</option>
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="catalog-sort">Sort by</label>
-          <select id="catalog-sort" name="sort" defaultValue={view.sort}>
-            {view.search ? <option value="">Best Match</option> : null}
-            {PRODUCT_SORTS.map((sort) => (
-              <option key={sort} value={sort === "-createdAt" && !view.search ? "" : sort}>
-                {SORT_LABELS[sort]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" className="button">
-          Search
-        </button>
+        <Drawer className="filter-panel" summary="Filter and sort">
+          <div className="filter-panel__fields">
+            <div className="field">
+              <label htmlFor="catalog-category">Category</label>
+              <select id="catalog-category" name="category" defaultValue={view.category}>
+                <option value="">All Categories</option>
+                <option value="Men">Men</option>
+                <option value="Women">Women</option>
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="catalog-sort">Sort by</label>
+              <select id="catalog-sort" name="sort" defaultValue={view.sort}>
+                {view.search ? <option value="">Best Match</option> : null}
+                {PRODUCT_SORTS.map((sort) => (
+                  <option key={sort} value={sort === "-createdAt" && !view.search ? "" : sort}>
+                    {SORT_LABELS[sort]}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
+        </Drawer>
       </Form>
       {products.length === 0 ? (
         <div className="empty-state">

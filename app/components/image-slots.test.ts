@@ -3,6 +3,7 @@ import type { ProductImage } from "../../server/modules/shared/product-images.sh
 import {
   CARD_SLOT,
   DETAIL_SLOT,
+  NEW_ARRIVALS_SLOT,
   fixedSlot,
   liteChoices,
   sizesOf,
@@ -51,6 +52,7 @@ describe("image slots", () => {
 
   it.each([
     ["card", CARD_SLOT],
+    ["new arrivals", NEW_ARRIVALS_SLOT],
     ["detail", DETAIL_SLOT],
   ] as const)(
     "gives lite mode the narrowest variant that fills the %s slot, at every viewport width",
@@ -65,12 +67,13 @@ describe("image slots", () => {
     },
   );
 
-  it("keeps lite markup short: a phone's product page gets 480 pixels, a desktop's 720", () => {
+  it("keeps lite markup short: a phone's product page gets 480 pixels, a desktop's 720; a card half that", () => {
     const choices = liteChoices(DETAIL_SLOT, webp);
     expect(choices.length).toBeLessThanOrEqual(7);
     expect(liteAt(choices, 390)).toBe(480);
     expect(liteAt(choices, 1366)).toBe(720);
-    expect(liteAt(liteChoices(CARD_SLOT, webp), 390)).toBe(480);
+    // Two cards a row on a phone (155 pixels each at 390), four on a desktop (254 pixels).
+    expect(liteAt(liteChoices(CARD_SLOT, webp), 390)).toBe(160);
     expect(liteAt(liteChoices(CARD_SLOT, webp), 1366)).toBe(320);
     expect(liteChoices(fixedSlot(96), webp)).toEqual([{ media: null, variant: webp[0] }]);
   });

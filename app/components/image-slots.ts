@@ -11,15 +11,25 @@ export type SlotRange = { upTo?: number; vw: number; px: number };
 export type ImageSlot = readonly SlotRange[];
 
 /**
- * Catalogue and home cards: .site-main has 1rem of padding each side, .product-grid columns of
- * at least 220px with 1rem gaps (1 to 5 columns), a card 0.75rem of padding and a 1px border.
+ * Catalogue cards: .site-main has 1rem of padding each side; .product-grid has one column below
+ * 360px, two (0.75rem gap) below 640px, three (1rem gaps) below 960px, then four; a card has
+ * 0.5rem of padding below 640px (0.75rem from there) and a 1px border.
  */
 export const CARD_SLOT: ImageSlot = [
-  { upTo: 487, vw: 100, px: -58 },
-  { upTo: 723, vw: 50, px: -50 },
+  { upTo: 359, vw: 100, px: -50 },
+  { upTo: 639, vw: 50, px: -40 },
   { upTo: 959, vw: 33.33, px: -47.33 },
-  { upTo: 1195, vw: 25, px: -46 },
-  { vw: 0, px: 195 },
+  { upTo: 1199, vw: 25, px: -46 },
+  { vw: 0, px: 254 },
+];
+
+/** The home page's four new arrivals (.product-grid--four): two columns up to 959px, then four. */
+export const NEW_ARRIVALS_SLOT: ImageSlot = [
+  { upTo: 359, vw: 100, px: -50 },
+  { upTo: 639, vw: 50, px: -40 },
+  { upTo: 959, vw: 50, px: -50 },
+  { upTo: 1199, vw: 25, px: -46 },
+  { vw: 0, px: 254 },
 ];
 
 /** The product page: the full width of .site-main up to 820px, then half of it (2rem gap), at most 568px. */

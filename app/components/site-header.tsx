@@ -1,5 +1,5 @@
-import { useEffect, useRef } from "react";
-import { Form, Link, NavLink, useLocation } from "react-router";
+import { Form, Link, NavLink } from "react-router";
+import { useClosedOnNavigation } from "../lib/use-closed-on-navigation";
 
 type HeaderUser = { name: string; role: "customer" | "admin" } | null;
 
@@ -15,7 +15,9 @@ const MAIN_LINKS = [
  * element, so it opens and closes without JavaScript.
  */
 export function SiteHeader({ user, cartCount, brand }: { user: HeaderUser; cartCount: number; brand: string }) {
-  const menu = useMenuClosedOnNavigation();
+  // Without JavaScript a link followed from the open menu loads a new page, with the menu closed;
+  // with it the header stays, so the menu is closed when the page changes.
+  const menu = useClosedOnNavigation();
   return (
     <header className="site-header">
       <div className="site-header__inner">
@@ -46,22 +48,6 @@ export function SiteHeader({ user, cartCount, brand }: { user: HeaderUser; cartC
       </div>
     </header>
   );
-}
-
-/**
- * Without JavaScript a link followed from the open menu loads a new page, with the menu closed;
- * with it the header stays, so the menu is closed when the page changes. Not at hydration: a
- * menu opened before the scripts ran stays open (docs/decisions/2026-11-23-before-hydration.md).
- */
-function useMenuClosedOnNavigation() {
-  const menu = useRef<HTMLDetailsElement>(null);
-  const { key } = useLocation();
-  const shownKey = useRef(key);
-  useEffect(() => {
-    if (shownKey.current !== key && menu.current) menu.current.open = false;
-    shownKey.current = key;
-  }, [key]);
-  return menu;
 }
 
 function NavLinks() {

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { CARD_SLOT } from "../components/image-slots";
+import { NEW_ARRIVALS_SLOT } from "../components/image-slots";
 import { ProductImage } from "../components/product-image";
 import { requestContext } from "../context";
 import { formatRupees } from "../lib/money";
@@ -50,6 +50,31 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <img className="hero__image" src="/images/hero.svg" alt="" width="1200" height="600" />
       </section>
 
+      {/* Right under the hero: on a phone the first watches show within two screens (docs/product.md, "Pages on a phone"). */}
+      {loaderData.newest.length > 0 ? (
+        <section className="section">
+          <h2>New arrivals</h2>
+          <ul className="product-grid product-grid--four">
+            {loaderData.newest.map((product) => (
+              <li key={product._id} className="product-card">
+                <Link to={`/products/${product._id}`} className="product-card__link">
+                  <ProductImage
+                    src={product.imageUrl}
+                    images={product.images}
+                    placeholder={product.imagePlaceholder}
+                    slot={NEW_ARRIVALS_SLOT}
+                    alt=""
+                    size={400}
+                  />
+                  <span className="product-card__name">{product.name}</span>
+                </Link>
+                <span className="product-card__price">{formatRupees(product.price)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
       <section className="section" aria-labelledby="why-us">
         <h2 id="why-us" className="visually-hidden">
           Why shop with us
@@ -70,30 +95,6 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
       </section>
-
-      {loaderData.newest.length > 0 ? (
-        <section className="section">
-          <h2>New arrivals</h2>
-          <ul className="product-grid">
-            {loaderData.newest.map((product) => (
-              <li key={product._id} className="product-card">
-                <Link to={`/products/${product._id}`} className="product-card__link">
-                  <ProductImage
-                    src={product.imageUrl}
-                    images={product.images}
-                    placeholder={product.imagePlaceholder}
-                    slot={CARD_SLOT}
-                    alt=""
-                    size={400}
-                  />
-                  <span className="product-card__name">{product.name}</span>
-                </Link>
-                <span className="product-card__price">{formatRupees(product.price)}</span>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
 
       <section className="section discount-banner" aria-labelledby="first-order">
         <h2 id="first-order">10% off your first order</h2>

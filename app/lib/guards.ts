@@ -21,6 +21,12 @@ export function requireAdmin(context: Readonly<RouterContextProvider>, request: 
   return user;
 }
 
+/**
+ * `reason` of the log-in page's address when a guest pressed Add to Cart: the page says why
+ * they must log in, and offers to sign up on the way back to the watch.
+ */
+export const LOGIN_REASON_CART = "cart";
+
 /** Log-in and sign-up are for guests: a signed-in user goes home. */
 export function redirectSignedInUser(context: Readonly<RouterContextProvider>) {
   if (context.get(requestContext).user) throw redirect("/");

@@ -22,14 +22,19 @@ import type { Route } from "./+types/checkout";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const { services } = context.get(requestContext);
-  const { cart, total } = await services.cart.getCart(user._id);
+  const [{ cart, total }, last] = await Promise.all([
+    services.cart.getCart(user._id),
+    services.lastDelivery.of(user._id),
+  ]);
+  // The address and mobile number of the newest order fill the form, else the profile's
+  // (docs/product.md, "Orders"): the shopper is never asked twice. Pakistan unless said otherwise.
+  const address = last?.address ?? user.address;
   return {
     items: cart.items,
     total,
-    // The shopper's saved address fills the form; Pakistan unless they said otherwise.
-    address: { ...user.address, country: countryOrDefault(user.address.country) },
-    // The profile's phone fills the mobile number, when it is one (docs/product.md, "Orders").
-    phone: formatPakistaniMobile(normalisePakistaniMobile(user.phone)),
+    address: { ...address, country: countryOrDefault(address.country) },
+    // A phone only when it is a mobile number (an order's always is; a profile's may not be).
+    phone: formatPakistaniMobile(last?.phone ?? normalisePakistaniMobile(user.phone)),
     // One key per checkout form: a second submit of this form finds the first order.
     checkoutKey: crypto.randomUUID(),
     // How the order is paid: the methods offered (PAYMENT_METHODS), the first being the order's.
@@ -120,8 +125,14 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   return (
     <section>
       <h1>Checkout</h1>
-      <div className="checkout">
-        <Form method="post" noValidate className="card checkout__form" id="checkout-form">
+      {/* One form: the address, then (on a phone, below it) what the shopper pays, then Place Order. */}
+      <Form method="post" noValidate className="checkout" id="checkout-form">
+        {/* Enter in a field places the order: a form's first submit button is the one Enter presses,
+            and the visible Place Order comes after Apply. Out of sight and out of the tab order. */}
+        <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true" disabled={posting}>
+          Place Order
+        </button>
+        <div className="card checkout__address">
           <h2>Shipping Address</h2>
           <FormError message={actionData?.formError} />
           <input type="hidden" name="checkoutKey" value={actionData?.values.checkoutKey ?? checkoutKey} />
@@ -186,18 +197,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             required
             maxLength={30}
           />
-          <h2>Payment</h2>
-          {paymentMethods.map((method) => (
-            <p className="payment-method" key={method.label}>
-              <strong>{method.label}</strong>
-              {`: ${method.checkoutNote}`}
-            </p>
-          ))}
-          <button type="submit" className="button button--block" disabled={posting}>
-            {processing ? "Processing..." : "Place Order"}
-          </button>
-        </Form>
-        <aside className="card cart__summary" aria-labelledby="checkout-summary">
+        </div>
+        <aside className="card cart__summary checkout__summary" aria-labelledby="checkout-summary">
           <h2 id="checkout-summary">Order Summary</h2>
           <ul className="order-items">
             {items.map((line) => (
@@ -208,14 +209,12 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               </li>
             ))}
           </ul>
-          {/* In the checkout form through form="checkout-form": Place Order stays the form's default button. */}
           <div className="field discount-field">
             <label htmlFor="field-discountCode">Discount code</label>
             <div className="discount-field__row">
               <input
                 id="field-discountCode"
                 name="discountCode"
-                form="checkout-form"
                 type="text"
                 autoComplete="off"
                 autoCapitalize="characters"
@@ -225,14 +224,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                 aria-invalid={errors.discountCode ? true : undefined}
                 aria-describedby={errors.discountCode ? "field-discountCode-error" : undefined}
               />
-              <button
-                type="submit"
-                form="checkout-form"
-                name="intent"
-                value="apply"
-                className="button button--ghost"
-                disabled={posting}
-              >
+              <button type="submit" name="intent" value="apply" className="button button--ghost" disabled={posting}>
                 {applying ? "Applying..." : "Apply"}
               </button>
             </div>
@@ -249,9 +241,21 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               discount={quote?.discount ?? null}
             />
           </div>
-          <Link to="/cart">Back to cart</Link>
+          <h2>Payment</h2>
+          {paymentMethods.map((method) => (
+            <p className="payment-method" key={method.label}>
+              <strong>{method.label}</strong>
+              {`: ${method.checkoutNote}`}
+            </p>
+          ))}
+          <button type="submit" className="button button--block" disabled={posting}>
+            {processing ? "Processing..." : "Place Order"}
+          </button>
+          <p>
+            <Link to="/cart">Back to cart</Link>
+          </p>
         </aside>
-      </div>
+      </Form>
     </section>
   );
 }

@@ -16,6 +16,7 @@ import {
   OrderShipping,
   RequestReturnLink,
   StatusBadge,
+  deliveryLabel,
   formatOrderDateTime,
 } from "./order-display";
 import type { Route } from "./+types/order-details";
@@ -59,7 +60,7 @@ export default function CustomerOrderDetails({ loaderData }: Route.ComponentProp
         <dd>{`${order.paymentMethod}: ${formatRupees(order.totalPrice)}`}</dd>
         <dt>Mobile Number</dt>
         <dd>{order.phone ? formatPakistaniMobile(order.phone) : "Not given"}</dd>
-        <dt>Delivering to</dt>
+        <dt>{deliveryLabel(order.status)}</dt>
         <dd>
           <OrderAddress order={order} />
         </dd>

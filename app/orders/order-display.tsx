@@ -3,33 +3,24 @@ import { shortOrderId, type OrderStatus } from "../../server/modules/orders/orde
 import type { PublicOrder } from "../../server/modules/orders/orders.service";
 import type { PublicReturn } from "../../server/modules/orders/return.shape";
 import type { ReturnStatus } from "../../server/modules/orders/return-values.shared";
+import { formatStoreDate, formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { ProductImage } from "../components/product-image";
 import { formatRupees } from "../lib/money";
+import { TrackingNumber } from "./tracking-number";
 
 /** Pending yellow, Shipped blue, Delivered green, Cancelled red (docs/product.md, "Orders"). */
 export function StatusBadge({ status }: { status: OrderStatus }) {
   return <span className={`status status--${status.toLowerCase()}`}>{status}</span>;
 }
 
+/** The day an order was placed, "25 Nov 2026" (the store's one date format, Pakistan time). */
 export function formatOrderDate(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-PK", {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    timeZone: "Asia/Karachi",
-  });
+  return formatStoreDate(iso);
 }
 
 /** A moment (e.g. a confirmation) in Pakistan's time: "23 Nov 2026, 3:04 pm". */
 export function formatOrderDateTime(iso: string): string {
-  return new Date(iso).toLocaleString("en-PK", {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZone: "Asia/Karachi",
-  });
+  return formatStoreDateTime(iso);
 }
 
 export function OrderNumber({ id }: { id: string }) {
@@ -57,13 +48,20 @@ export function OrderItems({ order }: { order: PublicOrder }) {
   );
 }
 
+/** What an order's address is to it now: where it is going, where it went, or (cancelled) just its address. */
+export function deliveryLabel(status: OrderStatus): string {
+  if (status === "Delivered") return "Delivered to";
+  if (status === "Cancelled") return "Address";
+  return "Delivering to";
+}
+
+/** An address on one line: "22 Mall Road, Lahore, Punjab 54000, Pakistan". */
+export function addressLine({ street, city, state, zipCode, country }: PublicOrder["address"]): string {
+  return [street, city, `${state} ${zipCode}`.trim(), country].filter(Boolean).join(", ");
+}
+
 export function OrderAddress({ order }: { order: PublicOrder }) {
-  const { street, city, state, zipCode, country } = order.address;
-  return (
-    <address className="order-address">
-      {[street, city, `${state} ${zipCode}`.trim(), country].filter(Boolean).join(", ")}
-    </address>
-  );
+  return <address className="order-address">{addressLine(order.address)}</address>;
 }
 
 /**
@@ -81,7 +79,7 @@ export function OrderShipping({ order }: { order: PublicOrder }) {
       ) : null}
       {order.trackingNumber ? (
         <span>
-          Tracking number: <strong className="tracking-number">{order.trackingNumber}</strong>
+          Tracking number: <TrackingNumber courier={order.courier} trackingNumber={order.trackingNumber} strong />
         </span>
       ) : null}
     </p>

@@ -7,7 +7,7 @@ import { routeMeta } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
 import { formatRupees } from "../lib/money";
 import { SummaryTotals } from "../cart/summary-totals";
-import { OrderAddress, OrderItems, OrderNumber, OrderReturns } from "./order-display";
+import { OrderAddress, OrderItems, OrderNumber, OrderReturns, deliveryLabel } from "./order-display";
 import type { Route } from "./+types/order-success";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -50,7 +50,8 @@ export default function OrderSuccess({ loaderData }: Route.ComponentProps) {
       <OrderReturns order={order} />
       {/* A <div>, not a <p>: an <address> may not sit in a paragraph (the browser would split it). */}
       <div className="order-delivery">
-        Delivering to: <OrderAddress order={order} />
+        {`${deliveryLabel(order.status)}: `}
+        <OrderAddress order={order} />
       </div>
       <div className="actions">
         <Link className="button" to="/my-orders">

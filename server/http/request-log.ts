@@ -15,8 +15,8 @@ declare module "http" {
 const SANE_REQUEST_ID = /^[\w.-]{1,64}$/;
 
 /**
- * One line per answered request (method, path and query, status, milliseconds) at info, at error
- * for a 5xx or a request that ended before its answer, and every request's id in X-Request-Id.
+ * One line per request (method, path and query, status, milliseconds) at info, at error for a 5xx
+ * (a request the client cancelled before its answer is info too), and every request's id in X-Request-Id.
  * A link carrying a secret token is written without it (token-links.ts).
  *
  * Nothing is done for a line the log level would drop: a general-purpose request logger binds a
@@ -39,8 +39,11 @@ export function requestLog(logger: Logger, options: { ignore: (path: string) => 
     const onEnd = () => {
       if (done) return;
       done = true;
+      // Closed before the answer was all sent: a browser that went elsewhere (a tap on another
+      // link, a closed tab), which is no fault of the store's. A failure of ours that cut an
+      // answer short is written by the error handler that cut it (server/http/page-errors.ts).
       const aborted = !res.writableFinished;
-      const level = aborted || res.statusCode >= 500 ? "error" : "info";
+      const level = res.statusCode >= 500 && !aborted ? "error" : "info";
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
         {
@@ -49,7 +52,7 @@ export function requestLog(logger: Logger, options: { ignore: (path: string) => 
           res: { statusCode: res.statusCode },
           responseTime: Math.round(performance.now() - startedAt),
         },
-        aborted ? "request aborted" : level === "error" ? "request errored" : "request completed",
+        aborted ? "request cancelled by the client" : level === "error" ? "request errored" : "request completed",
       );
     };
     res.once("finish", onEnd);

@@ -696,7 +696,8 @@ function startServer(dataDir: string, env: Record<string, string> = {}) {
   const ready = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     child.stdout!.on("data", () => {
-      const match = output.match(/is running at http:\/\/localhost:(\d+)/);
+      // "… is running at <PUBLIC_URL>: open it in a browser (listening on 127.0.0.1:<port>)"
+      const match = output.match(/is running at \S+: open it in a browser \(listening on 127\.0\.0\.1:(\d+)\)/);
       if (match) {
         clearTimeout(timer);
         resolve(`http://127.0.0.1:${match[1]}`);

@@ -74,8 +74,13 @@ describe("checkout with a discount code", () => {
     const shopper = await shopperWithCart(12_500, 1);
     const page = await html(shopper.client, "/checkout");
     expect(page.text).toContain('<label for="field-discountCode">Discount code</label>');
-    // Outside the form, but in it through form=: Place Order stays the form's default button.
-    const apply = /<button[^>]*form="checkout-form"[^>]*>Apply<\/button>/.exec(page.text)?.[0] ?? "";
+    // In the checkout form, after the address; the form's first submit button (the one Enter
+    // presses in a field) places the order.
+    const form = page.text.slice(page.text.indexOf('id="checkout-form"'));
+    const firstButton = /<button type="submit"[^>]*>([^<]*)<\/button>/.exec(form)!;
+    expect(firstButton[1]).toBe("Place Order");
+    expect(firstButton[0]).not.toContain('name="intent"');
+    const apply = /<button type="submit"[^>]*>Apply<\/button>/.exec(form)?.[0] ?? "";
     expect(apply).toContain('name="intent"');
     expect(apply).toContain('value="apply"');
     const checkoutKey = valueOf(page.text, "checkoutKey")!;

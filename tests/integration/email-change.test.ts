@@ -312,7 +312,8 @@ describe("the confirmation link", () => {
       (m) => m.to.includes(person.email) && m.subject === "Your Waqt email was changed",
     );
     expect(notice.text).toContain(`from ${person.email} to ${person.newEmail}`);
-    expect(notice.text).toMatch(/on \d{1,2}-\w{3}-\d{4}, \d{1,2}:\d{2}\s?[ap]m \(Pakistan time\)/i);
+    // The store's one date format (server/modules/shared/store-dates.shared.ts).
+    expect(notice.text).toMatch(/on \d{1,2} [A-Z][a-z]{2} \d{4}, \d{1,2}:\d{2} [ap]m \(Pakistan time\)/);
     expect(notice.text).toContain(server.config.store.email);
     expect(notice.text).toContain(server.config.store.phone);
     expect(linkIn(notice.text, PUBLIC_URL)).toBe(`${PUBLIC_URL}/contact`);

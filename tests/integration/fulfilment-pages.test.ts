@@ -230,7 +230,10 @@ describe("shipping from the admin pages", () => {
     // The customer sees them on My Orders, and still after Delivered.
     const mine = (await html(client, "/my-orders")).text;
     expect(mine).toContain("Courier: <strong>TCS</strong>");
-    expect(mine).toContain('Tracking number: <strong class="tracking-number">TCS-778899</strong>');
+    // Linked to TCS's page for this parcel (server/providers/couriers/courier-tracking.shared.ts).
+    expect(mine).toContain(
+      'Tracking number: <a href="https://www.tcsexpress.com/track/TCS-778899" rel="noreferrer" class="tracking-link"><strong class="tracking-number">TCS-778899</strong>',
+    );
     await admin.postForm("/admin/orders", { orderId, status: "Delivered" });
     expect((await html(client, "/my-orders")).text).toContain("TCS-778899");
     expect((await html(client, "/my-orders")).text).toContain('class="status status--delivered"');
@@ -514,7 +517,10 @@ describe("CSV export", () => {
     "City",
     "Address",
     "Items",
+    "Subtotal",
+    "Discount",
     "Total",
+    "Refund",
     "Status",
     "Courier",
     "Tracking Number",
@@ -564,6 +570,9 @@ describe("CSV export", () => {
         'Flat 2, "Rose" Apartments, Karachi, Punjab 54000, Pakistan',
         "Seamaster CSV × 2; Casio CSV × 1",
         "51999.99",
+        "0",
+        "51999.99",
+        "0",
         "Shipped",
         "Call Courier",
         "CC-998877",
@@ -573,8 +582,32 @@ describe("CSV export", () => {
     expect(text).toContain('"Flat 2, ""Rose"" Apartments, Karachi, Punjab 54000, Pakistan"');
     const all = parseCsv((await exported("search=export.pk")).text.slice(1));
     expect(all).toHaveLength(3);
-    expect(all[1]![8]).toBe("25000");
-    expect(all[2]![8]).toBe("51999.99");
+    expect(all[1]![10]).toBe("25000");
+    expect(all[2]![10]).toBe("51999.99");
+  });
+
+  it("shows each order's subtotal, discount, total and the refunds paid for its returns", async () => {
+    const orderId = await insertOrder({ name: "Refund CSV", email: "refund@csvmoney.pk", totalPrice: 22500 });
+    const [code] = await server.database
+      .db("discount_codes")
+      .insert({ code: "CSVEID", type: "fixed", value: 2500.5 })
+      .returning("id");
+    await server.database
+      .db("orders")
+      .where({ id: orderId })
+      .update({ discountCodeId: code.id, discountCode: "CSVEID", discountAmount: 2500.5, status: "Delivered" });
+    await server.database.db("order_returns").insert([
+      { orderId, reason: "Wrong item", status: "Received", refundAmount: 7000.25, refundMethod: "JazzCash" },
+      { orderId, reason: "Other", status: "Rejected", rejectionReason: "Worn", refundAmount: 900 },
+    ]);
+    const [header, row] = parseCsv((await exported("search=csvmoney.pk")).text.slice(1));
+    const cell = (name: string) => row![header!.indexOf(name)];
+    expect([cell("Subtotal"), cell("Discount"), cell("Total"), cell("Refund")]).toEqual([
+      "25000.5",
+      "2500.5",
+      "22500",
+      "7000.25",
+    ]);
   });
 
   it("makes a cell that a spreadsheet would run inert with a leading quote mark", async () => {

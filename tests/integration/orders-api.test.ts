@@ -755,7 +755,7 @@ describe("PATCH /orders/:id/status", () => {
 });
 
 describe("dashboard figures", () => {
-  it("counts orders, products and pending orders, sums revenue without Cancelled, and gives the 5 latest", async () => {
+  it("counts orders, products and pending orders; splits revenue into collected (delivered, less refunds paid), to collect and cancelled; gives the 5 latest", async () => {
     await insertProducts(server, [{ name: "One" }, { name: "Two" }, { name: "Three" }]);
     const placed = [
       await insertOrder({ userId: customerId, totalPrice: 100.1, createdAt: minute(1), status: "Delivered" }),
@@ -765,11 +765,19 @@ describe("dashboard figures", () => {
       await insertOrder({ userId: otherId, totalPrice: 50, createdAt: minute(5), status: "Pending" }),
       await insertOrder({ userId: customerId, totalPrice: 1000, createdAt: minute(6), status: "Pending" }),
     ];
+    // A refund paid for part of the delivered order, one asked for and not yet paid, and a refund
+    // of an order cancelled since: only the paid refund of a standing order comes out of the till.
+    const delivered = placed[0]!;
+    await server.database.db("order_returns").insert([
+      { orderId: delivered, reason: "Wrong item", status: "Received", refundAmount: 40.05, refundMethod: "Cash" },
+      { orderId: delivered, reason: "Other", status: "Requested", refundAmount: 60 },
+      { orderId: placed[2]!, reason: "Other", status: "Received", refundAmount: 500, refundMethod: "Cash" },
+    ]);
     const figures = await server.services.reports.dashboardFigures();
     expect(figures).toMatchObject({
       totalOrders: 6,
       totalProducts: 3,
-      totalRevenue: 1150.4,
+      revenue: { collected: 60.05, toCollect: 1050.3, cancelled: 9999.99, total: 1110.35 },
       pendingOrders: 3,
       unconfirmedOrders: 3,
     });
@@ -781,7 +789,7 @@ describe("dashboard figures", () => {
     expect(await server.services.reports.dashboardFigures()).toEqual({
       totalOrders: 0,
       totalProducts: 0,
-      totalRevenue: 0,
+      revenue: { collected: 0, toCollect: 0, cancelled: 0, total: 0 },
       pendingOrders: 0,
       unconfirmedOrders: 0,
       latestOrders: [],

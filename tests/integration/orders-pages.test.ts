@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestClient } from "../support/http-client";
 import { insertProducts, insertUser } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/test-server";
+import { formatRupees } from "../../server/modules/shared/money.shared";
 
 let server: TestServer;
 
@@ -62,6 +63,33 @@ describe("cart page", () => {
     expect(page.text).toContain('href="/login?redirectTo=%2Fcart"');
   });
 
+  it("sends a guest's Add to Cart to log in, saying why, with a way to sign up and back to the watch; nothing added", async () => {
+    const [id] = await insertProducts(server, [{ name: "Guest Press Watch", stock: 3 }]);
+    const guest = new TestClient(server.baseUrl);
+    const pressed = await guest.postForm("/cart", {
+      intent: "add",
+      productId: id!,
+      quantity: "1",
+      then: "cart",
+      returnTo: `/products/${id}`,
+    });
+    expect(pressed.status).toBe(303);
+    const login = pressed.headers.get("location")!;
+    expect(login).toBe(`/login?redirectTo=%2Fproducts%2F${id}&reason=cart`);
+    const page = await html(guest, login);
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(
+      /Log in or <a href="\/signup\?redirectTo=%2Fproducts%2F[0-9a-f-]{36}"[^>]*>sign up<\/a> to add this watch to your cart/,
+    );
+    // Logging in from it goes back to the watch; signing up from it too.
+    expect(page.text).toContain(`name="redirectTo" value="/products/${id}"`);
+    expect((await html(guest, `/signup?redirectTo=%2Fproducts%2F${id}`)).text).toContain(
+      `name="redirectTo" value="/products/${id}"`,
+    );
+    // The plain log-in page says nothing of a cart.
+    expect((await html(guest, "/login")).text).not.toContain("to add this watch to your cart");
+  });
+
   it("steps quantities within 1 and the stock, asks before remove and clear, and sums exactly", async () => {
     const [id] = await insertProducts(server, [{ name: "Stepper Watch", price: 1000.1, stock: 3 }]);
     const shopper = await newShopper();
@@ -111,6 +139,45 @@ describe("cart page", () => {
 });
 
 describe("checkout", () => {
+  it("fills in the newest order's address and mobile number, else the profile's; what is paid comes before Place Order", async () => {
+    const [id] = await insertProducts(server, [{ name: "Address Again", stock: 5 }]);
+    const shopper = await newShopper();
+    await server.database
+      .db("users")
+      .where({ email: `shopper${shopperNumber}@orders.test` })
+      .update({ street: "7 Profile Lane", city: "Karachi", state: "Sindh", zipCode: "74000", phone: "0321-7654321" });
+    await addToCart(shopper, id!, 1);
+    const first = (await html(shopper, "/checkout")).text;
+    for (const value of ["7 Profile Lane", "Karachi", "Sindh", "74000", "Pakistan", "0321-7654321"]) {
+      expect(first).toContain(`value="${value}"`);
+    }
+
+    const placed = await shopper.postForm("/checkout", {
+      street: "22 Mall Road",
+      city: "Lahore",
+      state: "Punjab",
+      zipCode: "54000",
+      country: "Pakistan",
+      phone: "0300 111 2222",
+      checkoutKey: await checkoutKey(shopper),
+    });
+    expect(placed.status).toBe(303);
+    await addToCart(shopper, id!, 1);
+    const again = (await html(shopper, "/checkout")).text;
+    for (const value of ["22 Mall Road", "Lahore", "Punjab", "54000", "0300-1112222"]) {
+      expect(again).toContain(`value="${value}"`);
+    }
+    expect(again).not.toContain("7 Profile Lane");
+
+    // The summary, the discount code and the total, then Place Order (the last button of the page).
+    const summary = again.indexOf("Order Summary");
+    const discount = again.indexOf('id="field-discountCode"');
+    const total = again.indexOf('class="cart__total"');
+    const placeOrder = again.lastIndexOf(">Place Order</button>");
+    expect(summary).toBeGreaterThan(again.indexOf('id="field-street"'));
+    expect([summary, discount, total].every((at) => at > 0 && at < placeOrder)).toBe(true);
+  });
+
   it("sends a guest to log in, and shows an empty cart", async () => {
     const guest = await html(new TestClient(server.baseUrl), "/checkout");
     expect(guest.status).toBe(302);
@@ -284,13 +351,22 @@ describe("admin order desk", () => {
     const page = await html(admin, "/admin");
     expect(page.text).toContain("Total Revenue");
     expect(page.text).toContain("Cancelled orders are not counted");
+    for (const [label, amount] of [
+      ["Collected", figures.revenue.collected],
+      ["To collect", figures.revenue.toCollect],
+      ["Cancelled", figures.revenue.cancelled],
+    ] as const) {
+      expect(page.text).toContain(`<dt>${label}</dt><dd>${formatRupees(amount)}</dd>`);
+    }
     expect(page.text).toContain(`>${figures.totalOrders}<`);
     expect(page.text).toContain(figures.latestOrders[0]!._id.slice(-8).toUpperCase());
-    const { totalAmount } = (await server.services.orders.listOrders({})).meta;
-    expect(figures.totalRevenue).toBe(totalAmount);
-    const cancelledSum =
-      (await server.database.db("orders").where({ status: "Cancelled" }).sum({ sum: "total_price" }).first())?.sum ?? 0;
-    const allSum = (await server.database.db("orders").sum({ sum: "total_price" }).first())?.sum ?? 0;
-    expect(figures.totalRevenue).toBeCloseTo(allSum - cancelledSum, 2);
+    const sumOf = async (statuses: string[]) =>
+      Number(
+        (await server.database.db("orders").whereIn("status", statuses).sum({ sum: "total_price" }).first())?.sum ?? 0,
+      );
+    expect(figures.revenue.toCollect).toBeCloseTo(await sumOf(["Pending", "Shipped"]), 2);
+    expect(figures.revenue.cancelled).toBeCloseTo(await sumOf(["Cancelled"]), 2);
+    expect(figures.revenue.collected).toBeCloseTo(await sumOf(["Delivered"]), 2);
+    expect(figures.revenue.total).toBeCloseTo(figures.revenue.collected + figures.revenue.toCollect, 2);
   });
 });

@@ -4,13 +4,14 @@
  * are written by their route, without the token, however the address is spelled; every other
  * address is written as it came.
  */
+import net from "node:net";
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestClient } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/test-server";
 
-type LogLine = { msg: string; reqId?: string; req?: { method: string; url: string } };
+type LogLine = { level: number; msg: string; reqId?: string; url?: string; req?: { method: string; url: string } };
 
 const lines: LogLine[] = [];
 const written: string[] = [];
@@ -84,5 +85,37 @@ describe("the request log", () => {
       "/verify-phone?token=%5Bremoved%5D&step=2",
     );
     expect(written.join("")).not.toContain("StraySecret");
+  });
+
+  it("writes a request the browser cancelled below warning level, as no error of the store's", async () => {
+    const { port } = new URL(server.baseUrl);
+    // A page asked for, and a form post whose body never comes, each cut off by the browser at once.
+    const cancel = (request: string) =>
+      new Promise<void>((resolve, reject) => {
+        const socket = net.connect(Number(port), "127.0.0.1", () => {
+          socket.write(request, () => {
+            socket.destroy();
+            resolve();
+          });
+        });
+        socket.on("error", reject);
+      });
+    await cancel("GET /products?sort=name&cancelled=1 HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    await cancel(
+      "POST /contact?cancelled=2 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\nname=Sana",
+    );
+    const deadline = Date.now() + 10_000;
+    const about = (marker: string) =>
+      lines.filter((line) => (line.req?.url ?? line.url ?? "").includes(`cancelled=${marker}`));
+    while (about("1").length === 0 || about("2").length === 0) {
+      if (Date.now() > deadline) throw new Error("no log line for the cancelled requests");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // Whatever else the cut-off answers make the store write comes in the moment after.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const marker of ["1", "2"]) {
+      expect(about(marker).map((line) => line.msg)).toContain("request cancelled by the client");
+      for (const line of about(marker)) expect(line.level, `${line.msg} (${marker})`).toBeLessThan(40);
+    }
   });
 });

@@ -136,6 +136,13 @@ describe("returns through the pages", () => {
     const details = await html(admin, `/admin/returns/${returnId}`);
     expect(details.text).toContain("Scratched glass");
     expect(details.text).toContain("Approve Return");
+    // Whom to call and where to fetch the watch from, for arranging the pick-up.
+    expect(details.text).toContain('<dt>Mobile Number</dt><dd><a href="tel:+923001234567">0300-1234567</a></dd>');
+    expect(details.text).toContain(
+      '<dt>Pick up from</dt><dd><address class="order-address">12 Canal Road, Lahore, Punjab 54000, Pakistan</address></dd>',
+    );
+    // The order's page names each return's refund.
+    expect((await html(admin, `/admin/orders/${orderId}`)).text).toContain("Refund Rs. 4,000");
     expect((await admin.postForm(`/admin/returns/${returnId}`, { intent: "approve" })).status).toBe(303);
     const approved = await html(admin, `/admin/returns/${returnId}`);
     expect(approved.text).toContain("Return marked Approved");
@@ -156,6 +163,7 @@ describe("returns through the pages", () => {
     expect(again.status).toBe(409);
     expect(await again.text()).toContain("This return is received: its status can no longer change");
     expect(await stockOf(productId)).toBe(stockBefore + 1);
+    expect((await html(admin, `/admin/orders/${orderId}`)).text).toContain("Refund Rs. 4,000 (paid by Easypaisa)");
 
     const refunded = await html(client, "/my-orders");
     expect(refunded.text).toContain("Refunded Rs. 4,000 by Easypaisa, reference EP-5521");

@@ -30,7 +30,8 @@ function startServer(env: Record<string, string> = {}, options: { detached?: boo
   const ready = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     child.stdout!.on("data", () => {
-      const match = output.match(/is running at http:\/\/localhost:(\d+)/);
+      // "… is running at <PUBLIC_URL>: open it in a browser (listening on 127.0.0.1:<port>)"
+      const match = output.match(/is running at \S+: open it in a browser \(listening on 127\.0\.0\.1:(\d+)\)/);
       if (match) {
         clearTimeout(timer);
         resolve(`http://127.0.0.1:${match[1]}`);
@@ -82,9 +83,25 @@ describe("the server process", () => {
     expect(home.status).toBe(200);
     expect(await home.text()).toContain("New arrivals");
     expect(first.output()).toContain("demo data seeded (first start)");
-    expect(first.output()).toContain("admin@waqt.pk");
+    // Not a terminal: JSON lines, for files and log shippers.
+    const records = first
+      .output()
+      .trim()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    const said = records.map((record) => record.msg);
+    // What a person needs to begin: where to open it, how to sign in, where the mail goes.
+    expect(said).toContainEqual(
+      `Waqt is running at ${url.replace("127.0.0.1", "localhost")}: open it in a browser (listening on 127.0.0.1:${new URL(url).port})`,
+    );
+    expect(said).toContainEqual(
+      "demo accounts, with their published passwords: admin@waqt.pk / admin12345 (admin), customer@waqt.pk / customer12345 (customer)",
+    );
     // Without SMTP_URL the store's mail becomes .eml files, and the log says where.
-    expect(first.output()).toContain(`mail: .eml files under ${path.join(dataDir, "outbox")} (SMTP_URL is not set)`);
+    expect(first.output()).toContain(
+      `mail goes to .eml files under ${path.join(dataDir, "outbox")} (SMTP_URL is not set)`,
+    );
 
     const exited = exitOf(first.child);
     first.child.kill("SIGTERM");
@@ -95,6 +112,8 @@ describe("the server process", () => {
     const secondUrl = await second.ready;
     expect((await fetch(secondUrl + "/")).status).toBe(200);
     expect(second.output()).not.toContain("demo data seeded");
+    // Every start says how to sign in while the demo passwords are unchanged.
+    expect(second.output()).toContain("demo accounts, with their published passwords: admin@waqt.pk / admin12345");
     const secondExit = exitOf(second.child);
     second.child.kill("SIGINT");
     expect(await secondExit).toBe(0);
@@ -238,6 +257,10 @@ describe("the server process", () => {
     // A loopback PUBLIC_URL is this machine alone, as before.
     const local = startServer({ HOST: "127.0.0.1", PUBLIC_URL: "http://127.0.0.1:8080" });
     await local.ready;
+    // The address to open is PUBLIC_URL's (the proxy's), not the port the store listens on.
+    expect(local.output()).toMatch(
+      /is running at http:\/\/127\.0\.0\.1:8080: open it in a browser \(listening on 127\.0\.0\.1:\d+\)/,
+    );
     const exited = exitOf(local.child);
     local.child.kill("SIGTERM");
     expect(await exited).toBe(0);

@@ -1,13 +1,8 @@
 import { renderMail, siteLink, type MailContext } from "../mail/mail-layout";
 import type { MailToQueue } from "../mail/outbox";
+import { formatStoreDateTime } from "../shared/store-dates.shared";
 
 /** Mails of the accounts module (docs/product.md, "Accounts" and "Mail"). */
-
-const KARACHI_TIME = new Intl.DateTimeFormat("en-PK", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "Asia/Karachi",
-});
 
 /** The link to choose a new password: it carries the secret, so the mail's body is purged once sent. */
 export function passwordResetMail(
@@ -59,7 +54,7 @@ export function passwordChangedMail(
       blocks: [
         {
           kind: "paragraph",
-          text: `The password of your ${store} account (${user.email}) was ${how === "reset" ? "reset with a link we mailed you" : "changed"} on ${KARACHI_TIME.format(at)} (Pakistan time). Every other device signed in to your account was signed out.`,
+          text: `The password of your ${store} account (${user.email}) was ${how === "reset" ? "reset with a link we mailed you" : "changed"} on ${formatStoreDateTime(at)} (Pakistan time). Every other device signed in to your account was signed out.`,
         },
         {
           kind: "paragraph",
@@ -128,7 +123,7 @@ export function emailChangedMail(
       blocks: [
         {
           kind: "paragraph",
-          text: `The email of your ${store} account was changed from ${change.from} to ${change.to} on ${KARACHI_TIME.format(change.at)} (Pakistan time). Mails about your account now go to ${change.to}, and the devices signed in to your account were signed out.`,
+          text: `The email of your ${store} account was changed from ${change.from} to ${change.to} on ${formatStoreDateTime(change.at)} (Pakistan time). Mails about your account now go to ${change.to}, and the devices signed in to your account were signed out.`,
         },
         {
           kind: "paragraph",

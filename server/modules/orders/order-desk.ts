@@ -1,3 +1,4 @@
+import { fromPaisa, toPaisa } from "../shared/money.shared";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
 import { NotFoundError } from "../shared/errors.shared";
@@ -108,6 +109,11 @@ export class OrderDeskService {
         "orders.zipCode",
         "orders.country",
         "orders.totalPrice",
+        "orders.discountAmount",
+        Order.raw(
+          `(SELECT COALESCE(SUM(refund_amount), 0) FROM order_returns
+             WHERE order_returns.order_id = orders.id AND order_returns.status = 'Received') AS refunded_amount`,
+        ),
         "orders.status",
         "orders.courier",
         "orders.trackingNumber",
@@ -115,7 +121,7 @@ export class OrderDeskService {
           `(SELECT string_agg(product_name || ' × ' || quantity, '; ' ORDER BY position)
               FROM order_items WHERE order_items.order_id = orders.id) AS items_text`,
         ),
-      )) as unknown as (Order & { placedAt: string; itemsText: string | null })[];
+      )) as unknown as (Order & { placedAt: string; itemsText: string | null; refundedAmount: number })[];
     return ordersCsv(
       rows.map((row) => ({
         number: `#${shortOrderId(row.id)}`,
@@ -126,7 +132,10 @@ export class OrderDeskService {
         city: row.city,
         address: [row.street, row.city, `${row.state} ${row.zipCode}`.trim(), row.country].filter(Boolean).join(", "),
         items: row.itemsText ?? "",
+        subtotal: String(fromPaisa(toPaisa(row.totalPrice) + toPaisa(row.discountAmount))),
+        discount: String(row.discountAmount),
         total: String(row.totalPrice),
+        refund: String(row.refundedAmount),
         status: row.status,
         courier: row.courier ?? "",
         trackingNumber: row.trackingNumber ?? "",

@@ -4,6 +4,7 @@ import { formatRupees } from "../shared/money.shared";
 import { formatPakistaniMobile } from "../shared/phone.shared";
 import { RETURN_WINDOW_DAYS } from "./return-values.shared";
 import type { Courier } from "../../providers/couriers/courier-providers.shared";
+import { trackingPageOf } from "../../providers/couriers/courier-tracking.shared";
 import { paymentMethodNamed } from "../../providers/payment-methods/payment-methods.shared";
 import { CANCEL_WINDOW_HOURS, shortOrderId } from "./order-values.shared";
 
@@ -128,7 +129,13 @@ export function orderStatusMail(
   if (status === "Shipped") {
     const courier = order.courier ? ` with ${order.courier}` : "";
     const blocks: MailBlock[] = [{ kind: "paragraph", text: `Your order ${number} is on its way${courier}.` }];
-    if (order.trackingNumber) {
+    const trackingPage = trackingPageOf(order.courier ?? null, order.trackingNumber ?? null);
+    if (order.trackingNumber && trackingPage) {
+      blocks.push(
+        { kind: "paragraph", text: `Tracking number: ${order.trackingNumber}.` },
+        { kind: "link", label: `Follow your parcel on ${order.courier}'s website`, url: trackingPage },
+      );
+    } else if (order.trackingNumber) {
       blocks.push({
         kind: "paragraph",
         text: `Tracking number: ${order.trackingNumber}. Enter it on ${order.courier && order.courier !== "Other" ? `${order.courier}'s` : "the courier's"} website to follow your parcel.`,

@@ -17,7 +17,7 @@ export const DESK_STATUS_FILTERS = [...ORDER_STATUSES, UNCONFIRMED_FILTER] as co
 export type DeskStatusFilter = (typeof DESK_STATUS_FILTERS)[number];
 
 /** Orders are listed, searched and exported by their date in Pakistan. */
-export const STORE_TIME_ZONE = "Asia/Karachi";
+export { STORE_TIME_ZONE } from "../shared/store-dates.shared";
 
 /** Search terms of the admin order list: at most this long. */
 export const ORDER_SEARCH_MAX = 100;

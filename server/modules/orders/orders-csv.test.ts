@@ -10,7 +10,10 @@ const row: OrderCsvRow = {
   city: "Lahore",
   address: "12 Canal Road, Lahore, Punjab 54000, Pakistan",
   items: "Seamaster × 2",
+  subtotal: "57777.77",
+  discount: "5777.78",
   total: "51999.99",
+  refund: "0",
   status: "Shipped",
   courier: "TCS",
   trackingNumber: "TCS-123456",
@@ -21,7 +24,7 @@ describe("the orders CSV", () => {
     const csv = ordersCsv([row]);
     expect(
       csv.startsWith(
-        "\uFEFFOrder,Date,Customer,Email,Phone,City,Address,Items,Total,Status,Courier,Tracking Number\r\n",
+        "\uFEFFOrder,Date,Customer,Email,Phone,City,Address,Items,Subtotal,Discount,Total,Refund,Status,Courier,Tracking Number\r\n",
       ),
     ).toBe(true);
     expect(csv.endsWith("\r\n")).toBe(true);

@@ -17,7 +17,14 @@ export type OrderCsvRow = {
   city: string;
   address: string;
   items: string;
+  /** The items' prices before the discount. */
+  subtotal: string;
+  /** What the discount code took off (0 without one). */
+  discount: string;
+  /** What the customer pays: subtotal less discount, delivery free. */
   total: string;
+  /** The refunds paid for the order's returns (0 without one). */
+  refund: string;
   status: string;
   courier: string;
   trackingNumber: string;
@@ -32,7 +39,10 @@ export const ORDER_CSV_COLUMNS: [keyof OrderCsvRow, string][] = [
   ["city", "City"],
   ["address", "Address"],
   ["items", "Items"],
+  ["subtotal", "Subtotal"],
+  ["discount", "Discount"],
   ["total", "Total"],
+  ["refund", "Refund"],
   ["status", "Status"],
   ["courier", "Courier"],
   ["trackingNumber", "Tracking Number"],

@@ -2,18 +2,38 @@ import type { Database } from "../../db/database";
 import { countAllProducts } from "../catalog/stock";
 import { Order } from "../orders/order.model";
 import type { PublicOrder } from "../orders/order.shape";
-import { REVENUE_SQL, readOrders } from "../orders/orders.service";
+import { readOrders } from "../orders/orders.service";
+import { toPaisa } from "../shared/money.shared";
+import { PAYMENT_METHODS } from "../../providers/payment-methods/payment-methods.shared";
 
 export type DashboardFigures = {
   totalOrders: number;
   totalProducts: number;
-  /** Sum of order totals, Cancelled orders left out (docs/product.md, "Orders"). */
-  totalRevenue: number;
+  /** What the orders are worth to the store, in rupees (docs/product.md, "Admin"). */
+  revenue: Revenue;
   pendingOrders: number;
   /** Pending orders not yet confirmed by phone: the calls to make before anything ships. */
   unconfirmedOrders: number;
   latestOrders: PublicOrder[];
 };
+
+/**
+ * Revenue as a cash-on-delivery shop counts it (RULINGS.md: the dashboard's money figures): only a
+ * delivered parcel's cash is in the till, and a refund takes its amount back out.
+ */
+export type Revenue = {
+  /** Delivered orders of the methods paid on delivery (cash on delivery), less the refunds paid. */
+  collected: number;
+  /** Orders not yet delivered and not cancelled (Pending and Shipped): cash the couriers still bring. */
+  toCollect: number;
+  /** Cancelled orders' totals: never counted in the other figures. */
+  cancelled: number;
+  /** Collected and to collect: what the orders placed are worth, less cancelled orders and refunds. */
+  total: number;
+};
+
+/** Methods whose cash comes with the parcel; a method paid in advance is collected when its payment is verified. */
+const PAID_ON_DELIVERY = PAYMENT_METHODS.filter((method) => !method.paidBeforeShipping).map((method) => method.name);
 
 /** The dashboard shows the five latest orders (docs/product.md, "Admin"). */
 const DASHBOARD_LATEST_ORDERS = 5;
@@ -33,18 +53,55 @@ export class ReportsService {
         .first()
         .select(
           Order.raw("COUNT(*)::int AS total_orders"),
-          Order.raw(`${REVENUE_SQL} AS total_revenue`),
+          Order.raw(
+            "COALESCE(SUM(total_price) FILTER (WHERE status = 'Delivered' AND payment_method = ANY(?)), 0) AS delivered_amount",
+            [PAID_ON_DELIVERY],
+          ),
+          Order.raw(
+            `(SELECT COALESCE(SUM(order_returns.refund_amount), 0) FROM order_returns
+               JOIN orders refunded ON refunded.id = order_returns.order_id
+              WHERE order_returns.status = 'Received' AND refunded.status <> 'Cancelled') AS refunded_amount`,
+          ),
+          Order.raw(
+            "COALESCE(SUM(total_price) FILTER (WHERE status IN ('Pending', 'Shipped')), 0) AS to_collect_amount",
+          ),
+          Order.raw("COALESCE(SUM(total_price) FILTER (WHERE status = 'Cancelled'), 0) AS cancelled_amount"),
           Order.raw("(COUNT(*) FILTER (WHERE status = 'Pending'))::int AS pending_orders"),
           Order.raw("(COUNT(*) FILTER (WHERE status = 'Pending' AND confirmed_at IS NULL))::int AS unconfirmed_orders"),
         ) as unknown as Promise<{
         totalOrders: number;
-        totalRevenue: number;
+        deliveredAmount: number;
+        refundedAmount: number;
+        toCollectAmount: number;
+        cancelledAmount: number;
         pendingOrders: number;
         unconfirmedOrders: number;
       }>,
       countAllProducts(this.db),
       readOrders(this.db, (query) => query.limit(DASHBOARD_LATEST_ORDERS)),
     ]);
-    return { ...orderFigures, totalProducts, latestOrders };
+    const { deliveredAmount, refundedAmount, toCollectAmount, cancelledAmount, ...counts } = orderFigures;
+    const revenue = revenueOf({
+      deliveredPaisa: toPaisa(deliveredAmount),
+      refundedPaisa: toPaisa(refundedAmount),
+      toCollectPaisa: toPaisa(toCollectAmount),
+      cancelledPaisa: toPaisa(cancelledAmount),
+    });
+    return { ...counts, revenue, totalProducts, latestOrders };
   }
+}
+
+function revenueOf(paisa: {
+  deliveredPaisa: number;
+  refundedPaisa: number;
+  toCollectPaisa: number;
+  cancelledPaisa: number;
+}): Revenue {
+  const collectedPaisa = paisa.deliveredPaisa - paisa.refundedPaisa;
+  return {
+    collected: collectedPaisa / 100,
+    toCollect: paisa.toCollectPaisa / 100,
+    cancelled: paisa.cancelledPaisa / 100,
+    total: (collectedPaisa + paisa.toCollectPaisa) / 100,
+  };
 }

@@ -1,0 +1,40 @@
+import { NavLink } from "react-router";
+import { Drawer } from "../components/drawer";
+
+/**
+ * The admin areas, in the menu's order (docs/product.md, "Admin"). A new area is one line here;
+ * its pages go inside the admin layout in app/routes.ts.
+ */
+export const ADMIN_AREAS: readonly { to: string; label: string }[] = [
+  { to: "/admin", label: "Dashboard" },
+  { to: "/admin/orders", label: "Orders" },
+  { to: "/admin/products", label: "Products" },
+  { to: "/admin/returns", label: "Returns" },
+  { to: "/admin/discounts", label: "Discounts" },
+  { to: "/admin/users", label: "Users" },
+  { to: "/admin/outbox", label: "Outbox" },
+  { to: "/admin/messages", label: "Messages" },
+];
+
+/**
+ * The one admin menu, on every admin page: a column beside the page on a wide screen, a drawer
+ * (a <details>, no script needed) above it on a phone. An area's link is marked current on its
+ * own pages too (an order's page is in Orders).
+ */
+export function AdminMenu() {
+  return (
+    <nav className="admin-menu" aria-label="Admin">
+      <Drawer summary="Admin menu">
+        <ul className="admin-menu__list">
+          {ADMIN_AREAS.map((area) => (
+            <li key={area.to}>
+              <NavLink to={area.to} end={area.to === "/admin"}>
+                {area.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </Drawer>
+    </nav>
+  );
+}
