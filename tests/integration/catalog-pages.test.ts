@@ -162,7 +162,10 @@ describe("Add to Cart", () => {
       then: "stay",
     });
     expect(response.status).toBe(303);
-    expect(response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent("/products?page=1")}`);
+    // The log-in page says why it was sent there (reason=cart).
+    expect(response.headers.get("location")).toBe(
+      `/login?redirectTo=${encodeURIComponent("/products?page=1")}&reason=cart`,
+    );
     expect(await server.database.db("cart_items").count("* as count").first()).toEqual({ count: 0 });
   });
 

@@ -552,7 +552,9 @@ describe("pages show photos at the size their slot needs", () => {
     );
     const list = await (await fetch(`${server.baseUrl}/products`)).text();
     const card = /<img [^>]*srcset="[^"]*-160w\.webp 160w[^>]*>/i.exec(list)![0];
-    expect(card).toContain('sizes="(max-width: 487px) and (min-resolution: 2.5dppx)');
+    // One card a row below 360px, two on a phone (app/components/image-slots.ts, CARD_SLOT).
+    expect(card).toContain('sizes="(max-width: 359px) and (min-resolution: 2.5dppx)');
+    expect(card).toContain("(max-width: 639px) calc(50vw - 40px)");
     expect(card).not.toContain('loading="lazy"');
 
     const shopper = new TestClient(server.baseUrl);
