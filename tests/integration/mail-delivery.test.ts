@@ -210,14 +210,14 @@ describe("several app servers", SLOW, () => {
         })),
       );
       // Both senders (and a test's own passes) at once.
-      await Promise.all([first.outboxSender!.drain(), second.outboxSender!.drain(), first.outboxSender!.drain()]);
+      await Promise.all([first.jobs!.runDueJobs(), second.jobs!.runDueJobs(), first.jobs!.runDueJobs()]);
       await until(async () => (await outboxStates(first, recipients)).every((s) => s === "sent"), "60 messages");
       for (const recipient of recipients) expect(slow.to(recipient), recipient).toHaveLength(1);
 
       // A server stopped while mail waits (the mail server down): the next one sends it.
       await slow.stop();
-      await second.outboxSender!.stop();
-      await first.outboxSender!.stop();
+      await second.jobs!.stop();
+      await first.jobs!.stop();
       const waiting = Array.from({ length: 5 }, (_, i) => `resumed${i}@delivery.test`);
       await first.database.db("outbox").insert(
         waiting.map((recipient) => ({
