@@ -12,7 +12,8 @@ import type { Knex } from "knex";
  *   message.
  * - Stock alerts made due by a restock (migration 20261123000015's trigger) get one keyed job that
  *   turns them into mails once the restock commits, whatever made it.
- * - Messages already queued when this runs get their jobs.
+ * - Messages already queued when this runs get their jobs, and the index the old sender polled
+ *   goes (the job names its message).
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
@@ -47,6 +48,8 @@ export async function up(knex: Knex): Promise<void> {
                  'outbox:' || id, NULL, NULL)::graphile_worker.job_spec
         FROM outbox WHERE state = 'queued'))`);
 
+  await knex.raw("DROP INDEX outbox_due_idx");
+
   await knex.raw(`
     CREATE OR REPLACE FUNCTION stock_alerts_due() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
@@ -70,6 +73,7 @@ export async function down(knex: Knex): Promise<void> {
       RETURN NULL;
     END
     $$`);
+  await knex.raw("CREATE INDEX outbox_due_idx ON outbox (next_attempt_at, id) WHERE state = 'queued'");
   await knex.raw("DROP TRIGGER outbox_send_job_again ON outbox");
   await knex.raw("DROP FUNCTION outbox_send_job_for_requeued_row()");
   await knex.raw("DROP TRIGGER outbox_send_jobs ON outbox");

@@ -281,6 +281,29 @@ describe("the job queue", SLOW, () => {
     }
   });
 
+  it("gives a send job the message's id alone, never its body (a reset link stays out of the queue's tables)", async () => {
+    // No runner: the job waits, and its stored payload is read as written.
+    const server = await startTestServer({ SMTP_URL: smtp.url });
+    try {
+      const userId = await insertUser(server, {
+        name: "Secret",
+        email: "secret@queue.test",
+        password: "customerpass1",
+      });
+      await server.services.passwordChanges.sendResetLink({ userId });
+      const [message] = await server.database.db("outbox").where("recipient", "secret@queue.test");
+      expect(message.textBody).toContain("/reset-password/");
+      const { rows } = await server.database.db.raw(
+        `SELECT jobs.payload::text AS payload FROM graphile_worker._private_jobs jobs
+           JOIN graphile_worker._private_tasks tasks ON tasks.id = jobs.task_id
+          WHERE tasks.identifier = 'send-mail'`,
+      );
+      expect(rows.map((row: { payload: string }) => JSON.parse(row.payload))).toEqual([{ outboxId: message.id }]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("two app servers, woken by the commit, send each mail exactly once", async () => {
     // A poll of a minute: the mails can only go out this quickly through the commit's NOTIFY.
     const first = await startTestServer({ SMTP_URL: smtp.url }, { mail: { pollMs: 60_000 } });
