@@ -139,6 +139,9 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
     throw error;
   }
 
+  // The runner ends early only on a fault it cannot get over (its connections keep being retried).
+  runner.promise.catch((error: unknown) => logger.error({ err: error }, "job runner stopped on an error"));
+
   const timers = (options.local ?? []).map((task) => {
     const runTask = () =>
       task.run().catch((error) => logger.error({ err: error, task: task.name }, "recurring task failed"));
