@@ -65,7 +65,10 @@ export type JobRunnerOptions = {
 export type JobRunner = {
   /** The task names this runner handles, for the start-up log. */
   readonly tasks: string[];
-  /** Runs every job due now in this process until none is (tests call it instead of waiting). */
+  /**
+   * Runs the jobs due now in this process, and waits for those another runner has in hand, until
+   * nothing due is left (tests call it instead of waiting). A job tried again later is not waited for.
+   */
   runDueJobs(): Promise<void>;
   /** Stops taking jobs and finishes those in hand (their signal aborts after the grace period). */
   stop(): Promise<void>;
@@ -154,7 +157,13 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   let stopped: Promise<void> | null = null;
   return {
     tasks: Object.keys(options.handlers),
-    runDueJobs: () => runOnce({ pgPool: pool, taskList, noHandleSignals: true, logger: workerLogger }),
+    async runDueJobs() {
+      for (;;) {
+        await runOnce({ pgPool: pool, taskList, noHandleSignals: true, logger: workerLogger });
+        if (!(await anythingDue(pool))) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     stop() {
       stopped ??= (async () => {
         for (const timer of timers) clearInterval(timer);
@@ -164,6 +173,20 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
       return stopped;
     },
   };
+}
+
+/**
+ * Whether a job is due and not given up: waiting, or in a runner's hands (a lock older than the
+ * queue's four hours is a dead runner's, and not waited for).
+ */
+async function anythingDue(pool: pg.Pool): Promise<boolean> {
+  const { rows } = await pool.query<{ due: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM graphile_worker.jobs
+                     WHERE run_at <= now()
+                       AND (locked_at IS NULL AND attempts < max_attempts
+                            OR locked_at > now() - interval '4 hours')) AS due`,
+  );
+  return rows[0]!.due;
 }
 
 function toTaskList(handlers: JobHandlers): TaskList {

@@ -292,7 +292,7 @@ describe("the job queue", SLOW, () => {
       });
       await server.services.passwordChanges.sendResetLink({ userId });
       const [message] = await server.database.db("outbox").where("recipient", "secret@queue.test");
-      expect(message.textBody).toContain("/reset-password/");
+      expect(message.textBody).toContain("/reset-password?token=");
       const { rows } = await server.database.db.raw(
         `SELECT jobs.payload::text AS payload FROM graphile_worker._private_jobs jobs
            JOIN graphile_worker._private_tasks tasks ON tasks.id = jobs.task_id

@@ -3,7 +3,7 @@
  * the product page's form (no sign-in, honeypot, duplicates accepted once) and the API's 202,
  * 400, 404 and 429; one mail per waiting address when the stock goes from 0 to more by any
  * path (the admin's form, the API, an order cancelled by the admin or the customer, SQL by
- * hand); the unsubscribe link (a GET changes nothing, the button stops every alert to the
+ * hand, however many alerts wait); the unsubscribe link (a GET changes nothing, the button stops every alert to the
  * address); the customer's waiting alerts on the profile.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -254,6 +254,26 @@ describe("back in stock, by any path", () => {
     await server.database.db.raw("UPDATE products SET stock = 8 WHERE id = ?", [id]);
     await server.jobs!.runDueJobs();
     expect(backInStock("late@alerts.test", "SQL Restock")).toEqual([]);
+  });
+});
+
+describe("the stock-alerts job", () => {
+  it("mails every alert a restock by SQL made due, more than one batch of them, after its commit", async () => {
+    const [id] = await insertProducts(server, [{ name: "Crowded Restock", stock: 0 }]);
+    const emails = Array.from({ length: 230 }, (_, i) => `crowd${i}@alerts.test`);
+    // Written straight to the table: 230 requests would meet the per-address limit.
+    await server.database.db("stock_alerts").insert(emails.map((email) => ({ productId: id, email })));
+    await server.database.db.raw("UPDATE products SET stock = 3 WHERE id = ?", [id]);
+    const queued = async () =>
+      (await server.database.db("outbox").where("kind", "back-in-stock").whereIn("recipient", emails)).length;
+    const deadline = Date.now() + 20_000;
+    while ((await queued()) < emails.length && Date.now() < deadline) {
+      await server.jobs!.runDueJobs();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await queued()).toBe(emails.length);
+    expect(await alertsOf(id)).toHaveLength(emails.length);
+    expect((await alertsOf(id)).every((alert) => alert.state === "notified")).toBe(true);
   });
 });
 
