@@ -22,7 +22,7 @@ export { IN_STOCK_NOW, UNSUBSCRIBE_LINK_INVALID };
 /** A waiting alert as its owner sees it on the profile. */
 export type WaitingAlert = { _id: string; product: { _id: string; name: string }; createdAt: string };
 
-/** How many due alerts one pass of the outbox sender turns into mails. */
+/** How many due alerts one transaction of the sweep (queueDue) turns into mails. */
 const SWEEP_BATCH = 200;
 
 function hashToken(token: string): string {
@@ -130,11 +130,17 @@ export class StockAlertsService {
   }
 
   /**
-   * Turns due alerts (a restock by SQL or any other path that did not do it itself) into mails:
-   * the outbox sender calls this on every pass.
+   * Turns due alerts (a restock by SQL or any other path that did not do it itself) into mails,
+   * a batch a transaction until a batch is not full: the job queue's "stock-alerts-due" task,
+   * which the restock trigger adds (migration 20261125000026).
    */
   async queueDue(): Promise<number> {
-    return this.db.transaction((trx) => queueDueStockAlerts(trx, this.mail));
+    let mailed = 0;
+    for (;;) {
+      const pass = await this.db.transaction((trx) => mailDueStockAlerts(trx, this.mail));
+      mailed += pass.mailed;
+      if (pass.read < SWEEP_BATCH) return mailed;
+    }
   }
 }
 
@@ -169,6 +175,15 @@ export async function moveWaitingStockAlerts(trx: Knex, from: string, to: string
  * time it is read waits for the next restock.
  */
 export async function queueDueStockAlerts(trx: Knex, mail: MailContext, productIds?: string[]): Promise<number> {
+  return (await mailDueStockAlerts(trx, mail, productIds)).mailed;
+}
+
+/** queueDueStockAlerts, also saying how many due alerts it read (a sweep goes on while batches are full). */
+async function mailDueStockAlerts(
+  trx: Knex,
+  mail: MailContext,
+  productIds?: string[],
+): Promise<{ read: number; mailed: number }> {
   const { rows } = await trx.raw<{
     rows: { id: string; email: string; productId: string; name: string; price: number; stock: number }[];
   }>(
@@ -180,11 +195,12 @@ export async function queueDueStockAlerts(trx: Knex, mail: MailContext, productI
       FOR UPDATE OF a SKIP LOCKED`,
     productIds ? [productIds] : [],
   );
-  if (rows.length === 0) return 0;
+  const read = rows.length;
+  if (read === 0) return { read, mailed: 0 };
   const inStock = rows.filter((row) => row.stock > 0);
   const soldOutAgain = rows.filter((row) => row.stock === 0).map((row) => row.id);
   if (soldOutAgain.length > 0) await StockAlert.query(trx).whereIn("id", soldOutAgain).patch({ state: "waiting" });
-  if (inStock.length === 0) return 0;
+  if (inStock.length === 0) return { read, mailed: 0 };
   const tokens = inStock.map(() => crypto.randomBytes(24).toString("base64url"));
   await trx.raw(
     `UPDATE stock_alerts SET state = 'notified', notified_at = now(), unsubscribe_token_hash = given.token_hash
@@ -202,5 +218,5 @@ export async function queueDueStockAlerts(trx: Knex, mail: MailContext, productI
       ),
     ),
   );
-  return inStock.length;
+  return { read, mailed: inStock.length };
 }

@@ -3,7 +3,7 @@ import type { Message, MessageChannel } from "./message-channel";
 
 /**
  * Email through the outbox (docs/decisions/2026-11-23-outbox.md): a message becomes an outbox
- * row in the caller's transaction, and the outbox sender delivers it (server/mail/).
+ * row in the caller's transaction, with its send job, which the job queue runs (server/mail/outbox-sender.ts).
  */
 export const emailChannel: MessageChannel = {
   id: "email",

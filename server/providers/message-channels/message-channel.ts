@@ -6,7 +6,7 @@ import type { StatementPart } from "../../modules/shared/statement";
  * A way the store's messages reach people (docs/decisions/2026-11-25-providers.md). Email
  * through the outbox is the first; a channel that texts (WhatsApp, SMS) is one of its own.
  * A channel only takes messages in the caller's transaction: what it takes is sent after the
- * commit, once, by its own sender (the outbox sender for email), and nothing is sent for a
+ * commit, once, by its own job (the outbox's send job for email), and nothing is sent for a
  * change that rolls back.
  */
 export type MessageChannel = {
