@@ -81,7 +81,7 @@ test.describe("storefront content", () => {
     await page.getByLabel("Password", { exact: true }).fill(ADMIN.password);
     await page.getByRole("button", { name: "Log In" }).click();
     await expect(page.getByRole("heading", { name: "Admin Dashboard" })).toBeVisible();
-    await page.getByRole("link", { name: /Messages/ }).click();
+    await page.getByRole("link", { name: /^Messages \d+ message/ }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Messages" })).toBeVisible();
     const message = page.locator("article", { hasText: subject });
     await expect(message).toContainText("Hamza Ali");

@@ -155,7 +155,9 @@ test.describe("orders a courier can deliver", () => {
     const csv = fs.readFileSync((await download.path())!, "utf8");
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     const lines = csv.slice(1).trimEnd().split("\r\n");
-    expect(lines[0]).toBe("Order,Date,Customer,Email,Phone,City,Address,Items,Total,Status,Courier,Tracking Number");
+    expect(lines[0]).toBe(
+      "Order,Date,Customer,Email,Phone,City,Address,Items,Subtotal,Discount,Total,Refund,Status,Courier,Tracking Number",
+    );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`#${short},`);
     expect(lines[1]).toContain(`,Sana Mirza,${email},${phone.shown},Karachi,`);

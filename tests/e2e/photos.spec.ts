@@ -112,12 +112,13 @@ test.describe("product photos", () => {
     expect(saving.photos.map((image) => image.url)).toEqual([expect.stringMatching(/-480w\.(avif|webp)$/)]);
     expect(saving.total).toBeLessThan(phone.total);
 
-    // The catalogue on the phone: the card shows the photo at the card's size.
+    // The catalogue on the phone: the card shows the photo at the card's size, two cards a row
+    // (about 155 CSS pixels wide, at most two device pixels each: the 320-pixel variant).
     const list = await imagesLoaded(browser, `/products?search=${encodeURIComponent(name)}`, {
       ...PHONE,
       javaScriptEnabled,
     });
-    expect(list.photos.map((image) => image.url)).toEqual([expect.stringMatching(/-720w\.(avif|webp)$/)]);
+    expect(list.photos.map((image) => image.url)).toEqual([expect.stringMatching(/-320w\.(avif|webp)$/)]);
 
     // Shown to a shopper: the photo, upright, with the product's name as its text.
     await page.goto(productPath);
