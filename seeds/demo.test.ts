@@ -3,6 +3,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../tests/support/test-database";
 import { demoWatches } from "./data/demo-watches";
+import { demoWatchSpecs } from "./data/demo-watch-specs";
+import { specsSchema } from "../server/modules/catalog/catalog.schemas";
 import { isEmptyStore, seedDemoData } from "./demo";
 
 let database: TestDatabase;
@@ -22,6 +24,18 @@ describe("demo data", () => {
     expect(new Set(demoWatches.map((watch) => watch.name)).size).toBe(demoWatches.length);
   });
 
+  it("gives every watch real specifications the product form would accept, and none to a watch it lacks", () => {
+    expect(Object.keys(demoWatchSpecs).sort()).toEqual(demoWatches.map((watch) => watch.slug).sort());
+    for (const watch of demoWatches) {
+      const specs = specsSchema.validateSync(demoWatchSpecs[watch.slug], { strict: true, abortEarly: false });
+      expect(specs.movement, watch.slug).not.toBeNull();
+      expect(specs.caseDiameterMm, watch.slug).not.toBeNull();
+      expect(specs.reference, watch.slug).not.toBeNull();
+      // The description says the size the specifications give ("a 42 mm … case").
+      expect(watch.description, watch.slug).toContain(`${specs.caseDiameterMm} mm`);
+    }
+  });
+
   it("has an image in public/ for every watch", () => {
     for (const watch of demoWatches) {
       expect(fs.existsSync(path.join("public", watch.imageUrl)), watch.imageUrl).toBe(true);
@@ -37,5 +51,7 @@ describe("demo data", () => {
     expect(second).toEqual({ products: 0, users: 0 });
     const [{ count }] = await database.db("products").count<{ count: number }[]>("* as count");
     expect(count).toBe(demoWatches.length);
+    const prx = await database.db("products").where("name", "Tissot PRX Powermatic 80").first();
+    expect(prx).toMatchObject({ movement: "Automatic", caseDiameterMm: 40, waterResistanceM: 100, features: ["date"] });
   });
 });

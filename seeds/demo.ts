@@ -2,6 +2,7 @@ import type { Knex } from "knex";
 import { hashPassword } from "../server/modules/accounts/passwords";
 import { demoAccounts } from "./demo-accounts";
 import { demoWatches } from "./data/demo-watches";
+import { demoWatchSpecs } from "./data/demo-watch-specs";
 
 export type SeedReport = { products: number; users: number };
 
@@ -34,6 +35,7 @@ export async function seedDemoData(knex: Knex): Promise<SeedReport> {
         category: watch.category,
         stock: watch.stock,
         imageUrl: watch.imageUrl,
+        ...demoWatchSpecs[watch.slug],
         createdAt,
         updatedAt: createdAt,
       }));

@@ -3,6 +3,7 @@ import { requestContext } from "../context";
 import { formFailure } from "../lib/forms";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
+import { productFormInput } from "../../server/modules/catalog/watch-specs.shared";
 import { ProductForm, productFormValues } from "./product-form";
 import type { Route } from "./+types/product-create";
 
@@ -23,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return formFailure(error, {}, { fallback: "Failed to save the product" });
   }
   try {
-    await services.catalog.createProduct(form.fields, form.photo);
+    await services.catalog.createProduct(productFormInput(form.fields), form.photo);
   } catch (error) {
     return formFailure(error, form.fields, { fallback: "Failed to save the product" });
   }

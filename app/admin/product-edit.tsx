@@ -4,6 +4,7 @@ import { formFailure } from "../lib/forms";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
+import { productFormInput } from "../../server/modules/catalog/watch-specs.shared";
 import { ProductForm, productFormValues } from "./product-form";
 import type { Route } from "./+types/product-edit";
 
@@ -25,7 +26,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return formFailure(error, {}, { fallback: "Failed to save the product" });
   }
   try {
-    await services.catalog.editProduct(params.productId, form.fields, {
+    await services.catalog.editProduct(params.productId, productFormInput(form.fields), {
       photo: form.photo,
       removePhoto: form.fields.removeImage === "on",
     });

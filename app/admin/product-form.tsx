@@ -1,7 +1,9 @@
 import { Form } from "react-router";
 import type { PublicProduct } from "../../server/modules/catalog/product.model";
 import { Field, FormActions, FormError, type FormFailure } from "../lib/forms";
+import { specsFormValues } from "../../server/modules/catalog/watch-specs.shared";
 import { PhotoField } from "./photo-field";
+import { SpecsFields } from "./specs-fields";
 
 /**
  * The fields of a product as the form shows them: the saved product (its Image URL field holds
@@ -22,6 +24,7 @@ export function productFormValues(
     stock: String(product.stock),
     category: product.category,
     imageUrl,
+    ...specsFormValues(product.specs),
   };
 }
 
@@ -135,6 +138,7 @@ export function ProductForm({
           autoComplete="off"
           hint="Or an image on the web: an https:// address, or a site path such as /images/watches/name.svg. Shown when there is no photo."
         />
+        <SpecsFields values={values} errors={errors} />
         <FormActions label={submitLabel} pendingLabel={pendingLabel} cancelTo="/admin/products" />
       </Form>
     </>

@@ -22,6 +22,13 @@ import { foundOr404 } from "../lib/not-found";
 import { stockLabel } from "./product-card";
 import type { RootData } from "../root";
 import { QuantityStepper } from "./quantity-stepper";
+import {
+  SPEC_DEFINITIONS,
+  SPEC_KEYS,
+  specText,
+  type SpecDefinition,
+  type WatchSpecs,
+} from "../../server/modules/catalog/watch-specs.shared";
 import type { Route } from "./+types/product";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -62,6 +69,24 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 // Too many requests: 429 with Retry-After, like the API.
 export const headers: Route.HeadersFunction = formHeaders;
 
+/** The specifications filled in, in the list's order, each as the page says it. */
+function filledSpecs(specs: WatchSpecs): { label: string; text: string; definition: SpecDefinition; value: unknown }[] {
+  return SPEC_KEYS.flatMap((key) => {
+    const text = specText(key, specs[key]);
+    const definition: SpecDefinition = SPEC_DEFINITIONS[key];
+    return text === null ? [] : [{ label: definition.label, text, definition, value: specs[key] }];
+  });
+}
+
+/** The specifications as schema.org PropertyValues: numbers with their unit, the rest as the page says them. */
+function additionalProperties(specs: WatchSpecs) {
+  return filledSpecs(specs).map(({ label, text, definition, value }) =>
+    definition.kind === "number"
+      ? { "@type": "PropertyValue", name: label, value, unitText: definition.unit }
+      : { "@type": "PropertyValue", name: label, value: text },
+  );
+}
+
 /** schema.org Product, for search engines: price in PKR and whether it can be bought now. */
 function productStructuredData(
   product: Omit<PublicProduct, "createdAt" | "updatedAt">,
@@ -77,6 +102,7 @@ function productStructuredData(
     sku: product._id,
     category: `${product.category}'s Watches`,
     ...(product.brand ? { brand: { "@type": "Brand", name: product.brand } } : {}),
+    ...(filledSpecs(product.specs).length > 0 ? { additionalProperty: additionalProperties(product.specs) } : {}),
     offers: {
       "@type": "Offer",
       url: `${publicUrl}/products/${product._id}`,
@@ -170,9 +196,31 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
             <dd className={inStock ? "stock stock--in" : "stock stock--out"}>{stockLabel(product.stock)}</dd>
           </dl>
           <p className="product-detail__description">{product.description}</p>
+          <SpecsTable specs={product.specs} />
         </div>
       </div>
     </article>
+  );
+}
+
+/** The specifications table: only what is filled in, and nothing without any. */
+function SpecsTable({ specs }: { specs: WatchSpecs }) {
+  const rows = filledSpecs(specs);
+  if (rows.length === 0) return null;
+  return (
+    <section className="specs" aria-labelledby="specs-heading">
+      <h2 id="specs-heading">Specifications</h2>
+      <table className="specs__table">
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.label}>
+              <th scope="row">{row.label}</th>
+              <td>{row.text}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   );
 }
 

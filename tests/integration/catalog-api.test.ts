@@ -115,6 +115,7 @@ describe("GET /products", () => {
       imagePlaceholder: null,
       stock: 3,
       brand: "Omega",
+      specs: expect.objectContaining({ movement: null, caseDiameterMm: null, features: [] }),
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -1,3 +1,4 @@
+import type { WatchSpecs } from "../../server/modules/catalog/watch-specs.shared";
 import { expect } from "vitest";
 import { hashPassword } from "../../server/modules/accounts/passwords";
 import type { TestClient } from "./http-client";
@@ -29,7 +30,7 @@ export type ProductRow = {
   stock?: number;
   brand?: string;
   createdAt?: Date;
-};
+} & Partial<WatchSpecs>;
 
 /** Inserts products; without createdAt each is one minute newer than the one before. */
 export async function insertProducts(server: TestServer, products: ProductRow[]): Promise<string[]> {

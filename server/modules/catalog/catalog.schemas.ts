@@ -1,6 +1,7 @@
 import * as yup from "yup";
-import { emptyToUndefined, limitParam, pageParam } from "../shared/list-query";
+import { blankToUndefined, emptyToUndefined, limitParam, pageParam } from "../shared/list-query";
 import { CATEGORIES, PRICE_MAX, PRODUCT_SORTS, SEARCH_MAX_LENGTH, STOCK_MAX } from "./catalog-values.shared";
+import { SPEC_DEFINITIONS, type SpecDefinition, type SpecKey, type WatchSpecs } from "./watch-specs.shared";
 
 /**
  * GET /api/v1/products: strict, an unknown value is a 400 (the pages forgive instead, see
@@ -51,6 +52,74 @@ export const imageUrlField = () =>
       (value) => !value || isProductImageUrl(value),
     );
 
+/** One specification's rule, from its definition (watch-specs.shared.ts); blank or null is "not filled in". */
+function specField(definition: SpecDefinition) {
+  const { label } = definition;
+  switch (definition.kind) {
+    case "text":
+      return yup
+        .string()
+        .trim()
+        .transform(blankToUndefined)
+        .max(definition.max, `${label} must be at most ${definition.max} characters`)
+        .default(null)
+        .nullable();
+    case "choice":
+      return yup
+        .string()
+        .transform(blankToUndefined)
+        .nullable()
+        .oneOf([...definition.values, null], `${label} must be one of ${definition.values.join(", ")}`)
+        .default(null);
+    case "number": {
+      const { min, max, unit, decimals } = definition;
+      const range = `${label} must be between ${min} and ${max} ${unit}`;
+      return yup
+        .number()
+        .transform(blankToUndefined)
+        .typeError(`${label} must be a number`)
+        .min(min, range)
+        .max(max, range)
+        .test(
+          "decimals",
+          decimals === 0 ? `${label} must be a whole number` : `${label} can have at most one decimal`,
+          (value) => value === null || value === undefined || hasDecimals(value, decimals),
+        )
+        .default(null)
+        .nullable();
+    }
+    case "yes-no":
+      return yup.boolean().transform(blankToUndefined).typeError(`${label} must be yes or no`).default(null).nullable();
+    case "list":
+      return yup
+        .array()
+        .of(yup.string().defined())
+        .transform(blankToUndefined)
+        .typeError(`${label} must be a list`)
+        .test("known", `${label} must be among ${definition.values.join(", ")}`, (values) =>
+          (values ?? []).every((value) => (definition.values as readonly string[]).includes(value)),
+        )
+        .transform((values: string[] | undefined) => (values ? [...new Set(values)] : values))
+        .default([]);
+  }
+}
+
+/** True when a number has at most `decimals` decimals, judged on the number meant (no float noise). */
+function hasDecimals(value: number, decimals: number): boolean {
+  const scaled = value * 10 ** decimals;
+  return Math.abs(scaled - Math.round(scaled)) < 1e-6;
+}
+
+/** The specifications of a watch (docs/product.md, "Specifications"), each optional. */
+export const specsSchema = yup.object(
+  Object.fromEntries(
+    (Object.entries(SPEC_DEFINITIONS) as [SpecKey, SpecDefinition][]).map(([key, definition]) => [
+      key,
+      specField(definition),
+    ]),
+  ),
+) as unknown as yup.ObjectSchema<WatchSpecs>;
+
 /**
  * A product as an admin writes it, from the product form or POST/PUT /api/v1/products. The
  * Image URL may be empty when a photo is given or kept: the operation checks that the product
@@ -87,6 +156,8 @@ export const productSchema = yup.object({
     .min(0, "Stock cannot be negative")
     .max(STOCK_MAX, `Stock must be at most ${STOCK_MAX}`),
   brand: yup.string().trim().max(100, "Brand must be at most 100 characters").default(""),
+  // Left out (an API client that knows no specifications), the product's are kept: catalog.service.ts.
+  specs: specsSchema.default(undefined).optional(),
 });
 export type ProductInput = yup.InferType<typeof productSchema>;
 

@@ -6,7 +6,7 @@ import { paginationOf, type Pagination } from "../shared/list-query";
 import { containsPattern } from "../shared/search";
 import { validateInput } from "../shared/validation";
 import { DEFAULT_PRODUCT_SORT, type ProductSort } from "./catalog-values.shared";
-import { productListQuerySchema, productSchema } from "./catalog.schemas";
+import { productListQuerySchema, productSchema, type ProductInput } from "./catalog.schemas";
 import { acceptedPhotoFormats, inspectPhoto, preparePhoto, type PhotoUpload } from "./photo-processing";
 import { readPhotoFile, releasePhoto, storePhoto, withoutPhoto } from "./photo-store";
 import { PHOTO_FIELD } from "./photo-values.shared";
@@ -201,11 +201,11 @@ export class CatalogService {
   async createProduct(input: unknown, photo: PhotoUpload | null = null): Promise<PublicProduct> {
     const values = await validateWithPhoto(input, photo);
     if (!photo && !values.imageUrl) throw photoOrUrlMissing();
-    if (!photo) return (await Product.query(this.db).insertAndFetch(values)).toPublic();
+    if (!photo) return (await Product.query(this.db).insertAndFetch(productRow(values))).toPublic();
     const prepared = await preparePhoto(photo);
     return this.db.transaction(async (trx) => {
       const shown = await storePhoto(trx, prepared, values.imageUrl);
-      const product = await Product.query(trx).insertAndFetch({ ...values, ...shown });
+      const product = await Product.query(trx).insertAndFetch({ ...productRow(values), ...shown });
       return product.toPublic();
     });
   }
@@ -225,7 +225,9 @@ export class CatalogService {
       if (!keepsPhoto && !values.imageUrl) throw photoOrUrlMissing();
       const product = await Product.query(trx).patchAndFetchById(
         id,
-        keepsPhoto ? { ...values, imageUrl: current.imageUrl } : { ...values, ...withoutPhoto(values.imageUrl) },
+        keepsPhoto
+          ? { ...productRow(values), imageUrl: current.imageUrl }
+          : { ...productRow(values), ...withoutPhoto(values.imageUrl) },
       );
       if (!keepsPhoto && current.photoId) await releasePhoto(trx, current.photoId);
       if (product.stock > 0) await queueDueStockAlerts(trx, this.mail, [id]);
@@ -258,7 +260,7 @@ export class CatalogService {
       if (prepared) patch = await storePhoto(trx, prepared, values.imageUrl);
       else if (locked.photoId && !removePhoto) patch = { imageUrl: locked.imageUrl, fallbackImageUrl: values.imageUrl };
       else patch = withoutPhoto(values.imageUrl);
-      const product = await Product.query(trx).patchAndFetchById(id, { ...values, ...patch });
+      const product = await Product.query(trx).patchAndFetchById(id, { ...productRow(values), ...patch });
       if (locked.photoId && patch.imageUrl !== locked.imageUrl) await releasePhoto(trx, locked.photoId);
       if (product.stock > 0) await queueDueStockAlerts(trx, this.mail, [id]);
       return product.toPublic();
@@ -359,6 +361,15 @@ function pointsToPhotoOf(address: string, product: Product): boolean {
     return false;
   }
   return path === product.imageUrl || (product.images ?? []).some((image) => image.url === path);
+}
+
+/**
+ * A product's row from its fields: the specifications are columns of their own. Without `specs`
+ * (an API client that predates them) the columns are not written, so a PUT keeps them and a new
+ * product has none.
+ */
+function productRow({ specs, ...fields }: ProductInput): Partial<Product> {
+  return { ...fields, ...(specs ?? {}) } as Partial<Product>;
 }
 
 const photoOrUrlMissing = () =>

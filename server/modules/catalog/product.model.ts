@@ -1,12 +1,59 @@
 import { BaseModel } from "../../db/base.model";
 import { announceProductShown } from "./product-shown-listeners";
 
-import { dateTime, integer, nullable, number, object, oneOf, text, uuid, type ShapeOf } from "../shared/shapes";
+import {
+  arrayOf,
+  boolean,
+  dateTime,
+  described,
+  integer,
+  nullable,
+  number,
+  object,
+  oneOf,
+  text,
+  uuid,
+  type Shape,
+  type ShapeOf,
+} from "../shared/shapes";
+import { SPEC_DEFINITIONS, SPEC_KEYS, type SpecDefinition, type SpecKey, type WatchSpecs } from "./watch-specs.shared";
 import { CATEGORIES, type Category } from "./catalog-values.shared";
 import type { ProductImage } from "../shared/product-images.shared";
 import { productImagesShape } from "../shared/product-images.shape";
 
 export { CATEGORIES, type Category };
+
+function specShape(definition: SpecDefinition): Shape<unknown> {
+  switch (definition.kind) {
+    case "text":
+      return nullable(text({ maxLength: definition.max }));
+    case "choice":
+      return nullable(oneOf(definition.values));
+    case "number":
+      return described(
+        nullable(
+          definition.decimals === 0
+            ? integer({ minimum: definition.min, maximum: definition.max })
+            : number({ minimum: definition.min, maximum: definition.max }),
+        ),
+        `In ${definition.unit}`,
+      );
+    case "yes-no":
+      return nullable(boolean());
+    case "list":
+      return arrayOf(oneOf(definition.values), { uniqueItems: true });
+  }
+}
+
+/** A watch's specifications (docs/product.md, "Specifications"): null where not filled in. */
+export const specsShape = object(
+  Object.fromEntries(
+    (Object.entries(SPEC_DEFINITIONS) as [SpecKey, SpecDefinition][]).map(([key, definition]) => [
+      key,
+      specShape(definition),
+    ]),
+  ),
+) as unknown as Shape<WatchSpecs>;
 
 /** A product as clients see it (docs/product.md, "Products"). */
 export const productShape = object({
@@ -27,6 +74,7 @@ export const productShape = object({
   ),
   stock: integer({ minimum: 0 }),
   brand: text(),
+  specs: specsShape,
   createdAt: dateTime(),
   updatedAt: dateTime(),
 });
@@ -51,6 +99,24 @@ export class Product extends BaseModel {
   fallbackImageUrl!: string;
   stock!: number;
   brand!: string;
+  // The specifications, one column each (migration 20261126000031).
+  reference!: string | null;
+  movement!: WatchSpecs["movement"];
+  calibre!: string | null;
+  caseDiameterMm!: number | null;
+  caseThicknessMm!: number | null;
+  caseMaterial!: string | null;
+  waterResistanceM!: number | null;
+  crystal!: WatchSpecs["crystal"];
+  strapMaterial!: string | null;
+  strapColour!: string | null;
+  dialColour!: string | null;
+  lugWidthMm!: number | null;
+  features!: WatchSpecs["features"];
+  warrantyMonths!: number | null;
+  warrantyKind!: WatchSpecs["warrantyKind"];
+  boxAndPapers!: boolean | null;
+  certificateOfAuthenticity!: boolean | null;
   createdAt!: Date;
   updatedAt!: Date;
 
@@ -67,8 +133,15 @@ export class Product extends BaseModel {
       imagePlaceholder: this.imagePlaceholder ?? null,
       stock: this.stock,
       brand: this.brand,
+      specs: this.watchSpecs(),
       createdAt: new Date(this.createdAt).toISOString(),
       updatedAt: new Date(this.updatedAt).toISOString(),
     };
+  }
+
+  watchSpecs(): WatchSpecs {
+    const specs = Object.fromEntries(SPEC_KEYS.map((key) => [key, this[key] ?? null])) as WatchSpecs;
+    specs.features = this.features ?? [];
+    return specs;
   }
 }
