@@ -24,6 +24,7 @@ import * as emailChanges from "./20261125000022_email_changes";
 import * as paymentMethods from "./20261125000025_payment_methods";
 import * as jobQueue from "./20261125000026_job_queue";
 import * as watchSpecs from "./20261126000031_watch_specs";
+import * as brands from "./20261126000032_brands";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -55,6 +56,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261125000025_payment_methods": paymentMethods,
   "20261125000026_job_queue": jobQueue,
   "20261126000031_watch_specs": watchSpecs,
+  "20261126000032_brands": brands,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

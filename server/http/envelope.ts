@@ -9,7 +9,12 @@ import { arrayOf, constant, object, optional, text, type Shape, type ShapeOf } f
  */
 
 /** What a success may carry beside `data`: a list's place in the whole list, and figures about the list. */
-export type EnvelopeExtras = { pagination?: typeof paginationShape; meta?: Shape<unknown> };
+export type EnvelopeExtras = {
+  pagination?: typeof paginationShape;
+  meta?: Shape<unknown>;
+  /** The catalogue's counts by filter option, only when asked for (`optional`: docs/api.md, "Filters"). */
+  facets?: Shape<unknown>;
+};
 
 const successMembers = {
   success: constant(true),
@@ -28,8 +33,8 @@ export function successEnvelopeShape<D, E extends EnvelopeExtras>(
 
 type SuccessMembers = { [K in keyof typeof successMembers]: ShapeOf<(typeof successMembers)[K]> };
 export type SuccessEnvelope<D, E extends EnvelopeExtras = Record<never, never>> = SuccessMembers & { data: D } & {
-  [K in keyof E]: ShapeOf<E[K]>;
-};
+  [K in keyof E as E[K] extends { readonly optional: true } ? never : K]: ShapeOf<E[K]>;
+} & { [K in keyof E as E[K] extends { readonly optional: true } ? K : never]?: ShapeOf<E[K]> };
 
 export const fieldErrorShape: Shape<FieldError> = object({
   field: text({ description: "The input's field, as named in the request (e.g. address.city)" }),

@@ -8,6 +8,7 @@ import {
   productSchema,
 } from "../../modules/catalog/catalog.schemas";
 import { productShape } from "../../modules/catalog/product.model";
+import { facetsShape } from "../../modules/catalog/catalog-filters";
 import { paginationShape } from "../../modules/shared/list-query";
 import { withRules } from "../../modules/shared/input-rules.shared";
 import { arrayOf } from "../../modules/shared/shapes";
@@ -27,14 +28,14 @@ export const catalogApiRoutes: ApiRoute[] = [
     method: "get",
     path: "/products",
     tag: "Products",
-    summary: `List products. sort: ${PRODUCT_SORTS.join(", ")} (default -createdAt); with a search and no sort, by relevance. Empty values mean no filter.`,
+    summary: `List products. sort: ${PRODUCT_SORTS.join(", ")} (default -createdAt); with a search and no sort, by relevance. Empty values mean no filter. Filters combine as AND across filters and OR within one (brand, movement, caseSize, strap, dial and feature may be repeated; brand matches without regard to case). facets=1 adds \`facets\`: each filter's options with how many products each would give with every other filter applied.`,
     access: "public",
     query: productListQuerySchema,
     responseData: arrayOf(productShape),
-    responseExtras: { pagination: paginationShape },
+    responseExtras: { pagination: paginationShape, facets: facetsShape },
     handler: async ({ services, query }) => {
-      const { products, pagination } = await services.catalog.listProducts(query);
-      return { message: "OK", data: products, pagination };
+      const { products, pagination, facets } = await services.catalog.listProducts(query);
+      return { message: "OK", data: products, pagination, ...(facets ? { facets } : {}) };
     },
   }),
   defineApiRoute({

@@ -1,7 +1,70 @@
 import * as yup from "yup";
 import { blankToUndefined, emptyToUndefined, limitParam, pageParam } from "../shared/list-query";
 import { CATEGORIES, PRICE_MAX, PRODUCT_SORTS, SEARCH_MAX_LENGTH, STOCK_MAX } from "./catalog-values.shared";
-import { SPEC_DEFINITIONS, type SpecDefinition, type SpecKey, type WatchSpecs } from "./watch-specs.shared";
+import {
+  CASE_SIZE_VALUES,
+  MOVEMENTS,
+  SPEC_DEFINITIONS,
+  WATCH_FEATURES,
+  type SpecDefinition,
+  type SpecKey,
+  type WatchSpecs,
+} from "./watch-specs.shared";
+
+/** How many values one repeatable filter takes (a page offers far fewer). */
+const FILTER_VALUES_MAX = 20;
+
+/**
+ * A filter that may be given several times (`brand=Casio&brand=Seiko`): a list, empty values
+ * dropped; once is a list of one.
+ */
+function repeatable(label: string, item: yup.StringSchema<string | undefined>) {
+  return yup
+    .array()
+    .transform((_value: unknown, original: unknown) => {
+      const values = original === undefined || original === null ? [] : Array.isArray(original) ? original : [original];
+      return values.filter((value) => value !== "");
+    })
+    .of(item.defined())
+    .max(FILTER_VALUES_MAX, `${label} can be given at most ${FILTER_VALUES_MAX} times`)
+    .default([]);
+}
+
+const priceParam = (label: string) =>
+  yup
+    .number()
+    .transform(emptyToUndefined)
+    .typeError(`${label} must be a number`)
+    .min(0, `${label} cannot be negative`)
+    .max(PRICE_MAX, `${label} is too large`);
+
+/**
+ * The catalogue's filters (docs/api.md, "Filters"), for GET /api/v1/products as query parameters:
+ * strict, like the rest of the list's query.
+ */
+export const catalogFilterFields = {
+  brand: repeatable("Brand", yup.string().trim().max(100, "Brand must be at most 100 characters")),
+  minPrice: priceParam("Minimum price"),
+  maxPrice: priceParam("Maximum price"),
+  movement: repeatable("Movement", yup.string().oneOf(MOVEMENTS, `Movement must be one of ${MOVEMENTS.join(", ")}`)),
+  caseSize: repeatable(
+    "Case size",
+    yup.string().oneOf(CASE_SIZE_VALUES, `Case size must be one of ${CASE_SIZE_VALUES.join(", ")}`),
+  ),
+  strap: repeatable("Strap", yup.string().trim().max(50, "Strap must be at most 50 characters")),
+  dial: repeatable("Dial", yup.string().trim().max(30, "Dial must be at most 30 characters")),
+  waterResistance: yup
+    .number()
+    .transform(emptyToUndefined)
+    .typeError("Water resistance must be a whole number of metres")
+    .integer("Water resistance must be a whole number of metres")
+    .min(0, "Water resistance cannot be negative")
+    .max(12000, "Water resistance must be at most 12000 metres"),
+  feature: repeatable(
+    "Feature",
+    yup.string().oneOf(WATCH_FEATURES, `Feature must be one of ${WATCH_FEATURES.join(", ")}`),
+  ),
+};
 
 /**
  * GET /api/v1/products: strict, an unknown value is a 400 (the pages forgive instead, see
@@ -23,6 +86,8 @@ export const productListQuerySchema = yup.object({
     .string()
     .transform(emptyToUndefined)
     .oneOf([...PRODUCT_SORTS, undefined], `Sort must be one of ${PRODUCT_SORTS.join(", ")}`),
+  ...catalogFilterFields,
+  facets: yup.boolean().transform(emptyToUndefined).typeError("Facets must be 1 or 0").default(false),
 });
 export type ProductListQuery = yup.InferType<typeof productListQuerySchema>;
 

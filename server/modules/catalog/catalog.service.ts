@@ -15,13 +15,32 @@ import type { MailContext } from "../mail/mail-layout";
 import { queueDueStockAlerts } from "./stock-alerts.service";
 import { CACHED_SEARCH_RESULTS, SearchCache, type CachedSearch } from "./search-cache";
 import { ONE_WORD, SORT_ORDER, catalogueSizeSql, inOrder, orderBySort, relevanceKey, seekTo } from "./catalog-sql";
+import {
+  FACETS,
+  facetQueries,
+  filterConditions,
+  hasFilters,
+  whereAll,
+  type CatalogFilters,
+  type Condition,
+  type Facet,
+  type FacetCounts,
+} from "./catalog-filters";
+import { brandSlug } from "./brands.shared";
+import {
+  CASE_SIZE_BANDS,
+  MOVEMENTS,
+  WATCH_FEATURES,
+  WATER_RESISTANCE_MINIMUMS,
+  type CaseSizeBand,
+} from "./watch-specs.shared";
 
 export type { PhotoUpload };
 
 /** What the product form's edit page shows: the product, and the Image URL field as the admin gave it. */
 export type ProductForEditing = { product: PublicProduct; imageUrl: string };
 
-export type ProductList = { products: PublicProduct[]; pagination: Pagination };
+export type ProductList = { products: PublicProduct[]; pagination: Pagination; facets?: FacetCounts };
 
 export class CatalogService {
   private readonly searchCache: SearchCache | null;
@@ -50,7 +69,75 @@ export class CatalogService {
    * each newest first.
    */
   async listProducts(input: unknown): Promise<ProductList> {
-    const { page, limit, search, category, sort } = validateInput(productListQuerySchema, input);
+    const query = validateInput(productListQuerySchema, input);
+    const { page, limit, search, category, facets } = query;
+    const sort = query.sort as ProductSort | undefined;
+    const filters: CatalogFilters = {
+      ...query,
+      brand: query.brand.flatMap((brand) => brandSlug(brand) ?? []),
+      caseSize: query.caseSize as CaseSizeBand[],
+    };
+    if (hasFilters(filters) || facets) {
+      const base = baseConditions(search, category);
+      const [list, counts] = await Promise.all([
+        this.filteredProducts(filters, base, { search, sort, page, limit }),
+        facets ? this.facetCounts(filters, base) : undefined,
+      ]);
+      return counts ? { ...list, facets: counts } : list;
+    }
+    return this.unfilteredProducts({ page, limit, search, category, sort });
+  }
+
+  /**
+   * A page of the products that pass the filters, and how many pass, in one statement: their ids
+   * and sort keys gathered once, then counted and the page taken (as findMatches does for a
+   * search); only the page's products are read whole.
+   */
+  private async filteredProducts(
+    filters: CatalogFilters,
+    base: Condition[],
+    options: { search: string; sort?: ProductSort; page: number; limit: number },
+  ): Promise<ProductList> {
+    const { search, sort, page, limit } = options;
+    const where = whereAll(filterConditions(filters), base);
+    const ranked = !sort && search;
+    const key = ranked ? relevanceKey.replaceAll(":search", "?") : SORT_ORDER[sort ?? DEFAULT_PRODUCT_SORT].expression;
+    const direction = ranked ? "" : SORT_ORDER[sort ?? DEFAULT_PRODUCT_SORT].order;
+    const order = ranked ? "key DESC, created_at DESC, id DESC" : `key ${direction}, id ${direction}`;
+    const { rows } = await this.db.raw<{ rows: { total: number; ids: string[] }[] }>(
+      `WITH matches AS MATERIALIZED (SELECT id, created_at, ${key} AS key FROM products WHERE ${where.sql})
+       SELECT (SELECT count(*) FROM matches)::int AS total,
+              ARRAY(SELECT id FROM matches ORDER BY ${order} LIMIT ? OFFSET ?) AS ids`,
+      [...(ranked ? [search, search] : []), ...where.bindings, limit, (page - 1) * limit],
+    );
+    const { total, ids } = rows[0]!;
+    const products = ids.length > 0 ? await Product.query(this.db).findByIds(ids) : [];
+    return { products: inOrder(ids, products), pagination: paginationOf(page, limit, total) };
+  }
+
+  /**
+   * Each facet's options with their counts (every other filter applied: catalog-filters.ts), in
+   * one round trip; options no product has are left out, the rest in their list's order.
+   */
+  private async facetCounts(filters: CatalogFilters, base: Condition[]): Promise<FacetCounts> {
+    const queries = facetQueries(filterConditions(filters), base);
+    const { rows } = await this.db.raw<{
+      rows: Record<Facet, { value: string; label?: string; count: number }[] | null>[];
+    }>(
+      `SELECT ${FACETS.map((facet) => `(SELECT coalesce(json_agg(f), '[]') FROM (${queries[facet].sql}) f) AS "${facet}"`).join(", ")}`,
+      FACETS.flatMap((facet) => queries[facet].bindings),
+    );
+    return facetOptions(rows[0]!);
+  }
+
+  private async unfilteredProducts(options: {
+    page: number;
+    limit: number;
+    search: string;
+    category?: string;
+    sort?: ProductSort;
+  }): Promise<ProductList> {
+    const { page, limit, search, category, sort } = options;
     const offset = (page - 1) * limit;
     if (search) return this.searchProducts({ search, category, sort: sort as ProductSort | undefined, page, limit });
     const order = (sort as ProductSort | undefined) ?? DEFAULT_PRODUCT_SORT;
@@ -343,6 +430,56 @@ export async function deleteProduct(trx: Knex.Transaction, id: string): Promise<
   if (!product) throw new NotFoundError("Product not found");
   await Product.query(trx).deleteById(id);
   if (product.photoId) await releasePhoto(trx, product.photoId);
+}
+
+/** The search and the category as conditions of a filtered list, in the search's own terms (findMatches). */
+function baseConditions(search: string, category: string | undefined): Condition[] {
+  const base: Condition[] = [];
+  if (search) {
+    base.push(
+      ONE_WORD.test(search)
+        ? { sql: "search_text LIKE lower(?)", bindings: [containsPattern(search)] }
+        : {
+            sql: "(search_text LIKE lower(?) OR search_vector @@ plainto_tsquery('simple', ?))",
+            bindings: [containsPattern(search), search],
+          },
+    );
+  }
+  if (category) base.push({ sql: "category = ?", bindings: [category] });
+  return base;
+}
+
+/**
+ * The facets' rows as options: labels for the bands and minimums, the fixed lists in their own
+ * order, brands, straps and dials by name.
+ */
+function facetOptions(rows: Record<Facet, { value: string; label?: string; count: number }[] | null>): FacetCounts {
+  const counted = (facet: Facet) => new Map((rows[facet] ?? []).map((row) => [row.value, row]));
+  const inOrderOf = (facet: Facet, values: readonly (string | number)[], label: (value: string) => string) => {
+    const found = counted(facet);
+    return values.flatMap((value) => {
+      const row = found.get(String(value));
+      return row ? [{ value: String(value), label: label(String(value)), count: row.count }] : [];
+    });
+  };
+  const byName = (facet: Facet) =>
+    [...counted(facet).values()]
+      .map((row) => ({ value: row.value, label: row.label ?? row.value, count: row.count }))
+      .sort((a, b) => a.label.localeCompare(b.label, "en"));
+  const bandLabels = new Map<string, string>(CASE_SIZE_BANDS.map((band) => [band.value, band.label]));
+  return {
+    brand: byName("brand"),
+    movement: inOrderOf("movement", MOVEMENTS, (value) => value),
+    caseSize: inOrderOf(
+      "caseSize",
+      CASE_SIZE_BANDS.map((band) => band.value),
+      (value) => bandLabels.get(value)!,
+    ),
+    strap: byName("strap"),
+    dial: byName("dial"),
+    waterResistance: inOrderOf("waterResistance", WATER_RESISTANCE_MINIMUMS, (value) => `At least ${value} m`),
+    feature: inOrderOf("feature", WATCH_FEATURES, (value) => value),
+  };
 }
 
 /** The product's row, locked for the change (a checkout copying its photo waits, or went first). */

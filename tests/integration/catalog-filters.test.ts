@@ -1,0 +1,262 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestClient } from "../support/http-client";
+import { insertProducts } from "../support/fixtures";
+import { startTestServer, type TestServer } from "../support/test-server";
+
+let server: TestServer;
+let client: TestClient;
+
+beforeAll(async () => {
+  server = await startTestServer({ PUBLIC_URL: "https://shop.example.pk" });
+  client = new TestClient(server.baseUrl);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** A product as the brute force sees it: what the filters read. */
+type Watch = {
+  name: string;
+  brand: string;
+  category: "Men" | "Women";
+  price: number;
+  movement: string | null;
+  caseDiameterMm: number | null;
+  strapMaterial: string | null;
+  dialColour: string | null;
+  waterResistanceM: number | null;
+  features: string[];
+};
+
+const BRANDS = ["Casio", "casio", "Seiko", "TAG Heuer", "Tag-Heuer", "Orient", ""];
+const MOVEMENTS = ["Quartz", "Automatic", "Solar"];
+const DIAMETERS = [30, 35.9, 36, 39.9, 40, 44, 44.1, 46];
+const STRAPS = ["Leather", "Stainless steel", "Rubber"];
+const DIALS = ["Black", "Blue", "White"];
+const WATER = [0, 30, 50, 100, 200, 300];
+const FEATURES = ["chronograph", "date", "GMT", "moon phase"];
+const BANDS: Record<string, (mm: number) => boolean> = {
+  "under-36": (mm) => mm < 36,
+  "36-40": (mm) => mm >= 36 && mm < 40,
+  "40-44": (mm) => mm >= 40 && mm <= 44,
+  "over-44": (mm) => mm > 44,
+};
+const slug = (brand: string) => brand.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+
+const watchArbitrary = (index: number) =>
+  fc.record({
+    name: fc.constant(`Watch ${index}`),
+    brand: fc.constantFrom(...BRANDS),
+    category: fc.constantFrom("Men" as const, "Women" as const),
+    price: fc.integer({ min: 1, max: 20 }).map((thousands) => thousands * 1000),
+    movement: fc.option(fc.constantFrom(...MOVEMENTS), { nil: null }),
+    caseDiameterMm: fc.option(fc.constantFrom(...DIAMETERS), { nil: null }),
+    strapMaterial: fc.option(fc.constantFrom(...STRAPS), { nil: null }),
+    dialColour: fc.option(fc.constantFrom(...DIALS), { nil: null }),
+    waterResistanceM: fc.option(fc.constantFrom(...WATER), { nil: null }),
+    features: fc.subarray(FEATURES),
+  });
+
+type Filters = {
+  category?: "Men" | "Women";
+  brand: string[];
+  minPrice?: number;
+  maxPrice?: number;
+  movement: string[];
+  caseSize: string[];
+  strap: string[];
+  dial: string[];
+  waterResistance?: number;
+  feature: string[];
+};
+
+const some = <T>(values: T[]) => fc.subarray(values, { maxLength: 2 });
+const filtersArbitrary: fc.Arbitrary<Filters> = fc.record(
+  {
+    category: fc.constantFrom("Men" as const, "Women" as const),
+    brand: some(["casio", "SEIKO", "Tag Heuer", "orient", "rolex"]),
+    minPrice: fc.integer({ min: 0, max: 20 }).map((thousands) => thousands * 1000),
+    maxPrice: fc.integer({ min: 0, max: 20 }).map((thousands) => thousands * 1000 + 500),
+    movement: some(MOVEMENTS),
+    caseSize: some(Object.keys(BANDS)),
+    strap: some(STRAPS),
+    dial: some(DIALS),
+    waterResistance: fc.constantFrom(50, 100, 200),
+    feature: some(FEATURES),
+  },
+  { requiredKeys: ["brand", "movement", "caseSize", "strap", "dial", "feature"] },
+);
+
+type Group =
+  "category" | "brand" | "price" | "movement" | "caseSize" | "strap" | "dial" | "waterResistance" | "feature";
+
+/** Whether a watch passes one filter group, by the rule as the issue states it. */
+function passes(watch: Watch, filters: Filters, group: Group): boolean {
+  switch (group) {
+    case "category":
+      return !filters.category || watch.category === filters.category;
+    case "brand":
+      return filters.brand.length === 0 || filters.brand.some((brand) => slug(brand) === slug(watch.brand));
+    case "price":
+      return (
+        (filters.minPrice === undefined || watch.price >= filters.minPrice) &&
+        (filters.maxPrice === undefined || watch.price <= filters.maxPrice)
+      );
+    case "movement":
+      return filters.movement.length === 0 || filters.movement.includes(watch.movement ?? "");
+    case "caseSize":
+      return (
+        filters.caseSize.length === 0 ||
+        (watch.caseDiameterMm !== null && filters.caseSize.some((band) => BANDS[band]!(watch.caseDiameterMm!)))
+      );
+    case "strap":
+      return filters.strap.length === 0 || filters.strap.includes(watch.strapMaterial ?? "");
+    case "dial":
+      return filters.dial.length === 0 || filters.dial.includes(watch.dialColour ?? "");
+    case "waterResistance":
+      return filters.waterResistance === undefined || (watch.waterResistanceM ?? -1) >= filters.waterResistance;
+    case "feature":
+      return filters.feature.length === 0 || filters.feature.some((feature) => watch.features.includes(feature));
+  }
+}
+
+const GROUPS: Group[] = [
+  "category",
+  "brand",
+  "price",
+  "movement",
+  "caseSize",
+  "strap",
+  "dial",
+  "waterResistance",
+  "feature",
+];
+const passesAllBut = (watch: Watch, filters: Filters, except?: Group) =>
+  GROUPS.every((group) => group === except || passes(watch, filters, group));
+
+function countBy(watches: Watch[], valuesOf: (watch: Watch) => string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const watch of watches) for (const value of valuesOf(watch)) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}
+
+/** Every facet's counts by brute force: every other filter applied, options with no product left out. */
+function bruteFacets(watches: Watch[], filters: Filters) {
+  const others = (group: Group) => watches.filter((watch) => passesAllBut(watch, filters, group));
+  return {
+    brand: countBy(others("brand"), (watch) => (slug(watch.brand) ? [slug(watch.brand)] : [])),
+    movement: countBy(others("movement"), (watch) => (watch.movement ? [watch.movement] : [])),
+    caseSize: countBy(others("caseSize"), (watch) =>
+      watch.caseDiameterMm === null ? [] : Object.keys(BANDS).filter((band) => BANDS[band]!(watch.caseDiameterMm!)),
+    ),
+    strap: countBy(others("strap"), (watch) => (watch.strapMaterial ? [watch.strapMaterial] : [])),
+    dial: countBy(others("dial"), (watch) => (watch.dialColour ? [watch.dialColour] : [])),
+    waterResistance: countBy(others("waterResistance"), (watch) =>
+      [50, 100, 200].filter((least) => (watch.waterResistanceM ?? -1) >= least).map(String),
+    ),
+    feature: countBy(others("feature"), (watch) => watch.features),
+  };
+}
+
+function queryOf(filters: Filters): string {
+  const params = new URLSearchParams({ facets: "1", limit: "1000" });
+  for (const [name, value] of Object.entries(filters)) {
+    if (Array.isArray(value)) for (const item of value) params.append(name, item);
+    else if (value !== undefined) params.set(name, String(value));
+  }
+  return params.toString();
+}
+
+type FacetOption = { value: string; label: string; count: number };
+
+describe("filters and their counts", () => {
+  it("find exactly the watches and counts a brute force finds, for many random catalogues and combinations", async () => {
+    const catalogue = fc.tuple(...Array.from({ length: 40 }, (_, index) => watchArbitrary(index)));
+    await fc.assert(
+      fc.asyncProperty(
+        catalogue,
+        fc.array(filtersArbitrary, { minLength: 8, maxLength: 8 }),
+        async (watches, combos) => {
+          await server.database.db("products").del();
+          await insertProducts(server, watches);
+          for (const filters of combos) {
+            const query = queryOf(filters);
+            const response = await client.api("GET", `/products?${query}`);
+            expect(response.status, query).toBe(200);
+            const expected = watches.filter((watch) => passesAllBut(watch, filters)).map((watch) => watch.name);
+            expect(response.body.pagination.total, query).toBe(expected.length);
+            expect(response.body.data.map((product: { name: string }) => product.name).sort(), query).toEqual(
+              expected.sort(),
+            );
+            const facets = response.body.facets as Record<string, FacetOption[]>;
+            const counted = Object.fromEntries(
+              Object.entries(facets).map(([facet, options]) => [
+                facet,
+                Object.fromEntries(options.map((option) => [option.value, option.count])),
+              ]),
+            );
+            expect(counted, query).toEqual(bruteFacets(watches, filters));
+          }
+        },
+      ),
+      { numRuns: 8 },
+    );
+  });
+});
+
+describe("GET /products with filters", () => {
+  it("matches brands without regard to case, takes repeated parameters as either, and adds facets only when asked", async () => {
+    await server.database.db("products").del();
+    // Each brand record is named by the text that first used its slug: start from none.
+    await server.database.db("brands").del();
+    await insertProducts(server, [
+      { name: "Duro", brand: "Casio", movement: "Quartz", features: ["date"] },
+      { name: "Turtle", brand: "Seiko", movement: "Automatic", features: ["date", "luminous hands"] },
+      { name: "Carrera", brand: "TAG Heuer", movement: "Automatic", features: ["chronograph"] },
+    ]);
+    const names = (response: { body: { data: { name: string }[] } }) =>
+      response.body.data.map((product) => product.name).sort();
+    expect(names(await client.api("GET", "/products?brand=CASIO"))).toEqual(["Duro"]);
+    expect(names(await client.api("GET", "/products?brand=casio&brand=tag-heuer"))).toEqual(["Carrera", "Duro"]);
+    expect(names(await client.api("GET", "/products?feature=chronograph&feature=luminous%20hands"))).toEqual([
+      "Carrera",
+      "Turtle",
+    ]);
+    const plain = await client.api("GET", "/products?movement=Automatic");
+    expect(names(plain)).toEqual(["Carrera", "Turtle"]);
+    expect(plain.body).not.toHaveProperty("facets");
+    const withFacets = await client.api("GET", "/products?movement=Automatic&facets=1");
+    expect(withFacets.body.facets.movement).toEqual([
+      { value: "Quartz", label: "Quartz", count: 1 },
+      { value: "Automatic", label: "Automatic", count: 2 },
+    ]);
+    expect(withFacets.body.facets.brand).toEqual([
+      { value: "seiko", label: "Seiko", count: 1 },
+      { value: "tag-heuer", label: "TAG Heuer", count: 1 },
+    ]);
+  });
+
+  it("refuses a value outside a filter's list with 400 and the field's message", async () => {
+    for (const [query, field, message] of [
+      [
+        "movement=Clockwork",
+        "movement[0]",
+        "Movement must be one of Quartz, Automatic, Manual winding, Solar, Kinetic, Smart",
+      ],
+      ["caseSize=huge", "caseSize[0]", "Case size must be one of under-36, 36-40, 40-44, over-44"],
+      [
+        "feature=tourbillon",
+        "feature[0]",
+        "Feature must be one of chronograph, date, day-date, GMT, moon phase, alarm, luminous hands",
+      ],
+      ["minPrice=cheap", "minPrice", "Minimum price must be a number"],
+      ["waterResistance=-5", "waterResistance", "Water resistance cannot be negative"],
+      ["facets=maybe", "facets", "Facets must be 1 or 0"],
+    ]) {
+      const response = await client.api("GET", `/products?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(response.body.errors, query).toEqual([{ field, message }]);
+    }
+  });
+});
