@@ -51,6 +51,11 @@ describe("demo data", () => {
     expect(second).toEqual({ products: 0, users: 0 });
     const [{ count }] = await database.db("products").count<{ count: number }[]>("* as count");
     expect(count).toBe(demoWatches.length);
+    const brands = await database.db("brands").orderBy("slug").select("slug", "description");
+    expect(brands.map((brand: { slug: string }) => brand.slug)).toEqual(
+      [...new Set(demoWatches.map((watch) => watch.brand.toLowerCase().replace(/[^a-z0-9]+/g, "-")))].sort(),
+    );
+    for (const brand of brands) expect(brand.description, brand.slug).not.toBe("");
     const prx = await database.db("products").where("name", "Tissot PRX Powermatic 80").first();
     expect(prx).toMatchObject({ movement: "Automatic", caseDiameterMm: 40, waterResistanceM: 100, features: ["date"] });
   });

@@ -3,6 +3,7 @@ import { hashPassword } from "../server/modules/accounts/passwords";
 import { demoAccounts } from "./demo-accounts";
 import { demoWatches } from "./data/demo-watches";
 import { demoWatchSpecs } from "./data/demo-watch-specs";
+import { demoBrandTexts } from "./data/demo-brands";
 
 export type SeedReport = { products: number; users: number };
 
@@ -40,6 +41,10 @@ export async function seedDemoData(knex: Knex): Promise<SeedReport> {
         updatedAt: createdAt,
       }));
     if (newProducts.length > 0) await trx("products").insert(newProducts);
+    // The products' trigger made their brands (migration 20261126000032); an admin's text is kept.
+    for (const [slug, description] of Object.entries(demoBrandTexts)) {
+      await trx("brands").where({ slug, description: "" }).update({ description });
+    }
 
     let users = 0;
     for (const account of Object.values(demoAccounts)) {

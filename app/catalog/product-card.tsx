@@ -4,6 +4,7 @@ import { AddToCartForm } from "../cart/add-to-cart-form";
 import { CARD_SLOT } from "../components/image-slots";
 import { ProductImage } from "../components/product-image";
 import { formatRupees } from "../lib/money";
+import { brandSlug } from "../../server/modules/catalog/brands.shared";
 
 export function stockLabel(stock: number): string {
   return stock > 0 ? `${stock} in stock` : "Out of stock";
@@ -40,11 +41,23 @@ export function ProductCard({ product, eagerImage }: { product: CardProduct; eag
         />
         <span className="product-card__name">{product.name}</span>
       </Link>
-      {product.brand ? <span className="product-card__brand">{product.brand}</span> : null}
+      <BrandName brand={product.brand} className="product-card__brand" />
       <p className="product-card__description">{product.description}</p>
       <span className="product-card__price">{formatRupees(product.price)}</span>
       <span className={product.stock > 0 ? "stock stock--in" : "stock stock--out"}>{stockLabel(product.stock)}</span>
       <AddToCartForm productId={product._id} productName={product.name} inStock={product.stock > 0} then="stay" />
     </li>
+  );
+}
+
+/** A brand's name, linked to its page when it has one (brands.shared.ts). */
+export function BrandName({ brand, className }: { brand: string; className?: string }) {
+  if (!brand) return null;
+  const slug = brandSlug(brand);
+  if (!slug) return <span className={className}>{brand}</span>;
+  return (
+    <Link to={`/brands/${slug}`} className={className}>
+      {brand}
+    </Link>
   );
 }

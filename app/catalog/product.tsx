@@ -19,7 +19,7 @@ import { Field, FormError, Honeypot, formFailure, formHeaders, formValues, isHon
 import { formatRupees } from "../lib/money";
 import { absoluteSiteUrl, pageMeta, siteOf } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
-import { stockLabel } from "./product-card";
+import { BrandName, stockLabel } from "./product-card";
 import type { RootData } from "../root";
 import { QuantityStepper } from "./quantity-stepper";
 import {
@@ -185,7 +185,9 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
             {product.brand ? (
               <>
                 <dt>Brand</dt>
-                <dd>{product.brand}</dd>
+                <dd>
+                  <BrandName brand={product.brand} />
+                </dd>
               </>
             ) : null}
             <dt>Category</dt>

@@ -88,6 +88,7 @@ const PAGE_MATRIX: Record<string, Row> = {
   "GET /contact": everyone(200),
   "POST /contact": everyone(400), // an empty message is refused, by anyone
   "GET /products/:productId": everyone(200),
+  "GET /brands/:slug": everyone(200, { params: () => ({ slug: "matrix-brand" }) }),
   // A guest sees "Please login to view your cart", not a redirect.
   "GET /cart": everyone(200),
   "POST /cart": row("login", 400, 400, 400),
@@ -371,7 +372,7 @@ beforeAll(async () => {
     credentials[role].id = user.id;
   }
   const [productId, soldOutProductId] = await insertProducts(server, [
-    { name: "Matrix Watch", stock: 50 },
+    { name: "Matrix Watch", stock: 50, brand: "Matrix Brand" },
     { name: "Matrix Sold Out", stock: 0 },
   ]);
   const withPhoto = await server.services.catalog.setProductPhoto(productId!, {

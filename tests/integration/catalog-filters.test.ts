@@ -21,21 +21,21 @@ type Watch = {
   brand: string;
   category: "Men" | "Women";
   price: number;
-  movement: string | null;
+  movement: (typeof MOVEMENTS)[number] | null;
   caseDiameterMm: number | null;
   strapMaterial: string | null;
   dialColour: string | null;
   waterResistanceM: number | null;
-  features: string[];
+  features: (typeof FEATURES)[number][];
 };
 
 const BRANDS = ["Casio", "casio", "Seiko", "TAG Heuer", "Tag-Heuer", "Orient", ""];
-const MOVEMENTS = ["Quartz", "Automatic", "Solar"];
+const MOVEMENTS = ["Quartz", "Automatic", "Solar"] as const;
 const DIAMETERS = [30, 35.9, 36, 39.9, 40, 44, 44.1, 46];
 const STRAPS = ["Leather", "Stainless steel", "Rubber"];
 const DIALS = ["Black", "Blue", "White"];
 const WATER = [0, 30, 50, 100, 200, 300];
-const FEATURES = ["chronograph", "date", "GMT", "moon phase"];
+const FEATURES = ["chronograph", "date", "GMT", "moon phase"] as const;
 const BANDS: Record<string, (mm: number) => boolean> = {
   "under-36": (mm) => mm < 36,
   "36-40": (mm) => mm >= 36 && mm < 40,
@@ -55,7 +55,7 @@ const watchArbitrary = (index: number) =>
     strapMaterial: fc.option(fc.constantFrom(...STRAPS), { nil: null }),
     dialColour: fc.option(fc.constantFrom(...DIALS), { nil: null }),
     waterResistanceM: fc.option(fc.constantFrom(...WATER), { nil: null }),
-    features: fc.subarray(FEATURES),
+    features: fc.subarray([...FEATURES]),
   });
 
 type Filters = {
@@ -78,12 +78,12 @@ const filtersArbitrary: fc.Arbitrary<Filters> = fc.record(
     brand: some(["casio", "SEIKO", "Tag Heuer", "orient", "rolex"]),
     minPrice: fc.integer({ min: 0, max: 20 }).map((thousands) => thousands * 1000),
     maxPrice: fc.integer({ min: 0, max: 20 }).map((thousands) => thousands * 1000 + 500),
-    movement: some(MOVEMENTS),
+    movement: some<string>([...MOVEMENTS]),
     caseSize: some(Object.keys(BANDS)),
     strap: some(STRAPS),
     dial: some(DIALS),
     waterResistance: fc.constantFrom(50, 100, 200),
-    feature: some(FEATURES),
+    feature: some<string>([...FEATURES]),
   },
   { requiredKeys: ["brand", "movement", "caseSize", "strap", "dial", "feature"] },
 );
@@ -117,7 +117,7 @@ function passes(watch: Watch, filters: Filters, group: Group): boolean {
     case "waterResistance":
       return filters.waterResistance === undefined || (watch.waterResistanceM ?? -1) >= filters.waterResistance;
     case "feature":
-      return filters.feature.length === 0 || filters.feature.some((feature) => watch.features.includes(feature));
+      return filters.feature.length === 0 || filters.feature.some((feature) => (watch.features as string[]).includes(feature));
   }
 }
 

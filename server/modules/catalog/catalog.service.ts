@@ -40,6 +40,9 @@ export type { PhotoUpload };
 /** What the product form's edit page shows: the product, and the Image URL field as the admin gave it. */
 export type ProductForEditing = { product: PublicProduct; imageUrl: string };
 
+/** A brand as its page shows it. */
+export type Brand = { name: string; slug: string; description: string };
+
 export type ProductList = { products: PublicProduct[]; pagination: Pagination; facets?: FacetCounts };
 
 export class CatalogService {
@@ -273,6 +276,13 @@ export class CatalogService {
       category ? [category] : [],
     );
     return Number(rows[0]?.total ?? 0);
+  }
+
+  /** A brand's record, by the slug of its page (docs/product.md, "Brands"). */
+  async getBrand(slug: string): Promise<Brand> {
+    const brand = await this.db("brands").where({ slug }).first("name", "slug", "description");
+    if (!brand) throw new NotFoundError("Brand not found");
+    return brand as Brand;
   }
 
   async getProduct(id: string): Promise<PublicProduct> {
