@@ -3,7 +3,15 @@ import { PRODUCT_SORTS } from "../../server/modules/catalog/catalog-values.share
 import { Drawer } from "../components/drawer";
 import { requestContext } from "../context";
 import { pageMeta, siteOf } from "../lib/meta";
-import { CATALOG_PAGE_SIZE, SORT_LABELS, catalogHref, readCatalogView, type CatalogView } from "./catalog-query";
+import {
+  CATALOG_PAGE_SIZE,
+  SORT_LABELS,
+  catalogHref,
+  chosenFilterCount,
+  readCatalogView,
+  type CatalogView,
+} from "./catalog-query";
+import { CatalogFilterFields } from "./catalog-filter-fields";
 import { paginationItems } from "./pagination";
 import { ProductCard, cardProductOf } from "./product-card";
 import type { Route } from "./+types/products";
@@ -11,18 +19,24 @@ import type { Route } from "./+types/products";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
   const view = readCatalogView(new URL(request.url).searchParams);
-  const { products, pagination } = await services.catalog.listProducts({
+  const { filters } = view;
+  const { products, pagination, facets } = await services.catalog.listProducts({
     search: view.search,
     category: view.category,
     sort: view.sort,
     page: view.page,
     limit: CATALOG_PAGE_SIZE,
+    ...filters,
+    minPrice: filters.minPrice ?? undefined,
+    maxPrice: filters.maxPrice ?? undefined,
+    waterResistance: filters.waterResistance ?? undefined,
+    facets: true,
   });
   // A page past the end (a shared link after products were deleted) shows the last page.
   if (products.length === 0 && pagination.totalPages > 0 && view.page > pagination.totalPages) {
     throw redirect(catalogHref({ ...view, page: pagination.totalPages }));
   }
-  return { view, products: products.map(cardProductOf), pagination };
+  return { view, products: products.map(cardProductOf), pagination, facets: facets! };
 }
 
 export const meta: Route.MetaFunction = ({ data, matches }) => {
@@ -32,14 +46,21 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
   return pageMeta(siteOf(matches), {
     title,
     description: `Browse ${view?.category ? `${view.category.toLowerCase()}'s` : "men's and women's"} premium authentic watches. Free delivery across Pakistan and cash on delivery.`,
-    // Search results are not pages of their own for search engines; collections are.
-    path: view?.category ? `/products?category=${view.category}` : "/products",
-    noindex: Boolean(view?.search),
+    // Search results are not pages of their own for search engines; collections are, and so is
+    // one filter's page. More than one option chosen points to the collection (one per combination
+    // would be far too many pages).
+    path:
+      view && !view.search && chosenFilterCount(view) === 1
+        ? catalogHref(view)
+        : view?.category
+          ? `/products?category=${view.category}`
+          : "/products",
+    noindex: Boolean(view?.search) || (view ? chosenFilterCount(view) > 1 : false),
   });
 };
 
 export default function Products({ loaderData }: Route.ComponentProps) {
-  const { view, products, pagination } = loaderData;
+  const { view, products, pagination, facets } = loaderData;
   const submit = useSubmit();
   const heading = view.category ? `${view.category}'s Watches` : "All Watches";
   return (
@@ -56,8 +77,15 @@ export default function Products({ loaderData }: Route.ComponentProps) {
         className="catalog-filters"
         role="search"
         onChange={(event) => {
-          // With JavaScript a new category or sort applies at once; typing waits for Search.
-          if ((event.target as HTMLElement).tagName === "SELECT") submit(event.currentTarget);
+          // With JavaScript a new category, sort or option applies at once (the URL follows);
+          // typing a search or a price waits for Search or Apply.
+          const target = event.target;
+          if (
+            target instanceof HTMLSelectElement ||
+            (target instanceof HTMLInputElement && (target.type === "checkbox" || target.type === "radio"))
+          ) {
+            submit(event.currentTarget);
+          }
         }}
       >
         <div className="field catalog-filters__search">
@@ -76,7 +104,7 @@ export default function Products({ loaderData }: Route.ComponentProps) {
             </button>
           </div>
         </div>
-        <Drawer className="filter-panel" summary="Filter and sort">
+        <Drawer className="filter-panel" summary={filterSummary(view)}>
           <div className="filter-panel__fields">
             <div className="field">
               <label htmlFor="catalog-category">Category</label>
@@ -98,12 +126,13 @@ export default function Products({ loaderData }: Route.ComponentProps) {
               </select>
             </div>
           </div>
+          <CatalogFilterFields view={view} facets={facets} />
         </Drawer>
       </Form>
       {products.length === 0 ? (
         <div className="empty-state">
           <p>No products found</p>
-          {view.search || view.category ? <Link to="/products">Show all watches</Link> : null}
+          {view.search || chosenFilterCount(view) > 0 ? <Link to="/products">Show all watches</Link> : null}
         </div>
       ) : (
         <ul className="product-grid">
@@ -116,6 +145,12 @@ export default function Products({ loaderData }: Route.ComponentProps) {
       <CatalogPagination view={view} totalPages={pagination.totalPages} />
     </section>
   );
+}
+
+/** The drawer's summary on a phone says how many options are chosen, so a closed drawer still tells. */
+function filterSummary(view: CatalogView): string {
+  const chosen = chosenFilterCount(view) - (view.category ? 1 : 0);
+  return chosen > 0 ? `Filter and sort (${chosen} chosen)` : "Filter and sort";
 }
 
 function CatalogPagination({ view, totalPages }: { view: CatalogView; totalPages: number }) {

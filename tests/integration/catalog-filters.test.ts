@@ -117,7 +117,10 @@ function passes(watch: Watch, filters: Filters, group: Group): boolean {
     case "waterResistance":
       return filters.waterResistance === undefined || (watch.waterResistanceM ?? -1) >= filters.waterResistance;
     case "feature":
-      return filters.feature.length === 0 || filters.feature.some((feature) => (watch.features as string[]).includes(feature));
+      return (
+        filters.feature.length === 0 ||
+        filters.feature.some((feature) => (watch.features as string[]).includes(feature))
+      );
   }
 }
 
@@ -258,5 +261,62 @@ describe("GET /products with filters", () => {
       expect(response.status, query).toBe(400);
       expect(response.body.errors, query).toEqual([{ field, message }]);
     }
+  });
+});
+
+describe("/products with filters", () => {
+  const cardNames = (html: string) =>
+    [...html.matchAll(/class="product-card__name">([^<]*)</g)].map((match) => match[1]).sort();
+  const option = (html: string, name: string, value: string) =>
+    html.match(
+      new RegExp(
+        `<input type="checkbox" name="${name}"(?: checked="")? value="${value}"/><span>[^<]*</span><span class="catalog-facets__count">\\((\\d+)\\)</span>`,
+      ),
+    );
+  /** Whether an option's input is ticked as the page arrives. */
+  const ticked = (html: string, name: string, value: string) =>
+    new RegExp(`<input type="(?:checkbox|radio)" name="${name}" checked="" value="${value}"/>`).test(html);
+
+  it("filters by the ticked options with counts beside each, as a GET form with an Apply button", async () => {
+    await server.database.db("products").del();
+    await server.database.db("brands").del();
+    await insertProducts(server, [
+      { name: "Duro", brand: "Casio", movement: "Quartz", caseDiameterMm: 44, waterResistanceM: 200 },
+      { name: "Turtle", brand: "Seiko", movement: "Automatic", caseDiameterMm: 45, waterResistanceM: 200 },
+      { name: "Presage", brand: "Seiko", movement: "Automatic", caseDiameterMm: 40.5, waterResistanceM: 50 },
+      { name: "Bambino", brand: "Orient", movement: "Automatic", caseDiameterMm: 40.5, waterResistanceM: 30 },
+    ]);
+    const html = await (await client.get("/products?movement=Automatic&waterResistance=50")).text();
+    expect(cardNames(html)).toEqual(["Presage", "Turtle"]);
+    expect(html).toMatch(/<form(?=[^>]*method="get")(?=[^>]*action="\/products")/);
+    expect(html).toMatch(/<button type="submit" class="button catalog-facets__apply">Apply<\/button>/);
+    // Movement's counts leave the movement filter out; the brands' apply it.
+    expect(option(html, "movement", "Quartz")?.[1]).toBe("1");
+    expect(option(html, "movement", "Automatic")?.[1]).toBe("2");
+    expect(ticked(html, "movement", "Automatic")).toBe(true);
+    expect(ticked(html, "movement", "Quartz")).toBe(false);
+    expect(option(html, "brand", "seiko")?.[1]).toBe("2");
+    expect(option(html, "brand", "orient")).toBeNull();
+    expect(ticked(html, "waterResistance", "50")).toBe(true);
+  });
+
+  it("keeps one filter's page for search engines, and sends a combination to the collection with noindex", async () => {
+    await server.database.db("products").del();
+    await insertProducts(server, [{ name: "Duro", brand: "Casio", movement: "Quartz" }]);
+    const one = await (await client.get("/products?brand=casio")).text();
+    expect(one).toContain('<link rel="canonical" href="https://shop.example.pk/products?brand=casio"/>');
+    expect(one).not.toContain('content="noindex, nofollow"');
+    const two = await (await client.get("/products?category=Men&brand=casio&movement=Quartz")).text();
+    expect(two).toContain('<link rel="canonical" href="https://shop.example.pk/products?category=Men"/>');
+    expect(two).toContain('<meta name="robots" content="noindex, nofollow"/>');
+    expect(cardNames(two)).toEqual(["Duro"]);
+  });
+
+  it("forgives what the API refuses: unknown options and bad prices are left out", async () => {
+    await server.database.db("products").del();
+    await insertProducts(server, [{ name: "Duro", movement: "Quartz" }]);
+    const response = await client.get("/products?movement=Clockwork&minPrice=cheap&caseSize=huge&feature=tourbillon");
+    expect(response.status).toBe(200);
+    expect(cardNames(await response.text())).toEqual(["Duro"]);
   });
 });

@@ -80,15 +80,16 @@ export class CatalogService {
       brand: query.brand.flatMap((brand) => brandSlug(brand) ?? []),
       caseSize: query.caseSize as CaseSizeBand[],
     };
-    if (hasFilters(filters) || facets) {
-      const base = baseConditions(search, category);
-      const [list, counts] = await Promise.all([
-        this.filteredProducts(filters, base, { search, sort, page, limit }),
-        facets ? this.facetCounts(filters, base) : undefined,
-      ]);
-      return counts ? { ...list, facets: counts } : list;
-    }
-    return this.unfilteredProducts({ page, limit, search, category, sort });
+    const base = baseConditions(search, category);
+    // Without a filter the list keeps its own fast paths (the sort's index, the kept counts, the
+    // search cache); the counts, when asked for, come alongside.
+    const [list, counts] = await Promise.all([
+      hasFilters(filters)
+        ? this.filteredProducts(filters, base, { search, sort, page, limit })
+        : this.unfilteredProducts({ page, limit, search, category, sort }),
+      facets ? this.facetCounts(filters, base) : undefined,
+    ]);
+    return counts ? { ...list, facets: counts } : list;
   }
 
   /**
