@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import knexFactory, { type Knex } from "knex";
 import { demoWatches } from "../seeds/data/demo-watches";
+import { demoWatchSpecs } from "../seeds/data/demo-watch-specs";
 import { walArchiveSettings } from "../server/backups/wal-archive";
 import { connectDatabase, migrateToLatest } from "../server/db/database";
 import { startEmbeddedPostgres } from "../server/db/embedded-postgres";
@@ -121,17 +122,22 @@ export async function seedBenchData(db: Knex, plan: SeedPlan): Promise<Seeded> {
   const started = Date.now();
   const watches = demoWatches;
   await db.raw(
-    `INSERT INTO products (name, description, price, category, image_url, stock, brand, created_at, updated_at)
+    `INSERT INTO products (name, description, price, category, image_url, stock, brand, created_at, updated_at,
+                           movement, case_diameter_mm, strap_material, dial_colour, water_resistance_m, features)
      SELECT w.name || ' ' || (?::text[])[1 + (g / ?) % ?] || ' ' || g,
             w.description,
             round((w.price * (0.8 + ((g * 7919) % 400) / 1000.0))::numeric, 0),
             w.category, w.image_url,
             CASE WHEN g % 50 = 0 THEN 1000000 WHEN g % 17 = 0 THEN 0 ELSE 1 + (g * 31) % 60 END,
             w.brand,
-            now() - make_interval(mins => g), now() - make_interval(mins => g)
+            now() - make_interval(mins => g), now() - make_interval(mins => g),
+            w.movement, w.case_diameter_mm, w.strap_material, w.dial_colour, w.water_resistance_m,
+            string_to_array(nullif(w.features, ''), ',')
        FROM generate_series(1, ?) AS g
-       JOIN unnest(?::text[], ?::text[], ?::text[], ?::numeric[], ?::text[], ?::text[])
-            WITH ORDINALITY AS w(name, brand, description, price, category, image_url, idx)
+       JOIN unnest(?::text[], ?::text[], ?::text[], ?::numeric[], ?::text[], ?::text[],
+                   ?::text[], ?::numeric[], ?::text[], ?::text[], ?::int[], ?::text[])
+            WITH ORDINALITY AS w(name, brand, description, price, category, image_url,
+                                 movement, case_diameter_mm, strap_material, dial_colour, water_resistance_m, features, idx)
          ON w.idx = 1 + g % ?`,
     [
       EDITIONS,
@@ -144,6 +150,13 @@ export async function seedBenchData(db: Knex, plan: SeedPlan): Promise<Seeded> {
       watches.map((watch) => watch.price),
       watches.map((watch) => watch.category),
       watches.map((watch) => watch.imageUrl),
+      // The demo watches' specifications, for the filters' scenario.
+      watches.map((watch) => demoWatchSpecs[watch.slug]?.movement ?? null) as unknown as string[],
+      watches.map((watch) => demoWatchSpecs[watch.slug]?.caseDiameterMm ?? null) as unknown as string[],
+      watches.map((watch) => demoWatchSpecs[watch.slug]?.strapMaterial ?? null) as unknown as string[],
+      watches.map((watch) => demoWatchSpecs[watch.slug]?.dialColour ?? null) as unknown as string[],
+      watches.map((watch) => demoWatchSpecs[watch.slug]?.waterResistanceM ?? null) as unknown as string[],
+      watches.map((watch) => (demoWatchSpecs[watch.slug]?.features ?? []).join(",")),
       watches.length,
     ],
   );

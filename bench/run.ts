@@ -81,7 +81,15 @@ if (!Number.isInteger(large) || large < 0) {
   process.exit(2);
 }
 /** The scenarios measured again on the large catalogue: those the page cache does not answer. */
-const LARGE_IDS = ["products-miss", "products-deep-miss", "search-miss", "search-miss-1c"];
+const LARGE_IDS = ["products-miss", "products-deep-miss", "search-miss", "search-miss-1c", "products-filtered-miss"];
+/** Filtered catalogue pages, each with its counts (docs/product.md, "Filters"). */
+const FILTERED_PATHS = [
+  "/products?brand=casio&movement=Quartz",
+  "/products?movement=Automatic&caseSize=40-44",
+  "/products?category=Men&waterResistance=100&feature=date",
+  "/products?brand=seiko&brand=citizen&strap=Stainless%20steel",
+  "/products?dial=Blue&maxPrice=100000",
+];
 const runsLarge = large > products && (!only || LARGE_IDS.some((id) => only.has(`${id}-large`)));
 const outDir = path.resolve(ROOT, args.out ?? (only ? "bench/results/tmp" : "bench/results"));
 const stem = products === 10000 ? "bench" : `bench-${products}`;
@@ -353,6 +361,14 @@ async function main() {
           requests: uncached(searchPaths),
           connections: 1,
         }),
+        page(
+          "products-filtered-miss-large",
+          `Guest GET /products with filters and counts, page cache missed${suffix}`,
+          [],
+          {
+            requests: uncached(FILTERED_PATHS),
+          },
+        ),
       ].map((plan) => ({ ...plan, server: store!, postmasterPid: largeDatabase!.postmasterPid }));
       for (const plan of largePlans) if (!only || only.has(plan.id)) scenarios.push(await runBracketed(plan));
     }
