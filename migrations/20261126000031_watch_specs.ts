@@ -7,7 +7,19 @@ import { SPEC_DEFINITIONS, type SpecDefinition } from "../server/modules/catalog
  * one list of allowed values and limits (server/modules/catalog/watch-specs.shared.ts), so the
  * database refuses what the schema refuses. A value added to a list later comes with a migration
  * that writes its CHECK again.
+ *
+ * The filters' columns each get an index (docs/decisions/2026-11-26-catalogue-filters.md): a
+ * filter on one of them reads its matches through it, and a facet's counts over the whole
+ * catalogue are an index-only scan of its column rather than a read of every product.
  */
+const FILTERED_COLUMNS = [
+  "movement",
+  "case_diameter_mm",
+  "strap_material",
+  "dial_colour",
+  "water_resistance_m",
+  "features",
+];
 const list = (values: readonly string[]) => values.map((value) => `'${value.replace(/'/g, "''")}'`).join(", ");
 
 function columnType(definition: SpecDefinition): string {
@@ -49,6 +61,9 @@ export async function up(knex: Knex): Promise<void> {
       );
     }
   }
+  for (const column of FILTERED_COLUMNS) await knex.raw(`CREATE INDEX products_${column}_idx ON products (${column})`);
+  // "Any of these features" (features && …) through the array's elements.
+  await knex.raw("CREATE INDEX products_features_gin_idx ON products USING gin (features)");
 }
 
 export async function down(knex: Knex): Promise<void> {
