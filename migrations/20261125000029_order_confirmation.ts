@@ -66,11 +66,7 @@ export async function up(knex: Knex): Promise<void> {
     t.check("channel IN ('whatsapp', 'sms', 'file')", [], "order_messages_channel_valid");
     t.check("kind IN ('confirmation', 'reminder', 'cancellation')", [], "order_messages_kind_valid");
     t.check("language IN ('en', 'ur')", [], "order_messages_language_valid");
-    t.check(
-      "status IN ('queued', 'sent', 'delivered', 'read', 'failed')",
-      [],
-      "order_messages_status_valid",
-    );
+    t.check("status IN ('queued', 'sent', 'delivered', 'read', 'failed')", [], "order_messages_status_valid");
     t.check("attempts >= 0", [], "order_messages_attempts_not_negative");
   });
   await knex.raw("CREATE INDEX order_messages_order_idx ON order_messages (order_id, created_at)");

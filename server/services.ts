@@ -1,8 +1,9 @@
 import { BackupStatusService } from "./backups/backup-status.service";
-import type { Config } from "./config";
+import type { Config, ConfirmationConfig } from "./config";
 import type { Database } from "./db/database";
 import { CancellationFlow } from "./flows/cancellation";
 import { CheckoutFlow } from "./flows/checkout";
+import { OrderConfirmationFlow } from "./flows/order-confirmation";
 import { EmailChangeFlow } from "./flows/email-change";
 import { FulfilmentFlow } from "./flows/fulfilment";
 import { PageSessionFlow } from "./flows/page-session";
@@ -22,6 +23,7 @@ import { OutboxService } from "./modules/mail/outbox.service";
 import { OrderDeskService } from "./modules/orders/order-desk";
 import { OrdersService } from "./modules/orders/orders.service";
 import { ReturnDeskService } from "./modules/orders/return-desk";
+import type { TextChannel } from "./modules/orders/order-confirmation.shared";
 import { ReportsService } from "./modules/reports/reports.service";
 import type { Clock } from "./modules/shared/clock";
 import { RateLimiter } from "./modules/shared/rate-limiter";
@@ -66,9 +68,16 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
       messages,
       paymentMethods: paymentMethodsChosen(config.providers.paymentMethods),
       codeGuard: new DiscountCodeGuard(rateLimiter),
+      confirmation: { secret: config.sessionSecret, channel: firstTextChannel(config.confirmation) },
       clock,
     }),
     cancellation: new CancellationFlow(db, { mail, messages, clock }),
+    orderConfirmation: new OrderConfirmationFlow(db, {
+      mail,
+      messages,
+      textChannel: firstTextChannel(config.confirmation),
+      clock,
+    }),
     fulfilment: new FulfilmentFlow(db, {
       mail,
       messages,
@@ -80,6 +89,13 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     emailChange: new EmailChangeFlow(db, profile),
     pageSession: new PageSessionFlow(accounts),
   };
+}
+
+/** The channel a confirmation's text tries first: WhatsApp, else SMS, else a file under DATA_DIR. */
+function firstTextChannel(confirmation: ConfirmationConfig): TextChannel {
+  if (confirmation.whatsapp) return "whatsapp";
+  if (confirmation.sms) return "sms";
+  return "file";
 }
 
 export type Services = ReturnType<typeof createServices>;

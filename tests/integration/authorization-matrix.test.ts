@@ -106,6 +106,10 @@ const PAGE_MATRIX: Record<string, Row> = {
   "POST /my-orders/:orderId/cancel": row("login", { redirect: "/my-orders/:orderId" }, 404, 404, {
     params: victimOrder,
   }),
+  // An order's confirmation link: no sign-in, the token is the key; a token of no order is the
+  // 404 page, by anyone (tests/integration/order-confirmation.test.ts opens working ones).
+  "GET /c/:token": everyone(404),
+  "POST /c/:token": everyone(404),
   "GET /signup": GUEST_PAGE,
   "POST /signup": row(400, "home", "home", "home"),
   "GET /login": GUEST_PAGE,
@@ -201,6 +205,7 @@ const PAGE_PARAMS = (fixtures: Fixtures): Record<string, string> => ({
   discountId: fixtures.discountId,
   returnId: fixtures.returnId,
   file: "products-1.xml",
+  token: "A".repeat(43),
   "*": "no-such-page",
 });
 

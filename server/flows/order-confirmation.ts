@@ -1,0 +1,132 @@
+import type { Knex } from "knex";
+import type { Database } from "../db/database";
+import type { MailContext } from "../modules/mail/mail-layout";
+import {
+  CONFIRMATION_CLOSED,
+  lockOrderByToken,
+  queueOrderTexts,
+  recordCancelledByCustomer,
+  recordConfirmed,
+  type AnsweringOrder,
+} from "../modules/orders/order-confirmation";
+import {
+  isAnswerable,
+  type ConfirmationChannel,
+  type ConfirmationStatus,
+  type MessageLanguage,
+  type TextChannel,
+} from "../modules/orders/order-confirmation.shared";
+import { setOrderStatus } from "../modules/orders/order-life";
+import { cancelledByCustomerMail, orderStatusMail } from "../modules/orders/order-mails";
+import { readOrderRows } from "../modules/orders/orders.service";
+import { systemClock, type Clock } from "../modules/shared/clock";
+import { ConflictError } from "../modules/shared/errors.shared";
+import { messageOf, type MessageChannels } from "../providers/message-channels/message-channels";
+import { giveStockBack } from "./cancellation";
+
+/** The customer's two answers to the confirmation. */
+export type ConfirmationAnswer = "confirm" | "cancel";
+
+/** A customer's channel of answer: the link's page, a WhatsApp button or an SMS reply. */
+export type CustomerChannel = Exclude<ConfirmationChannel, "phone">;
+
+/** What the confirmation page shows: the order as its customer knows it, in its language. */
+export type ConfirmationPage = {
+  orderId: string;
+  language: MessageLanguage;
+  items: { name: string; quantity: number; price: number }[];
+  totalPrice: number;
+  /** The last four digits of the order's phone ("" without one). */
+  phoneLastFour: string;
+  confirmation: ConfirmationStatus;
+  /** Whether Confirm and Cancel still do something: Pending and not yet booked with a courier. */
+  open: boolean;
+};
+
+/**
+ * The customer's answer to the store's confirmation message (docs/product.md, "Confirming an
+ * order"), by the link's page, a WhatsApp button or an SMS reply: confirming records who, how
+ * and when (twice is harmless); cancelling cancels the order as cancelling on /my-orders does
+ * (its stock back, its discount code's use given back, the customer and the store told), while
+ * it is Pending and not yet booked with a courier, whatever its age.
+ */
+export class OrderConfirmationFlow {
+  constructor(
+    private readonly db: Database,
+    private readonly deps: {
+      mail: MailContext;
+      messages: MessageChannels;
+      /** The channel a new text tries first (services.ts). */
+      textChannel: TextChannel;
+      clock?: Clock;
+    },
+  ) {}
+
+  private now(): Date {
+    return (this.deps.clock ?? systemClock)();
+  }
+
+  /** The page of a token; 404 when the token is no order's. */
+  async pageFor(token: string): Promise<ConfirmationPage> {
+    const order = await lockOrderByToken(this.db, token, { lock: false });
+    const [row] = await readOrderRows(this.db, (query) => query.where("orders.id", order.id));
+    const view = row!.toPublic();
+    return {
+      orderId: order.id,
+      language: order.language,
+      items: view.items.map((item) => ({ name: item.product.name, quantity: item.quantity, price: item.price })),
+      totalPrice: view.totalPrice,
+      phoneLastFour: order.phone ? order.phone.slice(-4) : "",
+      confirmation: order.confirmationStatus,
+      open: isAnswerable(order),
+    };
+  }
+
+  /** The answer given on the link's page (404 for a token of no order; 409 once the order shipped or was cancelled). */
+  async answerByLink(token: string, answer: ConfirmationAnswer): Promise<ConfirmationPage> {
+    await this.db.transaction(async (trx) => {
+      const order = await lockOrderByToken(trx, token);
+      await this.answer(trx, order, answer, "link");
+    });
+    return this.pageFor(token);
+  }
+
+  /**
+   * Applies an answer to a locked order, in the caller's transaction: true when it changed the
+   * order, false when it was already so (a second confirmation). 409 when the order can no
+   * longer be answered.
+   */
+  async answer(
+    trx: Knex.Transaction,
+    order: AnsweringOrder,
+    answer: ConfirmationAnswer,
+    channel: CustomerChannel,
+  ): Promise<boolean> {
+    const now = this.now();
+    if (answer === "confirm") {
+      if (order.confirmationStatus === "confirmed" && order.status !== "Cancelled") return false;
+      if (!isAnswerable(order)) throw new ConflictError(CONFIRMATION_CLOSED);
+      return recordConfirmed(trx, order, { by: "customer", channel, now });
+    }
+    if (!isAnswerable(order)) throw new ConflictError(CONFIRMATION_CLOSED);
+    await giveStockBack(trx, this.deps.mail, order.id);
+    await setOrderStatus(trx, order, { status: "Cancelled", now });
+    await recordCancelledByCustomer(trx, order, { channel, now });
+    await this.deps.messages.queue(trx, [
+      messageOf(orderStatusMail(this.deps.mail, order, "Cancelled", { byCustomer: true }), order.phone),
+      messageOf(cancelledByCustomerMail(this.deps.mail, order)),
+    ]);
+    if (order.phone) {
+      await queueOrderTexts(trx, [
+        {
+          orderId: order.id,
+          channel: this.deps.textChannel,
+          kind: "cancellation",
+          language: order.language,
+          phone: order.phone,
+        },
+      ]);
+    }
+    return true;
+  }
+}
