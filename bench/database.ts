@@ -3,10 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import knexFactory, { type Knex } from "knex";
-import { knexSnakeCaseMappers } from "objection";
-import { migrationSource } from "../migrations/index";
 import { demoWatches } from "../seeds/data/demo-watches";
 import { walArchiveSettings } from "../server/backups/wal-archive";
+import { connectDatabase, migrateToLatest } from "../server/db/database";
 import { startEmbeddedPostgres } from "../server/db/embedded-postgres";
 import { createDatabaseIfMissing } from "../server/db/open-database";
 import { hashPassword } from "../server/modules/accounts/passwords";
@@ -52,14 +51,8 @@ export async function openBenchDatabase(options: { keep: boolean }): Promise<Ben
     url = new URL(adminUrl);
     url.pathname = `/${name}`;
   }
-  const db = knexFactory({
-    client: "pg",
-    connection: url.href,
-    pool: { min: 0, max: 4 },
-    migrations: { migrationSource },
-    ...knexSnakeCaseMappers(),
-  });
-  await db.migrate.latest();
+  const db = connectDatabase(url.href, { poolMax: 4 });
+  await migrateToLatest(db);
   const postmasterPid = clusterDir ? readPostmasterPid(clusterDir) : null;
   return {
     url: url.href,

@@ -31,8 +31,11 @@ export const MODULE_ORDER = [
 /** Modules outside the order: they import only `shared`, and no module imports them. */
 export const STANDALONE_MODULES = ["contact"];
 
-/** What a module, a provider and a flow may import besides the domain: the database and the brand. */
-const INFRASTRUCTURE = [/^server\/db\//, /^server\/store-details\.ts$/];
+/**
+ * What a module, a provider and a flow may import besides the domain: the database, the brand, and
+ * the job queue's enqueueJob (a job is written in the caller's transaction, like a row).
+ */
+const INFRASTRUCTURE = [/^server\/db\//, /^server\/store-details\.ts$/, /^server\/jobs\/enqueue-job\.ts$/];
 
 /** Packages that speak HTTP: the domain, the providers and the flows know none of them. */
 const HTTP_PACKAGES = [

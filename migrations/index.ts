@@ -22,6 +22,7 @@ import * as searchText from "./20261123000020_search_text";
 import * as searchVersion from "./20261123000021_search_version";
 import * as emailChanges from "./20261125000022_email_changes";
 import * as paymentMethods from "./20261125000025_payment_methods";
+import * as jobQueue from "./20261125000026_job_queue";
 import * as orderConfirmation from "./20261125000029_order_confirmation";
 
 /**
@@ -52,6 +53,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261123000021_search_version": searchVersion,
   "20261125000022_email_changes": emailChanges,
   "20261125000025_payment_methods": paymentMethods,
+  "20261125000026_job_queue": jobQueue,
   "20261125000029_order_confirmation": orderConfirmation,
 };
 

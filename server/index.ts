@@ -13,4 +13,5 @@ export { createHttpServer } from "./http/http-server";
 export { startPageCache, PageCache } from "./http/page-cache";
 export { createServices, type Services } from "./services";
 export { createMailTransport, type MailTransport } from "./mail/mail-transport";
-export { startOutboxSender, type OutboxSender } from "./mail/outbox-sender";
+export { startStoreJobs } from "./jobs/job-tasks";
+export type { JobRunner } from "./jobs/job-runner";

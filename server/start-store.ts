@@ -7,16 +7,16 @@ import { demoAccounts } from "../seeds/demo-accounts";
 import { createApp } from "./app";
 import { ConfigError, loadConfig, networkExposure, type Config } from "./config";
 import { backupDirSharesDataDirDisk, BackupsOfAnEarlierDatabase } from "./backups/backup-dir";
-import { startBackupSchedule } from "./backups/backup-schedule";
+import { startWalSwitchAtStop } from "./backups/backup-schedule";
 import { checkDatabase, connectsAsSuperuser, migrateToLatest } from "./db/database";
 import { embeddedClusterDir, openDatabase, type OpenDatabase } from "./db/open-database";
 import { createHttpServer } from "./http/http-server";
 import { startPageCache } from "./http/page-cache";
 import { createLogger, type Logger } from "./logger";
 import { createMailTransport } from "./mail/mail-transport";
-import { startOutboxSender } from "./mail/outbox-sender";
 import { PROJECT_ROOT } from "./project-root";
 import { createServices } from "./services";
+import { startStoreJobs } from "./jobs/job-tasks";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -121,17 +121,37 @@ async function serve(
     }
   }
 
-  // The outbox sender delivers what the services wrote to the outbox (docs/decisions/2026-11-23-outbox.md).
+  // Mail, stock alerts and base backups run on the job queue (docs/decisions/2026-11-25-job-queue.md).
   const mailTransport = createMailTransport(config.mail, { publicUrl: config.publicUrl, replyTo: config.store.email });
   logger.info(`mail: ${mailTransport.description}, from ${config.mail.from}`);
-  const outboxSender = startOutboxSender({
+  // Backups belong to the embedded cluster; a DATABASE_URL's operator owns its own.
+  const backupOptions = database.embedded
+    ? {
+        connectionString: database.url,
+        clusterDir: embeddedClusterDir(config.dataDir),
+        dataDir: config.dataDir,
+        backupDir: config.backupDir,
+        keepDays: config.backupKeepDays,
+        logger,
+      }
+    : null;
+  const walSwitch = backupOptions ? startWalSwitchAtStop(backupOptions) : null;
+  const jobs = await startStoreJobs({
+    connectionString: database.url,
     db,
-    transport: mailTransport,
+    services,
     logger,
-    maxAttempts: config.mail.maxAttempts,
-    retrySeconds: config.mail.retrySeconds,
-    sweep: () => services.stockAlerts.queueDue(),
+    mail: { transport: mailTransport, maxAttempts: config.mail.maxAttempts, retrySeconds: config.mail.retrySeconds },
+    backups: backupOptions,
   });
+  logger.info(
+    `job queue: running ${jobs.tasks.join(", ")} in this server${backupOptions ? ", base backups on the crontab" : ""}`,
+  );
+  /** The jobs in hand finish, then the mail transport closes; waiting jobs stay in the table for the next start. */
+  const stopJobs = async () => {
+    await jobs.stop();
+    mailTransport.close();
+  };
 
   const sessionPool = new pg.Pool({ connectionString: database.url, max: 5, connectionTimeoutMillis: 5_000 });
   sessionPool.on("error", (error) => logger.warn({ err: error }, "session pool connection lost"));
@@ -148,18 +168,6 @@ async function serve(
     clientAssetsDir: options.viteMiddlewares ? undefined : path.join(PROJECT_ROOT, "build/client"),
   });
 
-  // Backups belong to the embedded cluster; a DATABASE_URL's operator owns its own.
-  const backups = database.embedded
-    ? startBackupSchedule({
-        connectionString: database.url,
-        clusterDir: embeddedClusterDir(config.dataDir),
-        dataDir: config.dataDir,
-        backupDir: config.backupDir,
-        keepDays: config.backupKeepDays,
-        logger,
-      })
-    : null;
-
   const server = createHttpServer(app);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -170,9 +178,9 @@ async function serve(
       });
     });
   } catch (error) {
-    await outboxSender.stop();
+    await stopJobs();
     await pageCache?.close();
-    await backups?.stop();
+    await walSwitch?.stop();
     throw error;
   }
   const address = server.address();
@@ -206,11 +214,11 @@ async function serve(
       clearInterval(sweep);
       clearTimeout(timer);
       await pageCache?.close();
-      // The message in hand is finished and marked; the rest wait in the table for the next start.
-      await outboxSender.stop();
+      // The jobs in hand are finished (a message sent and marked); the rest wait for the next start.
+      await stopJobs();
       await sessionPool.end().catch(() => {});
       // Every committed transaction reaches the archive before PostgreSQL stops.
-      await backups?.stop();
+      await walSwitch?.stop();
       await database.close();
     },
   };

@@ -2,6 +2,7 @@ import knexFactory, { type Knex } from "knex";
 import { Model, knexSnakeCaseMappers } from "objection";
 import pg from "pg";
 import { migrationSource } from "../../migrations/index";
+import { installJobQueue } from "../jobs/job-runner";
 
 // COUNT(*) and other bigints arrive as strings; every count here fits a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
@@ -11,6 +12,9 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number.parseFloat(value));
 
 export type Database = Knex;
+
+/** Each database's connection string, for the job queue's own connections (installJobQueue). */
+const urls = new WeakMap<Database, string>();
 
 type DatabaseLog = (level: "warn" | "error" | "debug", message: unknown) => void;
 
@@ -37,10 +41,18 @@ export function connectDatabase(url: string, options: { poolMax?: number; log?: 
     ...knexSnakeCaseMappers(),
   });
   Model.knex(knex);
+  urls.set(knex, url);
   return knex;
 }
 
+/**
+ * The job queue's schema first (its library's own migrations), then the store's: the store's
+ * triggers add jobs (docs/decisions/2026-11-25-job-queue.md).
+ */
 export async function migrateToLatest(knex: Database): Promise<string[]> {
+  const url = urls.get(knex);
+  if (!url) throw new Error("migrateToLatest needs a database opened with connectDatabase");
+  await installJobQueue(url);
   const [, applied] = (await knex.migrate.latest()) as [number, string[]];
   return applied;
 }

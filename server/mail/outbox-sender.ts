@@ -1,7 +1,6 @@
 import type { Database } from "../db/database";
 import type { Logger } from "../logger";
 import { OutboxMessage } from "../modules/mail/outbox-message.model";
-import { isDatabaseUnavailable } from "../modules/shared/errors.shared";
 import type { MailTransport } from "./mail-transport";
 
 export type OutboxSenderOptions = {
@@ -12,57 +11,33 @@ export type OutboxSenderOptions = {
   maxAttempts: number;
   /** The wait after the first failure, doubled after each one, at most an hour. */
   retrySeconds: number;
-  /** How often the outbox is looked at when it was empty. */
-  pollMs?: number;
-  /** Turns due stock alerts into mails (those whose restock did not do it itself). */
-  sweep?: () => Promise<unknown>;
-  /** How often old .eml files are removed (MAIL_FILES_KEEP_DAYS): at start, then every hour by default. */
-  fileSweepMs?: number;
-};
-
-export type OutboxSender = {
-  /** Sends what is due now, until nothing is (tests call it instead of waiting for the loop). */
-  drain(): Promise<number>;
-  /** Finishes the message in hand, then stops. */
-  stop(): Promise<void>;
 };
 
 const MAX_BACKOFF_SECONDS = 3600;
-const STOP_GRACE_MS = 5_000;
 const ERROR_MAX = 500;
 
 /**
- * The outbox sender of this app server (docs/decisions/2026-11-23-outbox.md). Each message is
- * taken in a transaction of its own with `FOR UPDATE SKIP LOCKED`, sent while its row stays
- * locked, and marked sent (or its failure recorded) before the lock is let go: another app
- * server skips the row meanwhile and finds it sent afterwards, so no two servers send one
- * message. A failure is tried again after a wait that doubles; an SMTP refusal of the message
- * itself (5xx) or the last attempt marks it failed for good. A message carrying a secret has
- * its body purged once sent or failed. Nothing lives only in memory: a restart resumes from the
- * table. Without SMTP_URL the loop also removes the .eml files older than MAIL_FILES_KEEP_DAYS.
+ * The "send-mail" job's work (docs/decisions/2026-11-23-outbox.md, -25-job-queue.md): one outbox
+ * message, in a transaction of its own. The row is taken with `FOR UPDATE SKIP LOCKED`, sent
+ * while it stays locked, and marked sent (or its failure recorded) before the lock is let go;
+ * the queue runs each job on one app server, and the row's lock and state make a second job for
+ * one message (a retry queued meanwhile) find nothing to do. A failure is tried again after a
+ * wait that doubles: recording next_attempt_at makes the outbox's trigger add the job for that
+ * time. An SMTP refusal of the message itself (5xx) or the last attempt marks it failed for good.
+ * A message carrying a secret has its body purged once sent or failed.
  */
-export function startOutboxSender(options: OutboxSenderOptions): OutboxSender {
+export function outboxMessageSender(options: OutboxSenderOptions): (outboxId: string) => Promise<void> {
   const { db, transport, logger } = options;
-  const pollMs = options.pollMs ?? 1_000;
-  const fileSweepMs = options.fileSweepMs ?? 60 * 60 * 1000;
-  let lastFileSweep = -Infinity;
-  let stopped = false;
-  let wake: (() => void) | null = null;
-  let running: Promise<number> | null = null;
-
-  async function sendOne(): Promise<boolean> {
-    return db.transaction(async (trx) => {
+  return (outboxId) =>
+    db.transaction(async (trx) => {
       const message = await OutboxMessage.query(trx)
+        .findById(outboxId)
         .where("state", "queued")
         .where("nextAttemptAt", "<=", OutboxMessage.fn.now())
-        .orderBy([
-          { column: "nextAttemptAt", order: "asc" },
-          { column: "id", order: "asc" },
-        ])
-        .first()
         .forUpdate()
         .skipLocked();
-      if (!message) return false;
+      // Sent or failed already, due later (its job waits for then), or in another job's hands.
+      if (!message) return;
       const purge = message.secret ? { textBody: null, htmlBody: null } : {};
       try {
         await transport.send({
@@ -97,7 +72,7 @@ export function startOutboxSender(options: OutboxSenderOptions): OutboxSender {
               nextAttemptAt: OutboxMessage.raw("now() + make_interval(secs => ?)", [wait]) as unknown as Date,
             });
         }
-        return true;
+        return;
       }
       await OutboxMessage.query(trx)
         .findById(message.id)
@@ -109,69 +84,13 @@ export function startOutboxSender(options: OutboxSenderOptions): OutboxSender {
           ...purge,
         });
       logger.info({ outboxId: message.id, kind: message.kind }, "mail sent");
-      return true;
     });
-  }
+}
 
-  async function drainOnce(): Promise<number> {
-    await options.sweep?.();
-    let sent = 0;
-    while (!stopped && (await sendOne())) sent += 1;
-    return sent;
-  }
-
-  /** One pass at a time, whoever asks (the loop or a test). */
-  function drain(): Promise<number> {
-    running ??= drainOnce().finally(() => {
-      running = null;
-    });
-    return running;
-  }
-
-  async function removeOldFiles() {
-    if (performance.now() - lastFileSweep < fileSweepMs) return;
-    lastFileSweep = performance.now();
-    try {
-      const removed = await transport.removeOldFiles();
-      if (removed > 0) logger.info({ removed }, "old mail files removed");
-    } catch (error) {
-      logger.error({ err: error }, "old mail files could not be removed");
-    }
-  }
-
-  const loop = (async () => {
-    while (!stopped) {
-      await removeOldFiles();
-      try {
-        await drain();
-      } catch (error) {
-        // The database or the mail server is away: the rows wait, and the next pass tries again.
-        logger[isDatabaseUnavailable(error) ? "warn" : "error"]({ err: error }, "outbox pass failed");
-      }
-      if (stopped) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = null;
-    }
-  })();
-
-  return {
-    drain,
-    async stop() {
-      stopped = true;
-      wake?.();
-      // The message in hand gets a few seconds (a hung mail server would hold the stop for the
-      // SMTP timeouts); one cut short is rolled back and sent again by the next start.
-      const finished = Promise.all([loop, running?.catch(() => 0)]);
-      await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
-      transport.close();
-    },
-  };
+/** Removes the .eml files older than MAIL_FILES_KEEP_DAYS (without SMTP_URL): a recurring task of each app server. */
+export async function removeOldMailFiles(transport: MailTransport, logger: Logger): Promise<void> {
+  const removed = await transport.removeOldFiles();
+  if (removed > 0) logger.info({ removed }, "old mail files removed");
 }
 
 /** An SMTP server's 5xx answer refuses the message itself: asking again would not help. */

@@ -7,7 +7,7 @@ import pg from "pg";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backupLayout, readBaseBackups } from "../../server/backups/backup-archive";
-import { startBackupSchedule } from "../../server/backups/backup-schedule";
+import { startWalSwitchAtStop, takeBaseBackupIfDue } from "../../server/backups/backup-schedule";
 import { BackupStatusService } from "../../server/backups/backup-status.service";
 import { BASE_BACKUP_LOCK, takeBaseBackup } from "../../server/backups/base-backup";
 import { applyRetention } from "../../server/backups/retention";
@@ -23,7 +23,7 @@ import {
 } from "../../server/db/open-database";
 import { createLogger } from "../../server/logger";
 import { createMailTransport } from "../../server/mail/mail-transport";
-import { startOutboxSender } from "../../server/mail/outbox-sender";
+import { startStoreJobs } from "../../server/jobs/job-tasks";
 import { createServices, type Services } from "../../server/services";
 import { childEnvironment } from "../support/child-environment";
 import { insertUser } from "../support/fixtures";
@@ -479,31 +479,29 @@ describe("the running store's backups", () => {
     const backupDir = path.join(dataDir, "backups");
     const store = await openStore(dataDir, backupDir);
     const logger = createLogger("silent");
-    const schedule = (now: Date) =>
-      startBackupSchedule({
-        connectionString: store.database.url,
-        clusterDir: embeddedClusterDir(dataDir),
-        dataDir,
-        backupDir,
-        keepDays: 7,
-        logger,
-        now: () => now,
-      });
+    // The job queue's base-backup task (tests/integration/job-queue-tasks.test.ts runs it through the queue).
+    const backupIfDue = (now: Date) =>
+      takeBaseBackupIfDue(
+        {
+          connectionString: store.database.url,
+          clusterDir: embeddedClusterDir(dataDir),
+          dataDir,
+          backupDir,
+          keepDays: 7,
+          logger,
+          now: () => now,
+        },
+        new AbortController().signal,
+      );
     const backupCount = async () => (await readBaseBackups(backupLayout(backupDir))).length;
 
-    let running = schedule(new Date());
-    await running.firstCheck;
+    await backupIfDue(new Date());
     expect(await backupCount()).toBe(1);
-    await running.stop();
-    running = schedule(new Date());
-    await running.firstCheck;
+    await backupIfDue(new Date());
     expect(await backupCount()).toBe(1);
-    await running.stop();
     const dayLater = new Date(Date.now() + 24 * 60 * 60 * 1000 + 60_000);
-    running = schedule(dayLater);
-    await running.firstCheck;
+    await backupIfDue(dayLater);
     expect(await backupCount()).toBe(2);
-    await running.stop();
 
     // Never two at once: while one holds the lock, the schedule gives up and the command waits.
     const holder = new pg.Client({ connectionString: store.database.url });
@@ -575,23 +573,13 @@ describe("the running store's backups", () => {
     const store = await openStore(dataDir, backupDir);
     const logged: { level: number; msg: string }[] = [];
     const logger = pino({ level: "info" }, { write: (line: string) => void logged.push(JSON.parse(line)) });
-    const schedule = () =>
-      startBackupSchedule({
-        connectionString: store.database.url,
-        clusterDir: embeddedClusterDir(dataDir),
-        dataDir,
-        backupDir,
-        keepDays: 7,
-        logger,
-      });
+    const schedule = () => startWalSwitchAtStop({ connectionString: store.database.url, backupDir, logger });
     try {
       let running = schedule();
-      await running.firstCheck;
       await addShopper(store);
       await running.stop();
       // A start and a stop with nothing written in between: nothing to switch, nothing lost.
       running = schedule();
-      await running.firstCheck;
       await running.stop();
     } finally {
       await store.close();
@@ -614,18 +602,21 @@ describe("the running store's backups", () => {
       await store.services.passwordChanges.requestPasswordReset({ email }, { ip: "127.0.0.1" });
       await placeOrder(store, shopper);
       // Without SMTP_URL each mail becomes an .eml file under DATA_DIR/outbox, as the store writes it.
-      const sender = startOutboxSender({
-        db: store.database.db,
-        transport: createMailTransport(store.config.mail, {
-          publicUrl: store.config.publicUrl,
-          replyTo: store.config.store.email,
-        }),
-        logger: createLogger("silent"),
-        maxAttempts: 3,
-        retrySeconds: 1,
+      const transport = createMailTransport(store.config.mail, {
+        publicUrl: store.config.publicUrl,
+        replyTo: store.config.store.email,
       });
-      await sender.drain();
-      await sender.stop();
+      const jobs = await startStoreJobs({
+        connectionString: store.database.url,
+        db: store.database.db,
+        services: store.services,
+        logger: createLogger("silent"),
+        mail: { transport, maxAttempts: 3, retrySeconds: 1 },
+        backups: null,
+      });
+      await jobs.runDueJobs();
+      await jobs.stop();
+      transport.close();
       const outbox = path.join(dataDir, "outbox");
       const subjectOf = (file: string) => /^Subject: (.*)$/m.exec(fs.readFileSync(file, "utf8"))?.[1];
       const written = fs.readdirSync(outbox).filter((name) => name.endsWith(".eml"));

@@ -4,12 +4,14 @@
  * servers sending from one outbox (never one message twice); an app server stopped with mail
  * waiting (the next one sends it); a refusal for good and the last attempt (failed, shown to the
  * admins, retried by them; a reset link's body purged); .eml files without SMTP_URL, removed
- * after MAIL_FILES_KEEP_DAYS.
+ * after MAIL_FILES_KEEP_DAYS; on the job queue (docs/decisions/2026-11-25-job-queue.md), no mail and no job
+ * for a transaction that rolled back, and two servers woken by the commit sending each mail once.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queueMail } from "../../server/modules/mail/outbox";
 import { TestClient } from "../support/http-client";
 import { apiToken, insertProducts, insertUser } from "../support/fixtures";
 import { TestSmtpServer } from "../support/smtp-server";
@@ -210,14 +212,14 @@ describe("several app servers", SLOW, () => {
         })),
       );
       // Both senders (and a test's own passes) at once.
-      await Promise.all([first.outboxSender!.drain(), second.outboxSender!.drain(), first.outboxSender!.drain()]);
+      await Promise.all([first.jobs!.runDueJobs(), second.jobs!.runDueJobs(), first.jobs!.runDueJobs()]);
       await until(async () => (await outboxStates(first, recipients)).every((s) => s === "sent"), "60 messages");
       for (const recipient of recipients) expect(slow.to(recipient), recipient).toHaveLength(1);
 
       // A server stopped while mail waits (the mail server down): the next one sends it.
       await slow.stop();
-      await second.outboxSender!.stop();
-      await first.outboxSender!.stop();
+      await second.jobs!.stop();
+      await first.jobs!.stop();
       const waiting = Array.from({ length: 5 }, (_, i) => `resumed${i}@delivery.test`);
       await first.database.db("outbox").insert(
         waiting.map((recipient) => ({
@@ -235,6 +237,93 @@ describe("several app servers", SLOW, () => {
     } finally {
       await slow.restart();
       await third?.close();
+      await second.close();
+      await first.close();
+    }
+  });
+});
+
+describe("the job queue", SLOW, () => {
+  /** The waiting send jobs, by their keys (outbox:<id>). */
+  const sendJobs = async (server: TestServer) =>
+    (
+      await server.database.db.raw("SELECT key AS id FROM graphile_worker.jobs WHERE task_identifier = 'send-mail'")
+    ).rows.map((row: { id: string }) => row.id) as string[];
+
+  it("never sends a mail written in a transaction that rolled back, and has no job for it", async () => {
+    const server = await startTestServer({ SMTP_URL: smtp.url }, { mail: { pollMs: 50 } });
+    try {
+      const mail = (to: string) => ({
+        kind: "new-order" as const,
+        to,
+        subject: `For ${to}`,
+        text: "Hello",
+        html: "<p>Hello</p>",
+      });
+      await server.database.db
+        .transaction(async (trx) => {
+          await queueMail(trx, mail("rolled-back@queue.test"));
+          throw new Error("the order failed after its mail was written");
+        })
+        .catch(() => {});
+      await server.database.db.transaction((trx) => queueMail(trx, mail("committed@queue.test")));
+      await until(
+        async () => (await outboxStates(server, ["committed@queue.test"]))[0] === "sent",
+        "the committed mail",
+      );
+      await server.jobs!.runDueJobs();
+      expect(smtp.to("committed@queue.test")).toHaveLength(1);
+      expect(smtp.to("rolled-back@queue.test")).toEqual([]);
+      expect(await server.database.db("outbox").where("recipient", "rolled-back@queue.test")).toEqual([]);
+      expect(await sendJobs(server)).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("gives a send job the message's id alone, never its body (a reset link stays out of the queue's tables)", async () => {
+    // No runner: the job waits, and its stored payload is read as written.
+    const server = await startTestServer({ SMTP_URL: smtp.url });
+    try {
+      const userId = await insertUser(server, {
+        name: "Secret",
+        email: "secret@queue.test",
+        password: "customerpass1",
+      });
+      await server.services.passwordChanges.sendResetLink({ userId });
+      const [message] = await server.database.db("outbox").where("recipient", "secret@queue.test");
+      expect(message.textBody).toContain("/reset-password/");
+      const { rows } = await server.database.db.raw(
+        `SELECT jobs.payload::text AS payload FROM graphile_worker._private_jobs jobs
+           JOIN graphile_worker._private_tasks tasks ON tasks.id = jobs.task_id
+          WHERE tasks.identifier = 'send-mail'`,
+      );
+      expect(rows.map((row: { payload: string }) => JSON.parse(row.payload))).toEqual([{ outboxId: message.id }]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("two app servers, woken by the commit, send each mail exactly once", async () => {
+    // A poll of a minute: the mails can only go out this quickly through the commit's NOTIFY.
+    const first = await startTestServer({ SMTP_URL: smtp.url }, { mail: { pollMs: 60_000 } });
+    const second = await startTestServer({ SMTP_URL: smtp.url }, { mail: { pollMs: 60_000 }, shareDatabaseOf: first });
+    try {
+      const recipients = Array.from({ length: 40 }, (_, i) => `woken${i}@queue.test`);
+      await first.database.db.transaction((trx) =>
+        queueMail(
+          trx,
+          recipients.map((to) => ({ kind: "new-order" as const, to, subject: `For ${to}`, text: "Hi", html: "Hi" })),
+        ),
+      );
+      await until(
+        async () => (await outboxStates(first, recipients)).every((state) => state === "sent"),
+        "40 mails",
+        20_000,
+      );
+      for (const recipient of recipients) expect(smtp.to(recipient), recipient).toHaveLength(1);
+      expect(await sendJobs(first)).toEqual([]);
+    } finally {
       await second.close();
       await first.close();
     }

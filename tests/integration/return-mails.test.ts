@@ -74,7 +74,7 @@ async function deliveredOrder(name: string, price: number, quantity: number) {
 
 /** Every mail this customer got about returns, once the outbox has sent all it holds. */
 async function returnMailsTo(email: string): Promise<ReceivedMail[]> {
-  await server.outboxSender!.drain();
+  await server.jobs!.runDueJobs();
   return smtp.to(email).filter((mail) => /return|refund/i.test(mail.subject));
 }
 

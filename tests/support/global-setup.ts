@@ -5,8 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import knexFactory from "knex";
-import { knexSnakeCaseMappers } from "objection";
-import { migrationSource } from "../../migrations/index";
+import { connectDatabase, migrateToLatest } from "../../server/db/database";
 import { createDatabaseIfMissing } from "../../server/db/open-database";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../server/db/embedded-postgres";
 
@@ -45,8 +44,8 @@ export async function setup(project: TestProject) {
     storeUrl = embedded.storeUrlFor("postgres");
   }
 
-  // A migrated template, owned by the store's role and migrated as it: each test file's database
-  // is a fast copy of it.
+  // A migrated template (the job queue's schema and the store's), owned by the store's role and
+  // migrated as it: each test file's database is a fast copy of it.
   const dropper = knexFactory({ client: "pg", connection: adminUrl });
   await dropper.raw(`DROP DATABASE IF EXISTS ${TEMPLATE_DATABASE} WITH (FORCE)`);
   await dropper.destroy();
@@ -54,13 +53,8 @@ export async function setup(project: TestProject) {
   else await createDatabaseIfMissing(adminUrl, TEMPLATE_DATABASE);
   const templateUrl = new URL(storeUrl!);
   templateUrl.pathname = `/${TEMPLATE_DATABASE}`;
-  const template = knexFactory({
-    client: "pg",
-    connection: templateUrl.href,
-    migrations: { migrationSource },
-    ...knexSnakeCaseMappers(),
-  });
-  await template.migrate.latest();
+  const template = connectDatabase(templateUrl.href);
+  await migrateToLatest(template);
   await template.destroy();
 
   const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : crypto.randomInt(2 ** 31);

@@ -5,7 +5,7 @@ import pg from "pg";
 import { pino, type Logger } from "pino";
 import type { Express } from "express";
 import type * as ServerBuild from "../../server/index";
-import type { Config, OutboxSender, PageCache, Services } from "../../server/index";
+import type { Config, JobRunner, PageCache, Services } from "../../server/index";
 import { createTestDatabase, type TestDatabase } from "./test-database";
 
 export type TestServer = {
@@ -17,8 +17,11 @@ export type TestServer = {
   pageCache: PageCache | null;
   /** The Express app itself, so that tests can read its route table (tests/integration/authorization-matrix). */
   app: Express;
-  /** Present when started with `mail`: this server's outbox sender (SMTP_URL, or .eml files under DATA_DIR). */
-  outboxSender: OutboxSender | null;
+  /**
+   * Present when started with `mail`: this server's job runner, as the store starts it (mail by
+   * SMTP_URL or .eml files under DATA_DIR, stock alerts); `runDueJobs()` runs what is due now.
+   */
+  jobs: JobRunner | null;
   close(): Promise<void>;
 };
 
@@ -44,7 +47,7 @@ export async function startTestServer(
     databasePort?: number;
     /** Where the services read the time (tests move it instead of waiting). */
     clock?: () => Date;
-    /** Start this server's outbox sender, as the store does, looking every `pollMs`. */
+    /** Start this server's job runner, as the store does, looking for jobs due later every `pollMs`. */
     mail?: { pollMs?: number; fileSweepMs?: number };
     /** Where the app logs (tests that read the log lines); silent otherwise. */
     logger?: Logger;
@@ -58,7 +61,7 @@ export async function startTestServer(
     createApp,
     createHttpServer,
     createMailTransport,
-    startOutboxSender,
+    startStoreJobs,
   } = await loadServerBuild();
   const database = options.shareDatabaseOf?.database ?? (await createTestDatabase());
   let appUrl = database.url;
@@ -83,18 +86,26 @@ export async function startTestServer(
   });
   const logger = options.logger ?? pino({ level: "silent" });
   const services = createServices({ db: appDb, config, logger, clock: options.clock });
-  const outboxSender = options.mail
-    ? startOutboxSender({
-        db: appDb,
-        transport: createMailTransport(config.mail, { publicUrl: config.publicUrl, replyTo: config.store.email }),
-        logger,
-        maxAttempts: config.mail.maxAttempts,
-        retrySeconds: config.mail.retrySeconds,
-        pollMs: options.mail.pollMs ?? 100,
-        fileSweepMs: options.mail.fileSweepMs,
-        sweep: () => services.stockAlerts.queueDue(),
-      })
+  const mailTransport = options.mail
+    ? createMailTransport(config.mail, { publicUrl: config.publicUrl, replyTo: config.store.email })
     : null;
+  const jobs =
+    options.mail && mailTransport
+      ? await startStoreJobs({
+          connectionString: appUrl,
+          db: appDb,
+          services,
+          logger,
+          mail: {
+            transport: mailTransport,
+            maxAttempts: config.mail.maxAttempts,
+            retrySeconds: config.mail.retrySeconds,
+            fileSweepMs: options.mail.fileSweepMs,
+          },
+          backups: null,
+          pollMs: options.mail.pollMs ?? 100,
+        })
+      : null;
   const sessionPool = new pg.Pool({ connectionString: appUrl, max: 3 });
   sessionPool.on("error", () => {});
   // Off unless a test asks (PAGE_CACHE=on): most tests change products by SQL and read at once.
@@ -119,9 +130,10 @@ export async function startTestServer(
     database,
     pageCache: pageCache?.cache ?? null,
     app,
-    outboxSender,
+    jobs,
     async close() {
-      await outboxSender?.stop();
+      await jobs?.stop();
+      mailTransport?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await pageCache?.close();

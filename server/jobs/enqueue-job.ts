@@ -1,0 +1,47 @@
+import type { Knex } from "knex";
+
+/**
+ * The store's tasks and what each job of them carries (docs/decisions/2026-11-25-job-queue.md).
+ * A task is a name here and a handler in server/jobs/job-tasks.ts; the type keeps the two lists
+ * and every caller in step.
+ */
+export interface JobPayloads {
+  /** One outbox message to deliver (written by the outbox's triggers, migration 20261125000026). */
+  "send-mail": { outboxId: string };
+  /** Turn the stock alerts that a restock made due into mails (written by the products trigger). */
+  "stock-alerts-due": Record<string, never>;
+  /** The embedded cluster's daily base backup, when one is due (the crontab, and at start). */
+  "base-backup": Record<string, never>;
+}
+
+export type JobName = keyof JobPayloads;
+
+export type EnqueueOptions = {
+  /** Not before this instant (default: at once). */
+  runAt?: Date;
+  /**
+   * At most one waiting job with this key: enqueueing again replaces the waiting one (its payload
+   * and time) instead of adding a second. A job already running keeps going, and the new one runs
+   * after it.
+   */
+  jobKey?: string;
+  /** Attempts before the queue gives the job up (default 25); a failed attempt waits exp(attempts) seconds. */
+  maxAttempts?: number;
+};
+
+/**
+ * Adds a job through the caller's connection or transaction: a job for a change that rolls back
+ * never exists, and one for a change that commits is certain. The app servers' runners are told
+ * at the commit (NOTIFY) and one of them runs it.
+ */
+export async function enqueueJob<Name extends JobName>(
+  db: Knex,
+  taskName: Name,
+  payload: JobPayloads[Name],
+  options: EnqueueOptions = {},
+): Promise<void> {
+  await db.raw(
+    "SELECT FROM graphile_worker.add_job(?, CAST(? AS json), run_at => ?, max_attempts => ?, job_key => ?)",
+    [taskName, JSON.stringify(payload), options.runAt ?? null, options.maxAttempts ?? null, options.jobKey ?? null],
+  );
+}

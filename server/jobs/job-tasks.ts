@@ -1,0 +1,89 @@
+import { BASE_BACKUP_CHECK_SCHEDULE, takeBaseBackupIfDue, type BaseBackupOptions } from "../backups/backup-schedule";
+import type { Database } from "../db/database";
+import type { Logger } from "../logger";
+import type { MailTransport } from "../mail/mail-transport";
+import { outboxMessageSender, removeOldMailFiles } from "../mail/outbox-sender";
+import type { Services } from "../services";
+import { enqueueJob } from "./enqueue-job";
+import {
+  startJobRunner,
+  type JobHandlers,
+  type JobRunner,
+  type LocalRecurringTask,
+  type ScheduledJob,
+} from "./job-runner";
+
+/**
+ * The store's background work, all of it (docs/decisions/2026-11-25-job-queue.md): every task
+ * with its handler, the crontab, and each app server's own recurring work. A new task is a name
+ * in server/jobs/enqueue-job.ts's JobPayloads and a handler here.
+ */
+export type StoreJobsOptions = {
+  /** The store's database, as the store's role. */
+  connectionString: string;
+  db: Database;
+  services: Services;
+  logger: Logger;
+  mail: {
+    transport: MailTransport;
+    maxAttempts: number;
+    retrySeconds: number;
+    /** How often this server removes its old .eml files (default: every hour, and at start). */
+    fileSweepMs?: number;
+  };
+  /** The embedded cluster's base backups; null with DATABASE_URL, whose operator owns backups. */
+  backups: BaseBackupOptions | null;
+  /** Tests look for jobs due later more often than the store's two seconds. */
+  pollMs?: number;
+};
+
+const MAIL_FILE_SWEEP_MS = 60 * 60 * 1000;
+/** At most one base-backup job waits, however many servers and slots asked for one. */
+const BASE_BACKUP_JOB_KEY = "base-backup";
+
+export function storeJobHandlers(options: Omit<StoreJobsOptions, "connectionString" | "pollMs">): JobHandlers {
+  const { logger, backups } = options;
+  const sendMail = outboxMessageSender({ db: options.db, logger, ...options.mail });
+  return {
+    "send-mail": ({ outboxId }) => sendMail(outboxId),
+    "stock-alerts-due": async () => {
+      await options.services.stockAlerts.queueDue();
+    },
+    "base-backup": async (_payload, { signal }) => {
+      if (backups) await takeBaseBackupIfDue(backups, signal);
+      else logger.warn("base-backup job ignored: the store uses DATABASE_URL, whose operator owns backups");
+    },
+  };
+}
+
+/**
+ * Starts this app server's job runner with the store's tasks, and asks for a base backup at start
+ * (taken only when one is due).
+ */
+export async function startStoreJobs(options: StoreJobsOptions): Promise<JobRunner> {
+  const { mail, logger } = options;
+  const schedule: ScheduledJob[] = options.backups
+    ? [{ task: "base-backup", schedule: BASE_BACKUP_CHECK_SCHEDULE, jobKey: BASE_BACKUP_JOB_KEY }]
+    : [];
+  const local: LocalRecurringTask[] = [
+    {
+      name: "mail-files-sweep",
+      everyMs: mail.fileSweepMs ?? MAIL_FILE_SWEEP_MS,
+      run: () => removeOldMailFiles(mail.transport, logger),
+    },
+  ];
+  const runner = await startJobRunner({
+    connectionString: options.connectionString,
+    handlers: storeJobHandlers(options),
+    schedule,
+    local,
+    logger,
+    pollMs: options.pollMs,
+    // The embedded cluster belongs to this one process: a job locked in it was left by a run that died.
+    soleServer: options.backups !== null,
+  });
+  if (options.backups) {
+    await enqueueJob(options.db, "base-backup", {}, { jobKey: BASE_BACKUP_JOB_KEY });
+  }
+  return runner;
+}
