@@ -14,7 +14,16 @@ import type { Knex } from "knex";
  * - `order_messages`: each text sent (or to send) about an order, its channel, its provider's
  *   id and what the provider reported; `order_message_replies`: what customers answered, once
  *   per provider's message id (a webhook delivered twice changes nothing the second time).
+ * - A text written by any path (checkout's one statement, a flow, an admin's "Send again") gets
+ *   its send job in the same statement, as the outbox's mails do (migration 20261125000026): one
+ *   add_jobs call per INSERT statement, keyed `text:<id>`, carrying the text's id alone.
  */
+/**
+ * Tries of a text before it is given up (and SMS takes over from WhatsApp): the queue waits
+ * exp(attempt) seconds between them, so the last comes about six hours after the first.
+ */
+const TEXT_SEND_ATTEMPTS = 10;
+
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable("orders", (t) => {
     t.string("confirmation_status", 16).notNullable().defaultTo("pending");
@@ -70,6 +79,20 @@ export async function up(knex: Knex): Promise<void> {
     t.check("attempts >= 0", [], "order_messages_attempts_not_negative");
   });
   await knex.raw("CREATE INDEX order_messages_order_idx ON order_messages (order_id, created_at)");
+  await knex.raw(`
+    CREATE FUNCTION order_messages_send_jobs_for_new_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM graphile_worker.add_jobs(ARRAY(
+        SELECT ROW('send-text', json_build_object('messageId', id), NULL, NULL, ${TEXT_SEND_ATTEMPTS},
+                   'text:' || id, NULL, NULL)::graphile_worker.job_spec
+          FROM new_rows WHERE status = 'queued'));
+      RETURN NULL;
+    END
+    $$`);
+  await knex.raw(`
+    CREATE TRIGGER order_messages_send_jobs AFTER INSERT ON order_messages
+    REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION order_messages_send_jobs_for_new_rows()`);
 
   await knex.schema.createTable("order_message_replies", (t) => {
     t.uuid("id").primary().defaultTo(knex.raw("gen_random_uuid()"));
@@ -94,7 +117,10 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   await knex.raw("DROP INDEX IF EXISTS orders_awaiting_confirmation_idx");
+  await knex.raw("DROP INDEX IF EXISTS orders_confirmation_due_idx");
   await knex.schema.dropTable("order_message_replies");
+  await knex.raw("DROP TRIGGER order_messages_send_jobs ON order_messages");
+  await knex.raw("DROP FUNCTION order_messages_send_jobs_for_new_rows()");
   await knex.schema.dropTable("order_messages");
   await knex.schema.alterTable("users", (t) => {
     t.dropChecks(["users_language_valid"]);

@@ -4,6 +4,10 @@ import type { Database } from "./db/database";
 import { CancellationFlow } from "./flows/cancellation";
 import { CheckoutFlow } from "./flows/checkout";
 import { OrderConfirmationFlow } from "./flows/order-confirmation";
+import { OrderTextsFlow } from "./flows/order-texts";
+import { SmsClient } from "./providers/message-channels/sms";
+import { TextFilesClient } from "./providers/message-channels/text-files";
+import { WhatsAppClient } from "./providers/message-channels/whatsapp";
 import { EmailChangeFlow } from "./flows/email-change";
 import { FulfilmentFlow } from "./flows/fulfilment";
 import { PageSessionFlow } from "./flows/page-session";
@@ -76,6 +80,19 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
       mail,
       messages,
       textChannel: firstTextChannel(config.confirmation),
+      deadlines: config.confirmation,
+      clock,
+    }),
+    orderTexts: new OrderTextsFlow(db, {
+      channels: {
+        whatsapp: config.confirmation.whatsapp ? new WhatsAppClient(config.confirmation.whatsapp) : null,
+        sms: config.confirmation.sms ? new SmsClient(config.confirmation.sms) : null,
+        file: new TextFilesClient(config.confirmation.messagesDir),
+      },
+      whatsapp: config.confirmation.whatsapp,
+      secret: config.sessionSecret,
+      publicUrl: config.publicUrl,
+      storeName: config.store.name,
       clock,
     }),
     fulfilment: new FulfilmentFlow(db, {

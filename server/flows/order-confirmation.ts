@@ -3,13 +3,16 @@ import type { Database } from "../db/database";
 import type { MailContext } from "../modules/mail/mail-layout";
 import {
   CONFIRMATION_CLOSED,
+  lockAnsweringOrder,
   lockOrderByToken,
+  recordCancelReason,
   queueOrderTexts,
   recordCancelledByCustomer,
   recordConfirmed,
   type AnsweringOrder,
 } from "../modules/orders/order-confirmation";
 import {
+  NOT_CONFIRMED_REASON,
   isAnswerable,
   type ConfirmationChannel,
   type ConfirmationStatus,
@@ -58,6 +61,8 @@ export class OrderConfirmationFlow {
       messages: MessageChannels;
       /** The channel a new text tries first (services.ts). */
       textChannel: TextChannel;
+      /** CONFIRM_REMIND_AFTER and CONFIRM_CANCEL_AFTER (null: never cancelled), in hours. */
+      deadlines: { remindAfterHours: number; cancelAfterHours: number | null };
       clock?: Clock;
     },
   ) {}
@@ -129,4 +134,83 @@ export class OrderConfirmationFlow {
     }
     return true;
   }
+
+  /**
+   * The confirmations' deadlines, at `now` (the crontab's job, every minute, once across servers):
+   * one reminder for each order still waiting CONFIRM_REMIND_AFTER hours after it was placed, and
+   * orders still waiting CONFIRM_CANCEL_AFTER hours cancelled with the reason "Not confirmed",
+   * their stock and discount code's use given back, and the customer told by mail and text. Only
+   * orders that got a text count, and only when texts really leave the store (WhatsApp or SMS):
+   * with texts written to files, the admin confirms by phone as before and nothing is cancelled.
+   */
+  async runDeadlines(): Promise<{ reminded: number; cancelled: number }> {
+    if (this.deps.textChannel === "file") return { reminded: 0, cancelled: 0 };
+    const now = this.now();
+    const hours = (count: number) => new Date(now.getTime() - count * 3600_000);
+    const { remindAfterHours, cancelAfterHours } = this.deps.deadlines;
+    const cancelBefore = cancelAfterHours === null ? null : hours(cancelAfterHours);
+    const reminded = await this.db.transaction(async (trx) => {
+      // One sweep at a time writes reminders (the crontab's slot is once, an admin's run may meet it).
+      await trx.raw("SELECT pg_advisory_xact_lock(hashtext('confirmation-deadlines'))");
+      const { rows } = await trx.raw<{ rows: unknown[] }>(
+        `INSERT INTO order_messages (order_id, channel, kind, language, phone)
+         SELECT orders.id, :channel, 'reminder', orders.language, orders.phone
+           FROM orders
+          WHERE orders.status = 'Pending' AND orders.confirmation_status = 'pending' AND orders.phone IS NOT NULL
+            AND orders.courier IS NULL AND orders.tracking_number IS NULL
+            AND orders.created_at <= :remindBefore
+            AND (:cancelBefore::timestamptz IS NULL OR orders.created_at > :cancelBefore::timestamptz)
+            AND EXISTS (SELECT 1 FROM order_messages sent WHERE sent.order_id = orders.id AND sent.kind = 'confirmation')
+            AND NOT EXISTS (SELECT 1 FROM order_messages sent WHERE sent.order_id = orders.id AND sent.kind = 'reminder')
+         RETURNING id`,
+        { channel: this.deps.textChannel, remindBefore: hours(remindAfterHours), cancelBefore },
+      );
+      return rows.length;
+    });
+    let cancelled = 0;
+    if (cancelBefore) {
+      const due = await this.db("orders")
+        .where({ status: "Pending", confirmation_status: "pending" })
+        .whereNotNull("phone")
+        .whereNull("courier")
+        .whereNull("tracking_number")
+        .where("created_at", "<=", cancelBefore)
+        .whereExists((query) => query.select(1).from("order_messages").whereRaw("order_messages.order_id = orders.id"))
+        .orderBy("created_at")
+        .limit(DEADLINE_BATCH)
+        .pluck("id");
+      for (const orderId of due as string[]) {
+        if (await this.cancelNotConfirmed(orderId, cancelBefore, now)) cancelled += 1;
+      }
+    }
+    return { reminded, cancelled };
+  }
+
+  /** Cancels one order nobody confirmed, if it is still so under its lock (an answer may have just come). */
+  private async cancelNotConfirmed(orderId: string, cancelBefore: Date, now: Date): Promise<boolean> {
+    return this.db.transaction(async (trx) => {
+      const order = await lockAnsweringOrder(trx, orderId);
+      if (order.confirmationStatus !== "pending" || !isAnswerable(order)) return false;
+      if (new Date(order.createdAt).getTime() > cancelBefore.getTime()) return false;
+      await giveStockBack(trx, this.deps.mail, order.id);
+      await setOrderStatus(trx, order, { status: "Cancelled", now });
+      await recordCancelReason(trx, order.id, NOT_CONFIRMED_REASON);
+      await this.deps.messages.queue(trx, [
+        messageOf(orderStatusMail(this.deps.mail, order, "Cancelled", { notConfirmed: true }), order.phone),
+      ]);
+      await queueOrderTexts(trx, [
+        {
+          orderId: order.id,
+          channel: this.deps.textChannel,
+          kind: "cancellation",
+          language: order.language,
+          phone: order.phone!,
+        },
+      ]);
+      return true;
+    });
+  }
 }
+
+/** Orders cancelled by one sweep at most; the next minute's takes the rest. */
+const DEADLINE_BATCH = 200;

@@ -217,3 +217,91 @@ export async function queueOrderTexts(trx: Knex, texts: OrderTextToQueue[]): Pro
     .returning("id");
   return rows.map((row: { id: string }) => row.id);
 }
+
+/** A customer's reply as a provider delivered it (a WhatsApp message, an inbound SMS). */
+export type ReplyReceived = {
+  channel: "whatsapp" | "sms";
+  providerMessageId: string;
+  phone: string;
+  body: string;
+};
+
+/**
+ * Records a reply, once per provider's message id: false when it was recorded before (a webhook
+ * delivered again), so that the caller changes nothing the second time. In the caller's
+ * transaction: a second delivery arriving meanwhile waits for it, then finds the reply.
+ */
+export async function recordReply(trx: Knex, reply: ReplyReceived): Promise<string | null> {
+  const { rows } = await trx.raw<{ rows: { id: string }[] }>(
+    `INSERT INTO order_message_replies (channel, provider_message_id, phone, body, action)
+     VALUES (?, ?, ?, ?, 'none')
+     ON CONFLICT (provider_message_id) DO NOTHING
+     RETURNING id`,
+    [reply.channel, reply.providerMessageId.slice(0, 100), reply.phone.slice(0, 16), reply.body.slice(0, 500)],
+  );
+  return rows[0]?.id ?? null;
+}
+
+/** What a reply did to which order. */
+export async function recordReplyOutcome(
+  trx: Knex,
+  replyId: string,
+  outcome: { orderId: string | null; action: "confirmed" | "cancelled" | "none" },
+): Promise<void> {
+  await trx("order_message_replies")
+    .where({ id: replyId })
+    .update({ order_id: outcome.orderId, action: outcome.action });
+}
+
+/** A text's progress as its provider reported it, in the order it happens. */
+const STATUS_ORDER = { queued: 0, sent: 1, delivered: 2, read: 3 } as const;
+
+/**
+ * Records a provider's report on a text it took (by the provider's message id): a status only
+ * moves forward (a late `sent` after `read` changes nothing), and `failed` is taken once.
+ * Answers the text when this report made it fail (the caller falls back to SMS), else null.
+ */
+export async function recordTextStatus(
+  trx: Knex,
+  report: {
+    channel: "whatsapp" | "sms";
+    providerMessageId: string;
+    status: keyof typeof STATUS_ORDER | "failed";
+    error?: string;
+    at: Date;
+  },
+): Promise<(OrderTextToQueue & { id: string }) | null> {
+  if (report.status === "failed") {
+    const [failed] = await trx("order_messages")
+      .where({ provider_message_id: report.providerMessageId, channel: report.channel })
+      .whereNot("status", "failed")
+      .update({
+        status: "failed",
+        failed_at: report.at,
+        error: (report.error ?? "Reported failed").slice(0, 500),
+        updated_at: report.at,
+      })
+      .returning(["id", "order_id", "channel", "kind", "language", "phone"]);
+    return failed
+      ? {
+          id: failed.id,
+          orderId: failed.order_id,
+          channel: failed.channel,
+          kind: failed.kind,
+          language: failed.language,
+          phone: failed.phone,
+        }
+      : null;
+  }
+  const status = report.status;
+  const column = { queued: null, sent: "sent_at", delivered: "delivered_at", read: "read_at" }[status];
+  const earlier = Object.entries(STATUS_ORDER)
+    .filter(([, rank]) => rank < STATUS_ORDER[status])
+    .map(([status]) => status);
+  if (earlier.length === 0) return null;
+  await trx("order_messages")
+    .where({ provider_message_id: report.providerMessageId, channel: report.channel })
+    .whereIn("status", earlier)
+    .update({ status, ...(column ? { [column]: report.at } : {}), updated_at: report.at });
+  return null;
+}
