@@ -3,6 +3,7 @@ import type { Config, ConfirmationConfig } from "./config";
 import type { Database } from "./db/database";
 import { CancellationFlow } from "./flows/cancellation";
 import { CheckoutFlow } from "./flows/checkout";
+import { ConfirmationRepliesFlow } from "./flows/confirmation-replies";
 import { OrderConfirmationFlow } from "./flows/order-confirmation";
 import { OrderTextsFlow } from "./flows/order-texts";
 import { SmsClient } from "./providers/message-channels/sms";
@@ -49,6 +50,13 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
   const messages = MessageChannels.chosenBy(config.providers.messageChannels);
   const accounts = new AccountsService(db, rateLimiter);
   const profile = new ProfileService(db, rateLimiter, mail);
+  const orderConfirmation = new OrderConfirmationFlow(db, {
+    mail,
+    messages,
+    textChannel: firstTextChannel(config.confirmation),
+    deadlines: config.confirmation,
+    clock,
+  });
   return {
     rateLimiter,
     // Modules.
@@ -76,17 +84,18 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
       clock,
     }),
     cancellation: new CancellationFlow(db, { mail, messages, clock }),
-    orderConfirmation: new OrderConfirmationFlow(db, {
-      mail,
-      messages,
-      textChannel: firstTextChannel(config.confirmation),
-      deadlines: config.confirmation,
+    orderConfirmation,
+    confirmationReplies: new ConfirmationRepliesFlow(db, {
+      confirmation: orderConfirmation,
+      smsConfigured: config.confirmation.sms !== null,
       clock,
     }),
     orderTexts: new OrderTextsFlow(db, {
       channels: {
         whatsapp: config.confirmation.whatsapp ? new WhatsAppClient(config.confirmation.whatsapp) : null,
-        sms: config.confirmation.sms ? new SmsClient(config.confirmation.sms) : null,
+        sms: config.confirmation.sms
+          ? new SmsClient({ ...config.confirmation.sms, statusCallback: `${config.publicUrl}/webhooks/sms` })
+          : null,
         file: new TextFilesClient(config.confirmation.messagesDir),
       },
       whatsapp: config.confirmation.whatsapp,

@@ -218,6 +218,11 @@ const PAGE_PARAMS = (fixtures: Fixtures): Record<string, string> => ({
 const EXPRESS_MATRIX: Record<string, Row> = {
   "GET /healthz": everyone(200),
   "GET /readyz": everyone(200),
+  // The messaging providers' webhooks: no sign-in, their signature is the key. Without the
+  // verification token, or without a signature, refused by anyone (tests/integration/confirmation-webhooks.test.ts).
+  "GET /webhooks/whatsapp": everyone(403),
+  "POST /webhooks/whatsapp": everyone(401),
+  "POST /webhooks/sms": everyone(401),
   "GET /api/v1/openapi.json": everyone(200),
   "POST /api/v1/auth/register": everyone(400),
   "POST /api/v1/auth/login": everyone(400),

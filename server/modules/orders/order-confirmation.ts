@@ -282,10 +282,11 @@ export async function recordTextStatus(
         updated_at: report.at,
       })
       .returning(["id", "order_id", "channel", "kind", "language", "phone"]);
+    // The connection maps the columns to camelCase (server/db/database.ts).
     return failed
       ? {
           id: failed.id,
-          orderId: failed.order_id,
+          orderId: failed.orderId,
           channel: failed.channel,
           kind: failed.kind,
           language: failed.language,

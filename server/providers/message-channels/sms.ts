@@ -7,7 +7,14 @@ import {
 } from "./text-channel";
 
 /** What the SMS channel needs (server/config.ts, TWILIO_*). */
-export type SmsSettings = { apiUrl: string; accountSid: string; authToken: string; from: string };
+export type SmsSettings = {
+  apiUrl: string;
+  accountSid: string;
+  authToken: string;
+  from: string;
+  /** Where Twilio reports the text's progress (the store's /webhooks/sms); null: not asked. */
+  statusCallback: string | null;
+};
 
 /**
  * SMS in Twilio's Programmable Messaging format, so that any gateway speaking it works:
@@ -30,7 +37,12 @@ export class SmsClient implements TextChannelClient {
           authorization: `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString("base64")}`,
           "content-type": "application/x-www-form-urlencoded",
         },
-        body: new URLSearchParams({ To: text.phone, From: from, Body: text.body }).toString(),
+        body: new URLSearchParams({
+          To: text.phone,
+          From: from,
+          Body: text.body,
+          ...(this.settings.statusCallback ? { StatusCallback: this.settings.statusCallback } : {}),
+        }).toString(),
         signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
       });
     } catch (error) {
