@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { Database } from "../db/database";
-import { customerLockPart, profileFilledPart } from "../modules/accounts/checkout-customer";
+import { accountMessageLanguage, customerLockPart, profileFilledPart } from "../modules/accounts/checkout-customer";
 import {
   CART_READ_AS_LOCKED,
   cartEmptiedParts,
@@ -80,6 +80,15 @@ export class CheckoutFlow {
 
   private get clock(): Clock {
     return this.deps.clock ?? systemClock;
+  }
+
+  /**
+   * The language checkout offers first for the order's messages: the account's last choice, else
+   * Urdu (the checkout page takes a Pakistani mobile number, whose default it is).
+   */
+  async messageLanguage(userId: string): Promise<MessageLanguage> {
+    const chosen = await accountMessageLanguage(this.db, userId);
+    return chosen === "en" || chosen === "ur" ? chosen : defaultMessageLanguage("+92");
   }
 
   /** The payment methods offered at checkout, the first being the one an order takes. */

@@ -223,3 +223,58 @@ describe("the admin's confirmation by phone", () => {
     expect(confirmed.body.data.confirmedAt).toBe(confirmed.body.data.confirmation.at);
   });
 });
+
+describe('the checkout page\'s "Messages in"', () => {
+  async function signedInWithCart() {
+    shopperCount += 1;
+    const email = `page${shopperCount}@confirmation.test`;
+    await insertUser(server, { name: `Page ${shopperCount}`, email, password: "shopperpass1" });
+    const shopper = new TestClient(server.baseUrl);
+    expect((await shopper.postForm("/login", { email, password: "shopperpass1", redirectTo: "" })).status).toBe(303);
+    const [productId] = await insertProducts(server, [{ name: `Page Watch ${shopperCount}`, price: 9000, stock: 3 }]);
+    await shopper.postForm("/cart", { intent: "add", productId: productId!, quantity: "1", then: "cart" });
+    return shopper;
+  }
+  const checkoutKeyOf = (page: string) => /name="checkoutKey" value="([^"]+)"/.exec(page)![1]!;
+
+  it("offers اردو (chosen) and English; the choice is the order's and becomes the next checkout's", async () => {
+    const shopper = await signedInWithCart();
+    const page = await (await shopper.get("/checkout")).text();
+    expect(page).toContain("<legend>Messages in</legend>");
+    expect(page).toMatch(/<input type="radio" name="language" checked="" value="ur"/);
+    expect(page).toContain("اردو");
+    const placed = await shopper.postForm("/checkout", {
+      ...address,
+      phone: "0300-1234567",
+      language: "en",
+      checkoutKey: checkoutKeyOf(page),
+    });
+    expect(placed.status).toBe(303);
+    const orderId = placed.headers.get("location")!.split("/").pop()!;
+    expect((await getOrder(orderId)).language).toBe("en");
+    await shopper.postForm("/cart", {
+      intent: "add",
+      productId: (await insertProducts(server, [{ name: "Next Watch", price: 100, stock: 1 }]))[0]!,
+      quantity: "1",
+      then: "cart",
+    });
+    expect(await (await shopper.get("/checkout")).text()).toMatch(
+      /<input type="radio" name="language" checked="" value="en"/,
+    );
+  });
+
+  it("refuses another value beside the choice, keeping what was typed", async () => {
+    const shopper = await signedInWithCart();
+    const page = await (await shopper.get("/checkout")).text();
+    const refused = await shopper.postForm("/checkout", {
+      ...address,
+      phone: "0300-1234567",
+      language: "fr",
+      checkoutKey: checkoutKeyOf(page),
+    });
+    expect(refused.status).toBe(400);
+    const text = await refused.text();
+    expect(text).toContain("Messages must be in ur (Urdu) or en (English)");
+    expect(text).toContain('value="12 Mall Road"');
+  });
+});

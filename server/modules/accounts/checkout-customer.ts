@@ -1,3 +1,4 @@
+import type { Knex } from "knex";
 import type { StatementPart } from "../shared/statement";
 
 /**
@@ -36,4 +37,10 @@ export function profileFilledPart(userId: string, phone: string | null, language
                   OR (:profileLanguage::text IS NOT NULL AND language IS DISTINCT FROM :profileLanguage::text))`,
     bindings: { userId, profilePhone: phone, profileLanguage: language },
   };
+}
+
+/** The language the customer chose for their orders' messages at their last checkout; null: never chosen. */
+export async function accountMessageLanguage(db: Knex, userId: string): Promise<string | null> {
+  const row = await db("users").where({ id: userId }).first("language");
+  return (row?.language as string | null | undefined) ?? null;
 }
