@@ -124,6 +124,7 @@ async function serve(
   // Mail, stock alerts and base backups run on the job queue (docs/decisions/2026-11-25-job-queue.md).
   const mailTransport = createMailTransport(config.mail, { publicUrl: config.publicUrl, replyTo: config.store.email });
   logger.info(`mail: ${mailTransport.description}, from ${config.mail.from}`);
+  logger.info(`order confirmation: ${describeTextChannels(config)}`);
   // Backups belong to the embedded cluster; a DATABASE_URL's operator owns its own.
   const backupOptions = database.embedded
     ? {
@@ -230,4 +231,17 @@ function describeConnectionError(error: unknown): string {
     return code ? `${code}: ${error.message.split("\n")[0]}` : error.message.split("\n")[0]!;
   }
   return String(error);
+}
+
+/** Which channels carry the orders' confirmation texts, for the start-up log. */
+export function describeTextChannels(config: Pick<Config, "confirmation">): string {
+  const { whatsapp, sms, messagesDir, remindAfterHours, cancelAfterHours } = config.confirmation;
+  if (!whatsapp && !sms) {
+    return `no WhatsApp or SMS configured: texts are written as files under ${messagesDir}, and the admin confirms orders by phone`;
+  }
+  const channels = [whatsapp ? `WhatsApp (${whatsapp.apiUrl})` : null, sms ? `SMS (${sms.apiUrl})` : null]
+    .filter(Boolean)
+    .join(whatsapp && sms ? ", falling back to " : "");
+  const cancel = cancelAfterHours === null ? "never cancelled" : `cancelled after ${cancelAfterHours} h`;
+  return `texts by ${channels}; a reminder after ${remindAfterHours} h, unanswered orders ${cancel}`;
 }
