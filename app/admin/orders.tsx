@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, data, redirect } from "react-router";
 import { ORDER_STATUSES, UNCONFIRMED_FILTER, shortOrderId } from "../../server/modules/orders/order-values.shared";
+import { DESK_CONFIRMATION_FILTERS } from "../../server/modules/orders/order-confirmation.shared";
 import type { DeskOrder, DeskOrderList } from "../../server/modules/orders/order-desk";
 import { InvalidInputError } from "../../server/modules/shared/errors.shared";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
@@ -126,7 +127,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** Search, status (or the Pending orders still to call) and a range of days: a plain GET form. */
+/** Search, status (or the Pending orders still to call), the confirmation and a range of days: a plain GET form. */
 function OrderFilterForm({ filter, fieldErrors }: { filter: OrderFilter; fieldErrors: Record<string, string> }) {
   return (
     <Form method="get" className="filters" key={JSON.stringify(filter)}>
@@ -147,6 +148,17 @@ function OrderFilterForm({ filter, fieldErrors }: { filter: OrderFilter; fieldEr
           {ORDER_STATUSES.map((option) => (
             <option key={option} value={option}>
               {option}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="order-confirmation-filter">Confirmation</label>
+        <select id="order-confirmation-filter" name="confirmation" defaultValue={filter.confirmation}>
+          <option value="">Any confirmation</option>
+          {Object.entries(DESK_CONFIRMATION_FILTERS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
             </option>
           ))}
         </select>

@@ -49,8 +49,10 @@ export class ConfirmationRepliesFlow {
       for (const change of entry.changes) {
         for (const message of change.value.messages ?? []) {
           const phone = `+${message.from.replace(/\D/g, "")}`;
-          const body = message.button?.payload ?? message.interactive?.button_reply?.id ?? message.text?.body ?? "";
-          await this.reply({ channel: "whatsapp", providerMessageId: message.id, phone, body });
+          // A button's payload carries the order's token: the reply keeps the button's words, never the token.
+          const payload = message.button?.payload ?? message.interactive?.button_reply?.id ?? null;
+          const body = message.button?.text ?? message.text?.body ?? (payload ? "(button)" : "");
+          await this.reply({ channel: "whatsapp", providerMessageId: message.id, phone, body }, payload);
         }
         for (const status of change.value.statuses ?? []) {
           const reported = WHATSAPP_STATUSES[status.status];
@@ -92,11 +94,11 @@ export class ConfirmationRepliesFlow {
     }
   }
 
-  private async reply(reply: ReplyReceived): Promise<void> {
+  private async reply(reply: ReplyReceived, payload: string | null = null): Promise<void> {
     await this.db.transaction(async (trx) => {
       const replyId = await recordReply(trx, reply);
       if (!replyId) return;
-      const button = BUTTON_PAYLOAD.exec(reply.body.trim());
+      const button = payload ? BUTTON_PAYLOAD.exec(payload.trim()) : null;
       const answer: ConfirmationAnswer | null = button
         ? button[1] === "CONFIRM"
           ? "confirm"

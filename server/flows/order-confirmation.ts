@@ -12,7 +12,9 @@ import {
   type AnsweringOrder,
 } from "../modules/orders/order-confirmation";
 import {
+  CONFIRMATION_TEXTS_MAX,
   NOT_CONFIRMED_REASON,
+  SENT_TOO_OFTEN,
   isAnswerable,
   type ConfirmationChannel,
   type ConfirmationStatus,
@@ -23,7 +25,8 @@ import { setOrderStatus } from "../modules/orders/order-life";
 import { cancelledByCustomerMail, orderStatusMail } from "../modules/orders/order-mails";
 import { readOrderRows } from "../modules/orders/orders.service";
 import { systemClock, type Clock } from "../modules/shared/clock";
-import { ConflictError } from "../modules/shared/errors.shared";
+import { ConflictError, NotFoundError } from "../modules/shared/errors.shared";
+import { isUuid } from "../db/ids";
 import { messageOf, type MessageChannels } from "../providers/message-channels/message-channels";
 import { giveStockBack } from "./cancellation";
 
@@ -133,6 +136,28 @@ export class OrderConfirmationFlow {
       ]);
     }
     return true;
+  }
+
+  /**
+   * The admin's "Send again": the confirmation text once more, to an order with a phone still
+   * waiting for its answer, at most CONFIRMATION_TEXTS_MAX texts in all (409 otherwise, with why).
+   */
+  async sendAgain(orderId: string): Promise<void> {
+    if (!isUuid(orderId)) throw new NotFoundError("Order not found");
+    await this.db.transaction(async (trx) => {
+      const order = await lockAnsweringOrder(trx, orderId);
+      if (!order.phone) throw new ConflictError("This order has no mobile number to send its confirmation to");
+      if (order.confirmationStatus !== "pending" || !isAnswerable(order)) {
+        throw new ConflictError("Only an order waiting for its confirmation can be sent it again");
+      }
+      const [{ count }] = await trx("order_messages")
+        .where({ order_id: orderId, kind: "confirmation" })
+        .count<{ count: string }[]>("* as count");
+      if (Number(count) >= CONFIRMATION_TEXTS_MAX) throw new ConflictError(SENT_TOO_OFTEN);
+      await queueOrderTexts(trx, [
+        { orderId, channel: this.deps.textChannel, kind: "confirmation", language: order.language, phone: order.phone },
+      ]);
+    });
   }
 
   /**

@@ -156,6 +156,8 @@ const PAGE_MATRIX: Record<string, Row> = {
   // An empty status form is refused with a message on the list (a redirect, as without JavaScript).
   "POST /admin/orders": row("login", "home", "home", { redirect: "/admin/orders" }),
   "GET /admin/orders/:orderId": ADMIN_PAGE,
+  // "Send again" of the order's confirmation: an empty form is refused with a message on the page.
+  "POST /admin/orders/:orderId": row("login", "home", "home", { redirect: "/admin/orders/:orderId" }),
   // Shipping asks for the courier and the tracking number: an empty form is refused.
   "GET /admin/orders/:orderId/ship": ADMIN_PAGE,
   "POST /admin/orders/:orderId/ship": row("login", "home", "home", 400),
@@ -473,7 +475,7 @@ function expectAnswer(context: string, response: { status: number; headers: Head
       : answer === "home"
         ? "/"
         : // ":orderId" in an expected redirect is the id the request was made with.
-          answer.redirect.replace(":orderId", path.split("/")[2] ?? "");
+          answer.redirect.replace(":orderId", /[0-9a-f]{8}-[0-9a-f-]{27}/.exec(path)?.[0] ?? "");
   expect(location, `${context}: redirect target`).toBe(expected);
 }
 

@@ -278,3 +278,82 @@ describe('the checkout page\'s "Messages in"', () => {
     expect(text).toContain('value="12 Mall Road"');
   });
 });
+
+describe("the admin's desk", () => {
+  async function adminPages() {
+    const admin = new TestClient(server.baseUrl);
+    expect(
+      (await admin.postForm("/login", { email: "admin@confirmation.test", password: "adminpass1", redirectTo: "" }))
+        .status,
+    ).toBe(303);
+    return admin;
+  }
+  const numberOf = (id: string) => `#${id.slice(-8).toUpperCase()}`;
+
+  it("filters the order list by confirmation: waiting, confirmed, cancelled by the customer, not answered", async () => {
+    const waiting = await placedOrder();
+    const confirmed = await placedOrder();
+    const cancelled = await placedOrder();
+    const notAnswered = await placedOrder();
+    await client.postForm(confirmed.link, { answer: "confirm" });
+    await client.postForm(cancelled.link, { answer: "cancel" });
+    await server.database
+      .db("orders")
+      .where({ id: notAnswered.orderId })
+      .update({ status: "Cancelled", cancel_reason: "Not confirmed" });
+    const admin = await adminPages();
+    const listed = async (confirmation: string) => {
+      const page = await (await admin.get(`/admin/orders?confirmation=${confirmation}`)).text();
+      return [waiting, confirmed, cancelled, notAnswered].filter((order) => page.includes(numberOf(order.orderId)));
+    };
+    expect(await listed("pending")).toEqual([waiting]);
+    expect(await listed("confirmed")).toEqual([confirmed]);
+    expect(await listed("cancelled")).toEqual([cancelled]);
+    expect(await listed("not-answered")).toEqual([notAnswered]);
+    const all = await (await admin.get("/admin/orders")).text();
+    expect(all).toContain("Confirmed by the customer (the confirmation link)");
+    expect(all).toContain("Cancelled by the customer (the confirmation link)");
+    expect(all).toContain("Not answered: cancelled by the store");
+    expect(all).toContain('<option value="not-answered">Not answered (cancelled)</option>');
+  });
+
+  it("shows the order's messages and replies, and sends the confirmation again a few times at most", async () => {
+    const { orderId } = await placedOrder();
+    await server.database.db("order_message_replies").insert({
+      order_id: orderId,
+      channel: "sms",
+      provider_message_id: "SMadminpage",
+      phone: "+923001234567",
+      body: "kal deliver ho jaye?",
+      action: "none",
+    });
+    const admin = await adminPages();
+    const page = await (await admin.get(`/admin/orders/${orderId}`)).text();
+    expect(page).toContain("Messages to the customer");
+    expect(page).toMatch(/<td>Confirmation<\/td><td>file \(no channel configured\)<\/td><td>Urdu<\/td><td>queued/);
+    expect(page).toContain("“kal deliver ho jaye?”</span> by SMS");
+    expect(page).toContain("Send again");
+    for (let again = 1; again <= 3; again += 1) {
+      const sent = await admin.postForm(`/admin/orders/${orderId}`, { intent: "send-again" });
+      expect(sent.headers.get("location")).toBe(`/admin/orders/${orderId}`);
+    }
+    expect(await textsOf(orderId)).toHaveLength(4);
+    await admin.postForm(`/admin/orders/${orderId}`, { intent: "send-again" });
+    expect(await textsOf(orderId)).toHaveLength(4);
+    expect(await (await admin.get(`/admin/orders/${orderId}`)).text()).toContain(
+      "This order&#x27;s confirmation was already sent 4 times",
+    );
+  });
+
+  it("shows today's confirmation rate and the orders waiting on the dashboard", async () => {
+    const first = await placedOrder();
+    await placedOrder();
+    await placedOrder({});
+    await client.postForm(first.link, { answer: "confirm" });
+    const page = await (await (await adminPages()).get("/admin")).text();
+    expect(page).toContain("Confirmed Today");
+    expect(page).toContain(">50%<");
+    expect(page).toContain("1 of 2 orders asked today");
+    expect(page).toContain("1 waiting for the customer&#x27;s answer");
+  });
+});

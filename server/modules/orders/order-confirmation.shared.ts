@@ -53,3 +53,45 @@ export function isAnswerable(order: {
 }): boolean {
   return order.status === "Pending" && !order.courier && !order.trackingNumber;
 }
+
+/**
+ * The admin order list's filter by confirmation: Pending orders waiting for their answer,
+ * confirmed ones, those the customer cancelled from the confirmation, and those the store
+ * cancelled because nobody answered.
+ */
+export const DESK_CONFIRMATION_FILTERS = {
+  pending: "Waiting for the customer's answer",
+  confirmed: "Confirmed",
+  cancelled: "Cancelled by the customer",
+  "not-answered": "Not answered (cancelled)",
+} as const;
+export type DeskConfirmationFilter = keyof typeof DESK_CONFIRMATION_FILTERS;
+
+/** "Send again": at most this many confirmation texts per order, the first included. */
+export const CONFIRMATION_TEXTS_MAX = 4;
+export const SENT_TOO_OFTEN = "This order's confirmation was already sent 4 times";
+
+/** An order's text as the admin's order page shows it. */
+export type OrderTextRecord = {
+  id: string;
+  channel: TextChannel;
+  kind: OrderMessageKind;
+  language: MessageLanguage;
+  status: OrderMessageStatus;
+  attempts: number;
+  error: string | null;
+  createdAt: string;
+  sentAt: string | null;
+  deliveredAt: string | null;
+  readAt: string | null;
+  failedAt: string | null;
+};
+
+/** A customer's reply as the admin's order page shows it. */
+export type OrderReplyRecord = {
+  id: string;
+  channel: "whatsapp" | "sms";
+  body: string;
+  action: "confirmed" | "cancelled" | "none";
+  receivedAt: string;
+};

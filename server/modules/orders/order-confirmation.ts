@@ -3,7 +3,6 @@ import type { Knex } from "knex";
 import type { StatementPart } from "../shared/statement";
 import { NotFoundError } from "../shared/errors.shared";
 import { Order } from "./order.model";
-import type { LockedOrder } from "./order-life";
 import type {
   ConfirmationChannel,
   Confirmer,
@@ -39,11 +38,24 @@ export function isConfirmationToken(value: unknown): value is string {
 }
 
 /** What the confirmation reads of an order, under its row lock. */
-export type AnsweringOrder = LockedOrder & {
-  confirmationStatus: Order["confirmationStatus"];
-  language: MessageLanguage;
-  totalPrice: number;
-};
+export type AnsweringOrder = Pick<
+  Order,
+  | "id"
+  | "userId"
+  | "status"
+  | "createdAt"
+  | "confirmedAt"
+  | "customerName"
+  | "customerEmail"
+  | "phone"
+  | "courier"
+  | "trackingNumber"
+  | "discountCodeId"
+  | "discountCode"
+  | "confirmationStatus"
+  | "language"
+  | "totalPrice"
+>;
 
 const ANSWERING_COLUMNS = [
   "id",

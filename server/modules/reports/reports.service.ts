@@ -3,6 +3,7 @@ import { countAllProducts } from "../catalog/stock";
 import { Order } from "../orders/order.model";
 import type { PublicOrder } from "../orders/order.shape";
 import { REVENUE_SQL, readOrders } from "../orders/orders.service";
+import { STORE_TIME_ZONE } from "../orders/order-values.shared";
 
 export type DashboardFigures = {
   totalOrders: number;
@@ -12,8 +13,18 @@ export type DashboardFigures = {
   pendingOrders: number;
   /** Pending orders not yet confirmed by phone: the calls to make before anything ships. */
   unconfirmedOrders: number;
+  /**
+   * Today's orders (in Pakistan) that were sent a confirmation, and how many of them are
+   * confirmed so far: the day's confirmation rate (docs/product.md, "Confirming an order").
+   */
+  confirmationToday: { asked: number; confirmed: number };
+  /** Pending orders with a phone still waiting for their customer's answer. */
+  awaitingConfirmation: number;
   latestOrders: PublicOrder[];
 };
+
+/** Placed today, counting days in Pakistan (two bindings: the time zone, twice). */
+const TODAY_IN_PAKISTAN = "(created_at AT TIME ZONE ?)::date = (now() AT TIME ZONE ?)::date";
 
 /** The dashboard shows the five latest orders (docs/product.md, "Admin"). */
 const DASHBOARD_LATEST_ORDERS = 5;
@@ -36,15 +47,35 @@ export class ReportsService {
           Order.raw(`${REVENUE_SQL} AS total_revenue`),
           Order.raw("(COUNT(*) FILTER (WHERE status = 'Pending'))::int AS pending_orders"),
           Order.raw("(COUNT(*) FILTER (WHERE status = 'Pending' AND confirmed_at IS NULL))::int AS unconfirmed_orders"),
+          Order.raw(`(COUNT(*) FILTER (WHERE phone IS NOT NULL AND ${TODAY_IN_PAKISTAN}))::int AS asked_today`, [
+            STORE_TIME_ZONE,
+            STORE_TIME_ZONE,
+          ]),
+          Order.raw(
+            `(COUNT(*) FILTER (WHERE phone IS NOT NULL AND ${TODAY_IN_PAKISTAN} AND confirmation_status = 'confirmed'))::int AS confirmed_today`,
+            [STORE_TIME_ZONE, STORE_TIME_ZONE],
+          ),
+          Order.raw(
+            "(COUNT(*) FILTER (WHERE status = 'Pending' AND confirmation_status = 'pending' AND phone IS NOT NULL))::int AS awaiting_confirmation",
+          ),
         ) as unknown as Promise<{
         totalOrders: number;
         totalRevenue: number;
         pendingOrders: number;
         unconfirmedOrders: number;
+        askedToday: number;
+        confirmedToday: number;
+        awaitingConfirmation: number;
       }>,
       countAllProducts(this.db),
       readOrders(this.db, (query) => query.limit(DASHBOARD_LATEST_ORDERS)),
     ]);
-    return { ...orderFigures, totalProducts, latestOrders };
+    const { askedToday, confirmedToday, ...figures } = orderFigures;
+    return {
+      ...figures,
+      confirmationToday: { asked: askedToday, confirmed: confirmedToday },
+      totalProducts,
+      latestOrders,
+    };
   }
 }
