@@ -143,6 +143,8 @@ describe("the confirmation text on placing an order", () => {
       {
         To: "+923451234567",
         From: "+15005550006",
+        // Twilio reports the text's progress to the store's webhook.
+        StatusCallback: "https://waqt.example/webhooks/sms",
         Body: expect.stringContaining(`reply 1 to confirm or 2 to cancel, or open https://waqt.example/c/${token}`),
       },
     ]);
