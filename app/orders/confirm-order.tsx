@@ -44,8 +44,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
-/** The address holds the order's token: no cache keeps the page, and no other site is told of it. */
-export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
+/** The address holds the order's token: no cache keeps the page, and no other site is told of it (a referrer policy of `no-referrer` would also make its own posts arrive with Origin null, which the cross-site check refuses). */
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store", "Referrer-Policy": "same-origin" });
 
 /** The root layout writes `<html lang dir>` from this (app/root.tsx). */
 export const handle = {
