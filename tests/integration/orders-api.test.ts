@@ -204,6 +204,10 @@ describe("POST /orders", () => {
         courier: null,
         trackingNumber: null,
         confirmedAt: null,
+        // Waiting for the customer's answer; without a phone its messages would be in English.
+        confirmation: { status: "pending", by: null, channel: null, at: null },
+        language: "en",
+        cancelReason: null,
         deliveredAt: null,
         returns: [],
         createdAt: expect.any(String),
