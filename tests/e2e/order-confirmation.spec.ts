@@ -1,8 +1,5 @@
-import fs from "node:fs";
-import path from "node:path";
-import type { APIRequestContext } from "@playwright/test";
+import { confirmationLink, placedOrder } from "./confirmation-link";
 import { expect, test } from "./fixtures";
-import { ADDRESS, addToCart, productsInStock, registerCustomer } from "./store-api";
 import { ADMIN, logIn } from "./sign-in";
 
 /**
@@ -12,36 +9,6 @@ import { ADMIN, logIn } from "./sign-in";
  * left or English, and confirms or cancels it; the admin filters the list by confirmation and
  * reads the order's messages.
  */
-const MESSAGES_DIR = "test-results/e2e-data/messages";
-
-/** Places an order with a phone in this language, through the API, and answers its id. */
-async function placedOrder(request: APIRequestContext, language: "ur" | "en"): Promise<string> {
-  const customer = await registerCustomer(request, `confirm-${language}`);
-  const [product] = await productsInStock(request, 3);
-  await addToCart(request, customer, product!._id);
-  const placed = await request.post("/api/v1/orders", {
-    headers: { authorization: `Bearer ${customer.token}` },
-    data: { address: ADDRESS, phone: "0300-1234567", language },
-  });
-  expect(placed.status()).toBe(201);
-  return (await placed.json()).data._id;
-}
-
-/** The confirmation link in the order's text file (written by the send job within a moment). */
-async function confirmationLink(orderId: string): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const files = fs.existsSync(MESSAGES_DIR) ? fs.readdirSync(MESSAGES_DIR) : [];
-    const file = files.find((name) => name.endsWith(`confirmation-${orderId.slice(-8)}.txt`));
-    if (file) {
-      const link = /https?:\/\/\S+\/c\/[A-Za-z0-9_-]{43}/.exec(fs.readFileSync(path.join(MESSAGES_DIR, file), "utf8"));
-      if (link) return new URL(link[0]).pathname;
-    }
-    if (Date.now() > deadline) throw new Error(`No confirmation text for order ${orderId}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 test.describe("the confirmation link", () => {
   test("in Urdu, right to left: the order's items and total, and Confirm", async ({ page, request }) => {
     const orderId = await placedOrder(request, "ur");
