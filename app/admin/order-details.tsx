@@ -34,7 +34,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } else {
     session.setFlash({ tone: "error", message: "Something went wrong" });
   }
-  throw redirect(`/admin/orders/${params.orderId}`, 303);
+  // The id as it came, encoded: a hostile one must not break the Location header (tests/integration/hostile-input.test.ts).
+  throw redirect(`/admin/orders/${encodeURIComponent(params.orderId)}`, 303);
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Order Details", noindex: true });
