@@ -796,6 +796,8 @@ describe("dashboard figures", () => {
       revenue: { collected: 0, toCollect: 0, cancelled: 0, total: 0 },
       pendingOrders: 0,
       unconfirmedOrders: 0,
+      confirmationToday: { asked: 0, confirmed: 0 },
+      awaitingConfirmation: 0,
       latestOrders: [],
     });
   });

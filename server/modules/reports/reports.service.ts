@@ -105,7 +105,7 @@ export class ReportsService {
       countAllProducts(this.db),
       readOrders(this.db, (query) => query.limit(DASHBOARD_LATEST_ORDERS)),
     ]);
-    const { deliveredAmount, refundedAmount, toCollectAmount, cancelledAmount, askedToday, confirmedToday, ...counts } =
+    const { deliveredAmount, refundedAmount, toCollectAmount, cancelledAmount, askedToday, confirmedToday } =
       orderFigures;
     const revenue = revenueOf({
       deliveredPaisa: toPaisa(deliveredAmount),
@@ -113,8 +113,12 @@ export class ReportsService {
       toCollectPaisa: toPaisa(toCollectAmount),
       cancelledPaisa: toPaisa(cancelledAmount),
     });
+    // Named one by one: the query answers an Order model, whose other fields are not figures.
     return {
-      ...counts,
+      totalOrders: orderFigures.totalOrders,
+      pendingOrders: orderFigures.pendingOrders,
+      unconfirmedOrders: orderFigures.unconfirmedOrders,
+      awaitingConfirmation: orderFigures.awaitingConfirmation,
       revenue,
       confirmationToday: { asked: askedToday, confirmed: confirmedToday },
       totalProducts,
