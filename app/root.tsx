@@ -77,6 +77,20 @@ function usePrintable(): boolean {
   return useMatches().some((match) => (match.handle as { printable?: boolean } | undefined)?.printable === true);
 }
 
+/**
+ * The page's language: English, unless a route reads its own from its data (a route handle
+ * `{ pageLanguage(data) }`, e.g. the order confirmation page in Urdu, right to left).
+ */
+function usePageLanguage(): { lang: string; dir: "ltr" | "rtl" } {
+  for (const match of useMatches()) {
+    const handle = match.handle as { pageLanguage?: (data: unknown) => string | null } | undefined;
+    const language = handle?.pageLanguage?.(match.data);
+    if (language === "ur") return { lang: "ur", dir: "rtl" };
+    if (language) return { lang: language, dir: "ltr" };
+  }
+  return { lang: "en", dir: "ltr" };
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const data = useRootData();
@@ -87,6 +101,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
     if (hydrated) document.documentElement.dataset.hydrated = "true";
   }, [hydrated]);
   const printable = usePrintable();
+  const { lang, dir } = usePageLanguage();
   if (printable) {
     return (
       <html lang="en">
@@ -109,7 +124,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
     );
   }
   return (
-    <html lang="en">
+    <html lang={lang} dir={dir}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -22,6 +22,8 @@ export default [
   route("my-orders/:orderId/return", "orders/order-return.tsx"),
   route("my-orders/:orderId", "orders/order-details.tsx"),
   route("my-orders/:orderId/cancel", "orders/order-cancel.tsx"),
+  // The link in an order's confirmation message (works without signing in)
+  route("c/:token", "orders/confirm-order.tsx"),
 
   // Accounts
   route("signup", "accounts/signup.tsx"),

@@ -11,6 +11,8 @@ import type { Started } from "./processes";
 
 const ADDRESS = {
   address: { street: "1 Mall Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
+  // As the checkout page sends it: every order gets its confirmation text (a file, or WhatsApp with --messaging).
+  phone: "0300-1234567",
 };
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json" };
 

@@ -58,6 +58,8 @@ export async function startStore(options: {
   databaseUrl: string;
   nodeFlags?: string[];
   countQueries?: boolean;
+  /** More settings (the confirmation's channels with --messaging). */
+  env?: Record<string, string>;
 }): Promise<Started> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -73,6 +75,7 @@ export async function startStore(options: {
       SEED_DEMO_DATA: "off",
       PUBLIC_URL: baseUrl,
       BENCH_QUERY_COUNT: options.countQueries === false ? "off" : "on",
+      ...options.env,
     },
     "/readyz",
   );

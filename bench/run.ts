@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { runCheckout, runLastUnits } from "./checkout";
+import { FakeWhatsAppCloud, messagingSettings } from "../tests/support/messaging-fakes";
 import { openBenchDatabase, seedBenchData, timeSearchTerms } from "./database";
 import { runLoad, warmUp, type LoadPlan, type LoadRequest, type LoadResult } from "./load";
 import { buildBaseline, buildStore, ROOT, startBaseline, startStore, type Started } from "./processes";
@@ -34,6 +35,8 @@ const HELP = `npm run bench -- [options]
                         --only leaves "images" out; --only images runs only it)
                         (the WAL archive's growth on a quiet store, npm run bench:archive, runs
                         unless --only leaves "archive" out; --only archive runs only it)
+  --messaging           order confirmations by WhatsApp to a local fake of the Cloud API (without it,
+                        each confirmation text is a file under DATA_DIR): checkout's cost of messaging
   --keep                keep the bench database (and print its URL)
   --serve               seed and start the store and the baselines, print their addresses and wait
                         for Ctrl-C (to look around, profile or audit by hand)
@@ -56,6 +59,7 @@ const { values: args } = parseArgs({
     "cpu-prof": { type: "boolean", default: false },
     lighthouse: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
+    messaging: { type: "boolean", default: false },
     serve: { type: "boolean", default: false },
     out: { type: "string" },
     help: { type: "boolean", default: false },
@@ -141,6 +145,7 @@ async function main() {
   const database = await openBenchDatabase({ keep: args.keep });
   let store: Started | null = null;
   let baseline: Started | null = null;
+  let whatsapp: FakeWhatsAppCloud | null = null;
   let largeDatabase: Awaited<ReturnType<typeof openBenchDatabase>> | null = null;
   let largeSearchTerms: Awaited<ReturnType<typeof timeSearchTerms>> | null = null;
   try {
@@ -159,9 +164,11 @@ async function main() {
     const profileDir = path.join(ROOT, "bench/results/tmp/profiles");
     if (args["cpu-prof"]) fs.rmSync(profileDir, { recursive: true, force: true });
     baseline = await startBaseline();
+    if (args.messaging) whatsapp = await new FakeWhatsAppCloud().start();
     store = await startStore({
       databaseUrl: database.url,
       nodeFlags: args["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+      env: whatsapp ? messagingSettings(whatsapp, null) : {},
     });
 
     if (args.serve) {
@@ -447,6 +454,7 @@ async function main() {
   } finally {
     await store?.stop();
     await baseline?.stop();
+    await whatsapp?.stop();
     await largeDatabase?.close();
     await database.close();
   }

@@ -23,6 +23,7 @@ import * as searchVersion from "./20261123000021_search_version";
 import * as emailChanges from "./20261125000022_email_changes";
 import * as paymentMethods from "./20261125000025_payment_methods";
 import * as jobQueue from "./20261125000026_job_queue";
+import * as orderConfirmation from "./20261125000029_order_confirmation";
 import * as watchSpecs from "./20261126000031_watch_specs";
 import * as brands from "./20261126000032_brands";
 
@@ -55,6 +56,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261125000022_email_changes": emailChanges,
   "20261125000025_payment_methods": paymentMethods,
   "20261125000026_job_queue": jobQueue,
+  "20261125000029_order_confirmation": orderConfirmation,
   "20261126000031_watch_specs": watchSpecs,
   "20261126000032_brands": brands,
 };

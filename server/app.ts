@@ -9,6 +9,7 @@ import { apiRoutes } from "./http/api/api-routes";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
 import { isDatabaseUnavailable } from "./modules/shared/errors.shared";
+import { webhooksRouter } from "./http/webhooks";
 import { createApiRouter } from "./http/api-router";
 import { flashCookies } from "./http/flash-cookie";
 import { LITE_COOKIE, isLiteMode } from "./http/lite-mode";
@@ -106,6 +107,9 @@ export function createApp(deps: AppDependencies): Express {
       publicUrl: config.publicUrl,
     }),
   );
+
+  // The messaging providers' webhooks: signed by the provider, never a page's form (webhooks.ts).
+  app.use("/webhooks", webhooksRouter({ config, services, logger }));
 
   // ---- Pages ----
   app.use(pageFormPosts());

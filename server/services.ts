@@ -1,8 +1,14 @@
 import { BackupStatusService } from "./backups/backup-status.service";
-import type { Config } from "./config";
+import type { Config, ConfirmationConfig } from "./config";
 import type { Database } from "./db/database";
 import { CancellationFlow } from "./flows/cancellation";
 import { CheckoutFlow } from "./flows/checkout";
+import { ConfirmationRepliesFlow } from "./flows/confirmation-replies";
+import { OrderConfirmationFlow } from "./flows/order-confirmation";
+import { OrderTextsFlow } from "./flows/order-texts";
+import { SmsClient } from "./providers/message-channels/sms";
+import { TextFilesClient } from "./providers/message-channels/text-files";
+import { WhatsAppClient } from "./providers/message-channels/whatsapp";
 import { EmailChangeFlow } from "./flows/email-change";
 import { FulfilmentFlow } from "./flows/fulfilment";
 import { PageSessionFlow } from "./flows/page-session";
@@ -23,6 +29,7 @@ import { LastDeliveryService } from "./modules/orders/last-delivery";
 import { OrderDeskService } from "./modules/orders/order-desk";
 import { OrdersService } from "./modules/orders/orders.service";
 import { ReturnDeskService } from "./modules/orders/return-desk";
+import type { TextChannel } from "./modules/orders/order-confirmation.shared";
 import { ReportsService } from "./modules/reports/reports.service";
 import type { Clock } from "./modules/shared/clock";
 import { RateLimiter } from "./modules/shared/rate-limiter";
@@ -44,6 +51,13 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
   const messages = MessageChannels.chosenBy(config.providers.messageChannels);
   const accounts = new AccountsService(db, rateLimiter);
   const profile = new ProfileService(db, rateLimiter, mail);
+  const orderConfirmation = new OrderConfirmationFlow(db, {
+    mail,
+    messages,
+    textChannel: firstTextChannel(config.confirmation),
+    deadlines: config.confirmation,
+    clock,
+  });
   return {
     rateLimiter,
     // Modules.
@@ -68,9 +82,30 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
       messages,
       paymentMethods: paymentMethodsChosen(config.providers.paymentMethods),
       codeGuard: new DiscountCodeGuard(rateLimiter),
+      confirmation: { secret: config.sessionSecret, channel: firstTextChannel(config.confirmation) },
       clock,
     }),
     cancellation: new CancellationFlow(db, { mail, messages, clock }),
+    orderConfirmation,
+    confirmationReplies: new ConfirmationRepliesFlow(db, {
+      confirmation: orderConfirmation,
+      smsConfigured: config.confirmation.sms !== null,
+      clock,
+    }),
+    orderTexts: new OrderTextsFlow(db, {
+      channels: {
+        whatsapp: config.confirmation.whatsapp ? new WhatsAppClient(config.confirmation.whatsapp) : null,
+        sms: config.confirmation.sms
+          ? new SmsClient({ ...config.confirmation.sms, statusCallback: `${config.publicUrl}/webhooks/sms` })
+          : null,
+        file: new TextFilesClient(config.confirmation.messagesDir),
+      },
+      whatsapp: config.confirmation.whatsapp,
+      secret: config.sessionSecret,
+      publicUrl: config.publicUrl,
+      storeName: config.store.name,
+      clock,
+    }),
     fulfilment: new FulfilmentFlow(db, {
       mail,
       messages,
@@ -82,6 +117,13 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     emailChange: new EmailChangeFlow(db, profile),
     pageSession: new PageSessionFlow(accounts),
   };
+}
+
+/** The channel a confirmation's text tries first: WhatsApp, else SMS, else a file under DATA_DIR. */
+function firstTextChannel(confirmation: ConfirmationConfig): TextChannel {
+  if (confirmation.whatsapp) return "whatsapp";
+  if (confirmation.sms) return "sms";
+  return "file";
 }
 
 export type Services = ReturnType<typeof createServices>;

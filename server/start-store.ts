@@ -186,6 +186,7 @@ async function serve(
   // What a person starting the store needs, in plain words: where the mail goes, how to sign in,
   // and last (the line scripts wait for) where to open it.
   logger.info(`mail goes to ${mailTransport.description}, from ${config.mail.from}`);
+  logger.info(`order confirmation: ${describeTextChannels(config)}`);
   if (demoLogins.length > 0) {
     logger.info(`demo accounts, with their published passwords: ${demoLogins.join(", ")}`);
   }
@@ -244,4 +245,17 @@ function addressToOpen(publicUrl: string, listeningPort: number): string {
   const url = new URL(publicUrl);
   if (url.port === "0") url.port = String(listeningPort);
   return url.href.replace(/\/$/, "");
+}
+
+/** Which channels carry the orders' confirmation texts, for the start-up log. */
+export function describeTextChannels(config: Pick<Config, "confirmation">): string {
+  const { whatsapp, sms, messagesDir, remindAfterHours, cancelAfterHours } = config.confirmation;
+  if (!whatsapp && !sms) {
+    return `no WhatsApp or SMS configured: texts are written as files under ${messagesDir}, and the admin confirms orders by phone`;
+  }
+  const channels = [whatsapp ? `WhatsApp (${whatsapp.apiUrl})` : null, sms ? `SMS (${sms.apiUrl})` : null]
+    .filter(Boolean)
+    .join(whatsapp && sms ? ", falling back to " : "");
+  const cancel = cancelAfterHours === null ? "never cancelled" : `cancelled after ${cancelAfterHours} h`;
+  return `texts by ${channels}; a reminder after ${remindAfterHours} h, unanswered orders ${cancel}`;
 }

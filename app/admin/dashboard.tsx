@@ -61,6 +61,8 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
     revenue,
     pendingOrders,
     unconfirmedOrders,
+    confirmationToday,
+    awaitingConfirmation,
     latestOrders,
     messageCount,
     requestedReturns,
@@ -106,6 +108,18 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           <span className="figure__value">{pendingOrders}</span>
           <Link className="figure__note" to="/admin/orders?status=Unconfirmed">
             {`${unconfirmedOrders} not confirmed by phone`}
+          </Link>
+        </li>
+        <li className="card figure">
+          <span className="figure__label">Confirmed Today</span>
+          <span className="figure__value">
+            {confirmationToday.asked === 0
+              ? "–"
+              : `${Math.round((confirmationToday.confirmed / confirmationToday.asked) * 100)}%`}
+          </span>
+          <span className="figure__note">{`${confirmationToday.confirmed} of ${confirmationToday.asked} orders asked today`}</span>
+          <Link className="figure__note" to="/admin/orders?confirmation=pending">
+            {`${awaitingConfirmation} waiting for the customer's answer`}
           </Link>
         </li>
       </ul>

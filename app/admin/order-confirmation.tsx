@@ -2,11 +2,22 @@ import { Form, useLocation } from "react-router";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { shortOrderId } from "../../server/modules/orders/order-values.shared";
 import type { DeskOrder } from "../../server/modules/orders/order-desk";
+import { NOT_CONFIRMED_REASON, type ConfirmationChannel } from "../../server/modules/orders/order-confirmation.shared";
+
+/** How an answer came, in the admin's words. */
+export const CHANNEL_NAMES: Record<ConfirmationChannel | "file", string> = {
+  whatsapp: "WhatsApp",
+  sms: "SMS",
+  link: "the confirmation link",
+  phone: "phone",
+  file: "file (no channel configured)",
+};
 
 /**
- * "Confirmed by phone" (docs/product.md, "Confirming an order by phone"): a Pending order not yet
- * confirmed has the button; a confirmed one says who confirmed it and when, and while it is
- * Pending the confirmation can be undone. Plain forms answered by a redirect.
+ * The order's confirmation (docs/product.md, "Confirming an order"): the customer's answer by
+ * WhatsApp, SMS or the link, or the store's cancel when nobody answered; else "Confirmed by
+ * phone": a Pending order not yet confirmed has the button; a confirmed one says who confirmed it
+ * and when, and while it is Pending the confirmation can be undone. Plain forms answered by a redirect.
  */
 export function OrderConfirmation({ order }: { order: DeskOrder }) {
   const location = useLocation();
@@ -19,6 +30,26 @@ export function OrderConfirmation({ order }: { order: DeskOrder }) {
       <input type="hidden" name="returnTo" value={returnTo} />
     </>
   );
+  const channel = order.confirmation.channel ? CHANNEL_NAMES[order.confirmation.channel] : "";
+  if (order.confirmation.status === "confirmed" && order.confirmation.by === "customer") {
+    return (
+      <div className="confirmation">
+        <span className="confirmation__badge">{`Confirmed by the customer (${channel})`}</span>
+        <span className="muted">{formatStoreDateTime(order.confirmation.at!)}</span>
+      </div>
+    );
+  }
+  if (order.confirmation.status === "cancelled") {
+    return (
+      <div className="confirmation">
+        <span className="confirmation__missing">{`Cancelled by the customer (${channel})`}</span>
+        <span className="muted">{formatStoreDateTime(order.confirmation.at!)}</span>
+      </div>
+    );
+  }
+  if (order.cancelReason === NOT_CONFIRMED_REASON) {
+    return <span className="confirmation__missing">Not answered: cancelled by the store</span>;
+  }
   if (order.confirmedAt) {
     return (
       <div className="confirmation">

@@ -42,7 +42,7 @@ export function OrderDetailsBody({ order }: { order: DeskOrder }) {
         ) : null}
         <dt>Total</dt>
         <dd>{formatRupees(order.totalPrice)}</dd>
-        <dt>Phone confirmation</dt>
+        <dt>Confirmation</dt>
         <dd>
           <OrderConfirmation order={order} />
         </dd>

@@ -1,4 +1,8 @@
 import {
+  DESK_CONFIRMATION_FILTERS,
+  type DeskConfirmationFilter,
+} from "../../server/modules/orders/order-confirmation.shared";
+import {
   DESK_STATUS_FILTERS,
   ORDER_SEARCH_MAX,
   type DeskStatusFilter,
@@ -11,16 +15,24 @@ import { searchFromUrl } from "../lib/list-pages";
  * export read the same parameters, so each carries the filter the admin is looking at. An unknown
  * status is forgiven (all orders); dates are checked by the service, which names a bad one.
  */
-export type OrderFilter = { status: DeskStatusFilter | ""; search: string; from: string; to: string };
+export type OrderFilter = {
+  status: DeskStatusFilter | "";
+  search: string;
+  from: string;
+  to: string;
+  confirmation: DeskConfirmationFilter | "";
+};
 
 export function orderFilterFromUrl(params: URLSearchParams): OrderFilter {
   const status = params.get("status") ?? "";
+  const confirmation = params.get("confirmation") ?? "";
   const day = (name: string) => (params.get(name) ?? "").trim().slice(0, 20);
   return {
     status: (DESK_STATUS_FILTERS as readonly string[]).includes(status) ? (status as DeskStatusFilter) : "",
     search: searchFromUrl(params, ORDER_SEARCH_MAX),
     from: day("from"),
     to: day("to"),
+    confirmation: confirmation in DESK_CONFIRMATION_FILTERS ? (confirmation as DeskConfirmationFilter) : "",
   };
 }
 

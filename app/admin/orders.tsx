@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, data, redirect } from "react-router";
 import { ORDER_STATUSES, UNCONFIRMED_FILTER, shortOrderId } from "../../server/modules/orders/order-values.shared";
+import { DESK_CONFIRMATION_FILTERS } from "../../server/modules/orders/order-confirmation.shared";
 import type { DeskOrder, DeskOrderList } from "../../server/modules/orders/order-desk";
 import { InvalidInputError } from "../../server/modules/shared/errors.shared";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
@@ -110,7 +111,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** Search, status (or the Pending orders still to call) and a range of days. */
+/** Search, status (or the Pending orders still to call), the confirmation and a range of days. */
 function orderFilterFields(filter: OrderFilter, fieldErrors: Record<string, string>): ListFilter[] {
   return [
     {
@@ -131,6 +132,16 @@ function orderFilterFields(filter: OrderFilter, fieldErrors: Record<string, stri
         { value: "", label: "All Statuses" },
         { value: UNCONFIRMED_FILTER, label: "Pending, not confirmed by phone" },
         ...ORDER_STATUSES.map((status) => ({ value: status, label: status })),
+      ],
+    },
+    {
+      kind: "select",
+      name: "confirmation",
+      label: "Confirmation",
+      value: filter.confirmation,
+      options: [
+        { value: "", label: "Any confirmation" },
+        ...Object.entries(DESK_CONFIRMATION_FILTERS).map(([value, label]) => ({ value, label })),
       ],
     },
     { kind: "date", name: "from", label: "From", value: filter.from, error: fieldErrors.from },

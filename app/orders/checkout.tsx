@@ -9,6 +9,7 @@ import {
   formatPakistaniMobile,
   normalisePakistaniMobile,
 } from "../../server/modules/shared/phone.shared";
+import { LANGUAGE_CHOICE } from "../../server/modules/orders/confirmation-texts.shared";
 import { SummaryTotals } from "../cart/summary-totals";
 import { ProductImage } from "../components/product-image";
 import { requestContext } from "../context";
@@ -39,6 +40,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     checkoutKey: crypto.randomUUID(),
     // How the order is paid: the methods offered (PAYMENT_METHODS), the first being the order's.
     paymentMethods: services.checkout.paymentMethods.map(({ label, checkoutNote }) => ({ label, checkoutNote })),
+    // The language of the order's confirmation messages: the last choice, else Urdu.
+    language: await services.checkout.messageLanguage(user._id),
   };
 }
 
@@ -55,7 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services, clientIp } = context.get(requestContext);
   const client = { ip: clientIp };
   const values = formValues(await request.formData());
-  const { street, city, state, zipCode, country, phone, checkoutKey, discountCode } = values;
+  const { street, city, state, zipCode, country, phone, checkoutKey, discountCode, language } = values;
   // Only the discount code is rate limited here (too many codes that are not valid): said beside it.
   const fieldFor = { 429: "discountCode" };
   if (values.intent === "apply") {
@@ -74,7 +77,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     const order = await services.checkout.placeOrder(
       user._id,
       requiredOnPage(
-        { address: { street, city, state, zipCode, country }, phone, idempotencyKey: checkoutKey, discountCode },
+        {
+          address: { street, city, state, zipCode, country },
+          phone,
+          idempotencyKey: checkoutKey,
+          discountCode,
+          language,
+        },
         values,
         { phone: PHONE_MESSAGE },
       ),
@@ -102,7 +111,7 @@ export const headers: Route.HeadersFunction = formHeaders;
 export const meta: Route.MetaFunction = routeMeta({ title: "Checkout", path: "/checkout", noindex: true });
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { items, total, address, phone, checkoutKey, paymentMethods } = loaderData;
+  const { items, total, address, phone, checkoutKey, paymentMethods, language } = loaderData;
   const navigation = useNavigation();
   const posting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const applying = posting && navigation.formData?.get("intent") === "apply";
@@ -120,7 +129,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   }
   const errors = actionData?.fieldErrors ?? {};
   // After a refusal the form shows what the shopper typed, not the saved address.
-  const values = actionData?.values ?? { ...address, phone };
+  const values = actionData?.values ?? { ...address, phone, language };
   const quote = actionData?.quote ?? null;
   return (
     <section>
@@ -197,6 +206,25 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             required
             maxLength={30}
           />
+          <fieldset className="language-choice" aria-describedby={errors.language ? "language-error" : undefined}>
+            <legend>{LANGUAGE_CHOICE.label}</legend>
+            <label>
+              <input type="radio" name="language" value="ur" defaultChecked={values.language !== "en"} />{" "}
+              <span lang="ur" dir="rtl">
+                {LANGUAGE_CHOICE.ur}
+              </span>
+            </label>
+            <label>
+              <input type="radio" name="language" value="en" defaultChecked={values.language === "en"} />{" "}
+              {LANGUAGE_CHOICE.en}
+            </label>
+            <p className="field-hint">We send your order confirmation by WhatsApp or SMS in this language.</p>
+            {errors.language ? (
+              <p className="field-error" id="language-error" role="alert">
+                {errors.language}
+              </p>
+            ) : null}
+          </fieldset>
         </div>
         <aside className="card cart__summary checkout__summary" aria-labelledby="checkout-summary">
           <h2 id="checkout-summary">Order Summary</h2>

@@ -1,5 +1,6 @@
 import * as yup from "yup";
 import { discountCodeField } from "../modules/discounts/discounts.schemas";
+import { MESSAGE_LANGUAGES } from "../modules/orders/order-confirmation.shared";
 import { blankToUndefined } from "../modules/shared/list-query";
 import {
   PHONE_INPUT_MAX,
@@ -60,6 +61,12 @@ export const placeOrderSchema = yup.object({
   idempotencyKey: yup.string().trim().max(100, "Idempotency key must be at most 100 characters").default(""),
   /** Optional, in any case (docs/product.md, "Discount codes"). */
   discountCode: discountCodeField(),
+  /** The language of the order's messages (and the account's from now on); without it, the account's, else Urdu for a mobile number. */
+  language: yup
+    .string()
+    .transform(blankToUndefined)
+    .oneOf([...MESSAGE_LANGUAGES], "Messages must be in ur (Urdu) or en (English)")
+    .typeError("Messages must be in ur (Urdu) or en (English)"),
 });
 
 /** Checkout's Apply: what the cart comes to with this code (blank: without one). */

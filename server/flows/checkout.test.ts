@@ -31,6 +31,7 @@ beforeAll(async () => {
     messages: MessageChannels.chosenBy(["email"]),
     paymentMethods: paymentMethodsChosen(["cash-on-delivery"]),
     codeGuard: new DiscountCodeGuard(new RateLimiter(database.db, false)),
+    confirmation: { secret: "a secret for the confirmation links of these tests", channel: "file" },
   });
   cart = new CartService(database.db);
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { Database } from "../db/database";
-import { customerLockPart, profilePhoneFilledPart } from "../modules/accounts/checkout-customer";
+import { accountMessageLanguage, customerLockPart, profileFilledPart } from "../modules/accounts/checkout-customer";
 import {
   CART_READ_AS_LOCKED,
   cartEmptiedParts,
@@ -14,6 +14,12 @@ import { stockTakenPart } from "../modules/catalog/stock";
 import { applyDiscount, type DiscountCodeGuard } from "../modules/discounts/discounts.service";
 import type { MailContext } from "../modules/mail/mail-layout";
 import { earlierOrderExpression, orderPlacedParts, type NewOrder } from "../modules/orders/order-checkout";
+import { confirmationToken, confirmationTokenHash, orderTextsInsertPart } from "../modules/orders/order-confirmation";
+import {
+  defaultMessageLanguage,
+  type MessageLanguage,
+  type TextChannel,
+} from "../modules/orders/order-confirmation.shared";
 import { newOrderMail, orderPlacedMail, type MailOrder } from "../modules/orders/order-mails";
 import type { PublicOrder } from "../modules/orders/order.shape";
 import { readOrder } from "../modules/orders/orders.service";
@@ -40,6 +46,7 @@ type CheckoutInput = {
   phone?: string | null;
   idempotencyKey?: string | null;
   discountCode?: string | null;
+  language?: MessageLanguage;
 };
 
 /** Tries of a checkout whose cart keeps changing under it before the answer is a plain 409. */
@@ -65,12 +72,23 @@ export class CheckoutFlow {
       /** Those PAYMENT_METHODS offers; an order names none yet, so it takes the first. */
       paymentMethods: readonly PaymentMethod[];
       codeGuard: DiscountCodeGuard;
+      /** The confirmation's texts: the key of its tokens, and the channel a text tries first (docs/product.md, "Confirming an order"). */
+      confirmation: { secret: string; channel: TextChannel };
       clock?: Clock;
     },
   ) {}
 
   private get clock(): Clock {
     return this.deps.clock ?? systemClock;
+  }
+
+  /**
+   * The language checkout offers first for the order's messages: the account's last choice, else
+   * Urdu (the checkout page takes a Pakistani mobile number, whose default it is).
+   */
+  async messageLanguage(userId: string): Promise<MessageLanguage> {
+    const chosen = await accountMessageLanguage(this.db, userId);
+    return chosen === "en" || chosen === "ur" ? chosen : defaultMessageLanguage("+92");
   }
 
   /** The payment methods offered at checkout, the first being the one an order takes. */
@@ -88,8 +106,15 @@ export class CheckoutFlow {
    * is made from what is at hand rather than read back.
    */
   async placeOrder(userId: string, input: unknown, options: { client?: { ip: string } } = {}): Promise<PublicOrder> {
-    const { address, phone, idempotencyKey, discountCode } = validateInput(placeOrderSchema, input);
-    const place = () => this.placeOrderTrying(userId, { address, phone, idempotencyKey, discountCode });
+    const { address, phone, idempotencyKey, discountCode, language } = validateInput(placeOrderSchema, input);
+    const place = () =>
+      this.placeOrderTrying(userId, {
+        address,
+        phone,
+        idempotencyKey,
+        discountCode,
+        language: language as MessageLanguage | undefined,
+      });
     // A code is limited against guessing (the pages and the API pass the client's address).
     return discountCode ? this.deps.codeGuard.judge({ userId, ip: options.client?.ip }, place) : place();
   }
@@ -114,7 +139,7 @@ export class CheckoutFlow {
   }
 
   private async placeOrderIn(trx: Knex.Transaction, userId: string, input: CheckoutInput): Promise<PublicOrder> {
-    const { address, phone, idempotencyKey, discountCode } = input;
+    const { address, phone, idempotencyKey, discountCode, language } = input;
     const { user, cart, fresh, earlierOrderId, lines } = await lockCheckout(trx, userId, idempotencyKey || "");
     if (!user) throw new CallerAccountGoneError();
     if (!fresh) throw new CartChangedMeanwhile();
@@ -140,19 +165,23 @@ export class CheckoutFlow {
     const totalPrice = fromPaisa(subtotalPaisa - (discount?.amountPaisa ?? 0));
     const paymentMethod = this.deps.paymentMethods[0]!.name as PaymentMethodName;
     // The id is made here so that the mails can name the order and everything is written at once.
+    const orderId = randomUUID();
+    const orderPhone = phone ?? normalisePakistaniMobile(user.phone);
     const order: NewOrder = {
-      id: randomUUID(),
+      id: orderId,
       userId,
       customerName: user.name,
       customerEmail: user.email,
       ...address,
-      phone: phone ?? normalisePakistaniMobile(user.phone),
+      phone: orderPhone,
       totalPrice,
       paymentMethod,
       idempotencyKey: idempotencyKey || null,
       discountCodeId: discount?.discountCodeId ?? null,
       discountCode: discount?.code ?? null,
       discountAmount: fromPaisa(discount?.amountPaisa ?? 0),
+      language: language ?? user.language ?? defaultMessageLanguage(orderPhone),
+      confirmationTokenHash: confirmationTokenHash(confirmationToken(this.deps.confirmation.secret, orderId)),
     };
     const items = lines.map((line, position) => ({
       productId: line.id,
@@ -192,8 +221,23 @@ export class CheckoutFlow {
         stockTakenPart(items),
         ...orderPlacedParts(order, items),
         ...cartEmptiedParts(cart.id),
-        profilePhoneFilledPart(userId, profilePhone),
+        profileFilledPart(userId, profilePhone, language ?? null),
         ...this.deps.messages.queueParts(messages),
+        // The customer's confirmation, by text to the order's phone (an order without one is
+        // confirmed by the admin's call).
+        ...(order.phone
+          ? [
+              orderTextsInsertPart("queued_texts", [
+                {
+                  orderId,
+                  channel: this.deps.confirmation.channel,
+                  kind: "confirmation",
+                  language: order.language,
+                  phone: order.phone,
+                },
+              ]),
+            ]
+          : []),
       ],
       { sql: `SELECT created_at AS "createdAt", updated_at AS "updatedAt" FROM placed` },
     );
@@ -223,6 +267,9 @@ export class CheckoutFlow {
       courier: null,
       trackingNumber: null,
       confirmedAt: null,
+      confirmation: { status: "pending", by: null, channel: null, at: null },
+      language: order.language,
+      cancelReason: null,
       deliveredAt: null,
       returns: [],
       createdAt: times.createdAt.toISOString(),
@@ -266,6 +313,7 @@ async function lockCheckout(trx: Knex.Transaction, userId: string, idempotencyKe
   const earlier = earlierOrderExpression("customer", idempotencyKey);
   const { sql, bindings } = composeStatement([customerLockPart(userId), ...cartLockParts("customer")], {
     sql: `SELECT customer.name AS "customerName", customer.email AS "customerEmail", customer.phone AS "customerPhone",
+                 customer.language AS "customerLanguage",
                  cart.id AS "cartId", ${CART_READ_AS_LOCKED} AS fresh, ${earlier.sql} AS "earlierOrderId",
                  lines.id, lines.name, lines.price, lines.image_url AS "imageUrl", lines.photo_id AS "photoId",
                  lines.images, lines.stock, lines.quantity
@@ -277,7 +325,12 @@ async function lockCheckout(trx: Knex.Transaction, userId: string, idempotencyKe
   const first = rows[0];
   if (!first) return { user: undefined, cart: undefined, fresh: true, earlierOrderId: null, lines: [] };
   return {
-    user: { name: first.customerName, email: first.customerEmail, phone: first.customerPhone },
+    user: {
+      name: first.customerName,
+      email: first.customerEmail,
+      phone: first.customerPhone,
+      language: first.customerLanguage,
+    },
     cart: first.cartId ? { id: first.cartId } : undefined,
     // No cart: nothing was read that could be stale.
     fresh: first.cartId === null || first.fresh === true,
@@ -301,6 +354,7 @@ type CheckoutRow = {
   customerName: string;
   customerEmail: string;
   customerPhone: string;
+  customerLanguage: MessageLanguage | null;
   cartId: string | null;
   fresh: boolean | null;
   earlierOrderId: string | null;

@@ -40,6 +40,7 @@ beforeAll(async () => {
     messages,
     paymentMethods: paymentMethodsChosen(["cash-on-delivery"]),
     codeGuard: new DiscountCodeGuard(new RateLimiter(db, false)),
+    confirmation: { secret: "a secret for the confirmation links of these tests", channel: "file" },
     clock,
   });
   fulfilment = new FulfilmentFlow(db, { mail, messages, couriers: courierProvidersChosen(["manual"]), clock });

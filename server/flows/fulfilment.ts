@@ -83,7 +83,8 @@ export class FulfilmentFlow {
    */
   async confirmOrder(orderId: string, admin: { _id: string; name: string }): Promise<PublicOrder> {
     if (!isUuid(orderId)) throw new NotFoundError("Order not found");
-    await this.db.transaction((trx) => confirmOrder(trx, orderId, admin));
+    const now = (this.deps.clock ?? systemClock)();
+    await this.db.transaction((trx) => confirmOrder(trx, orderId, admin, now));
     return readOrder(this.db, orderId);
   }
 

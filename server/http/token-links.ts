@@ -7,8 +7,11 @@
  */
 export const TOKEN_LINK_ROUTES = ["/reset-password", "/unsubscribe", "/confirm-email", "/c/:token"] as const;
 
-/** A query parameter that carries a token wherever it appears (a link missing from the list above). */
-const TOKEN_PARAMETER = /^token$/i;
+/**
+ * A query parameter that carries a token wherever it appears (a link missing from the list
+ * above), and the WhatsApp webhook's verification token (GET /webhooks/whatsapp?hub.verify_token=…).
+ */
+const TOKEN_PARAMETER = /^(token|hub\.verify_token)$/i;
 
 /**
  * A request's URL as a log may keep it: for a token link, its route pattern without the query

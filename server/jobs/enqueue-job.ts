@@ -12,6 +12,10 @@ export interface JobPayloads {
   "stock-alerts-due": Record<string, never>;
   /** The embedded cluster's daily base backup, when one is due (the crontab, and at start). */
   "base-backup": Record<string, never>;
+  /** One text about an order to send by WhatsApp, SMS or file (written by order_messages' trigger, migration 20261125000029). */
+  "send-text": { messageId: string };
+  /** The confirmations' deadlines: reminders due, and orders nobody confirmed in time cancelled (the crontab). */
+  "confirmation-deadlines": Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;

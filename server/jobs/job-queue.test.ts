@@ -28,6 +28,8 @@ function recordingHandlers(ran: string[], failFirst = new Set<string>()): JobHan
     },
     "stock-alerts-due": async () => {},
     "base-backup": async () => {},
+    "send-text": async () => {},
+    "confirmation-deadlines": async () => {},
   };
 }
 

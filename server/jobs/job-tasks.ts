@@ -49,6 +49,19 @@ export function storeJobHandlers(options: Omit<StoreJobsOptions, "connectionStri
     "stock-alerts-due": async () => {
       await options.services.stockAlerts.queueDue();
     },
+    // A text not sent now is tried again by the queue (with its backoff); its last try gives it
+    // up, and SMS takes over from WhatsApp (server/flows/order-texts.ts).
+    "send-text": async ({ messageId }, { attempt, maxAttempts }) => {
+      const delivery = await options.services.orderTexts.send(messageId);
+      if (delivery.done) return;
+      if (attempt < maxAttempts) throw new Error(delivery.error);
+      const fallbackId = await options.services.orderTexts.giveUp(messageId, delivery.error);
+      if (fallbackId) await options.services.orderTexts.send(fallbackId);
+    },
+    "confirmation-deadlines": async () => {
+      const { reminded, cancelled } = await options.services.orderConfirmation.runDeadlines();
+      if (reminded + cancelled > 0) logger.info({ reminded, cancelled }, "confirmation deadlines");
+    },
     "base-backup": async (_payload, { signal }) => {
       if (backups) await takeBaseBackupIfDue(backups, signal);
       else logger.warn("base-backup job ignored: the store uses DATABASE_URL, whose operator owns backups");
@@ -62,9 +75,13 @@ export function storeJobHandlers(options: Omit<StoreJobsOptions, "connectionStri
  */
 export async function startStoreJobs(options: StoreJobsOptions): Promise<JobRunner> {
   const { mail, logger } = options;
-  const schedule: ScheduledJob[] = options.backups
-    ? [{ task: "base-backup", schedule: BASE_BACKUP_CHECK_SCHEDULE, jobKey: BASE_BACKUP_JOB_KEY }]
-    : [];
+  const schedule: ScheduledJob[] = [
+    ...(options.backups
+      ? [{ task: "base-backup" as const, schedule: BASE_BACKUP_CHECK_SCHEDULE, jobKey: BASE_BACKUP_JOB_KEY }]
+      : []),
+    // Reminders and cancels of unanswered orders are due by the hour: a minute's slot is soon enough.
+    { task: "confirmation-deadlines", schedule: "* * * * *", jobKey: "confirmation-deadlines", catchUpMs: 60_000 },
+  ];
   const local: LocalRecurringTask[] = [
     {
       name: "mail-files-sweep",

@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { confirmationLink, placedOrder } from "./confirmation-link";
 import { waitForHydration } from "./held-scripts";
 import { linkIn, mailTo } from "./outbox-files";
 import {
@@ -404,6 +405,23 @@ test.describe("accessibility (axe-core, every rule)", () => {
         `/admin/returns/${returnId}`,
       ])),
     );
+    expect(findings).toEqual([]);
+  });
+
+  test("the confirmation link's page, in Urdu (right to left) and English, answered and unknown", async ({ page }) => {
+    const findings: Finding[] = [];
+    for (const language of ["ur", "en"] as const) {
+      const link = await confirmationLink(await placedOrder(page.request, language));
+      findings.push(...(await visitAndAudit(page, link)));
+      findings.push(...(await onAPhone(page, [link])));
+      // Answered: the thanks that replaces the buttons.
+      await page.getByRole("button", { name: language === "ur" ? "آرڈر کی تصدیق کریں" : "Confirm order" }).click();
+      await expect(
+        page.getByRole("button", { name: language === "ur" ? "آرڈر کی تصدیق کریں" : "Confirm order" }),
+      ).toHaveCount(0);
+      findings.push(...(await audit(page, `${link} answered`)));
+    }
+    findings.push(...(await visitAndAudit(page, `/c/${"A".repeat(43)}`, { status: 404 })));
     expect(findings).toEqual([]);
   });
 

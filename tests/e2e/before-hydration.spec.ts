@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { confirmationLink, placedOrder } from "./confirmation-link";
 import { DEAD_IMAGE_CONSOLE_ERROR, PLACEHOLDER_PATH, expectPlaceholderShown, productWithDeadImage } from "./dead-image";
 import { expect, test } from "./fixtures";
 import { holdScripts, waitForHydration } from "./held-scripts";
@@ -55,6 +56,21 @@ test.describe("before the scripts run", () => {
     await expect(page).toHaveURL(/\/cart$/);
     await expect(cartLine(page, product!.name).locator("output")).toHaveText("3");
     await expect(page.locator(".cart-link")).toHaveAccessibleName("Cart 3 items");
+  });
+
+  test("confirmation link: Cancel pressed early cancels the order, and the page says so after the scripts run", async ({
+    page,
+  }) => {
+    const link = await confirmationLink(await placedOrder(page.request, "en"));
+
+    const scripts = await holdScripts(page);
+    await open(page, link);
+    await page.getByRole("button", { name: "Cancel order" }).click();
+    // A plain post: the answer is a new page, its scripts held in turn.
+    await expect(page.getByText("Your order has been cancelled.")).toBeVisible();
+    await scripts.release();
+    await expect(page.getByText("Your order has been cancelled.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Confirm order" })).toHaveCount(0);
   });
 
   test("product page: Add to Cart pressed early posts the typed quantity", async ({ page }) => {

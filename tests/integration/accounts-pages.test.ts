@@ -3,6 +3,7 @@ import { hashPassword } from "../../server/modules/accounts/passwords";
 import { SESSION_COOKIE } from "../../server/http/page-session";
 import { TestClient } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/test-server";
+import { signedInClient } from "../support/page-clients";
 
 let server: TestServer;
 
@@ -22,12 +23,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function signedIn(email: string, password: string) {
-  const client = new TestClient(server.baseUrl);
-  const response = await client.postForm("/login", { email, password, redirectTo: "" });
-  expect(response.status).toBe(303);
-  return client;
-}
+const signedIn = (email: string, password: string) => signedInClient(server.baseUrl, email, password);
 
 describe("sign-up page", () => {
   it("shows each problem beside its field and keeps what was typed (never the password)", async () => {

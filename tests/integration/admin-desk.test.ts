@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routeConfig from "../../app/routes";
-import { TestClient } from "../support/http-client";
+import { type TestClient } from "../support/http-client";
 import { insertProducts, insertUser } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/test-server";
+import { signedInClient } from "../support/page-clients";
 
 let server: TestServer;
 let admin: TestClient;
@@ -72,11 +73,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function signedIn(email: string, password: string) {
-  const client = new TestClient(server.baseUrl);
-  expect((await client.postForm("/login", { email, password, redirectTo: "" })).status).toBe(303);
-  return client;
-}
+const signedIn = (email: string, password: string) => signedInClient(server.baseUrl, email, password);
 
 async function page(path: string) {
   const response = await admin.get(path);

@@ -107,6 +107,10 @@ const PAGE_MATRIX: Record<string, Row> = {
   "POST /my-orders/:orderId/cancel": row("login", { redirect: "/my-orders/:orderId" }, 404, 404, {
     params: victimOrder,
   }),
+  // An order's confirmation link: no sign-in, the token is the key; a token of no order is the
+  // 404 page, by anyone (tests/integration/order-confirmation.test.ts opens working ones).
+  "GET /c/:token": everyone(404),
+  "POST /c/:token": everyone(404),
   "GET /signup": GUEST_PAGE,
   "POST /signup": row(400, "home", "home", "home"),
   "GET /login": GUEST_PAGE,
@@ -153,6 +157,8 @@ const PAGE_MATRIX: Record<string, Row> = {
   // An empty status form is refused with a message on the list (a redirect, as without JavaScript).
   "POST /admin/orders": row("login", "home", "home", { redirect: "/admin/orders" }),
   "GET /admin/orders/:orderId": ADMIN_PAGE,
+  // "Send again" of the order's confirmation: an empty form is refused with a message on the page.
+  "POST /admin/orders/:orderId": row("login", "home", "home", { redirect: "/admin/orders/:orderId" }),
   // Shipping asks for the courier and the tracking number: an empty form is refused.
   "GET /admin/orders/:orderId/ship": ADMIN_PAGE,
   "POST /admin/orders/:orderId/ship": row("login", "home", "home", 400),
@@ -202,6 +208,7 @@ const PAGE_PARAMS = (fixtures: Fixtures): Record<string, string> => ({
   discountId: fixtures.discountId,
   returnId: fixtures.returnId,
   file: "products-1.xml",
+  token: "A".repeat(43),
   "*": "no-such-page",
 });
 
@@ -214,6 +221,11 @@ const PAGE_PARAMS = (fixtures: Fixtures): Record<string, string> => ({
 const EXPRESS_MATRIX: Record<string, Row> = {
   "GET /healthz": everyone(200),
   "GET /readyz": everyone(200),
+  // The messaging providers' webhooks: no sign-in, their signature is the key. Without the
+  // verification token, or without a signature, refused by anyone (tests/integration/confirmation-webhooks.test.ts).
+  "GET /webhooks/whatsapp": everyone(403),
+  "POST /webhooks/whatsapp": everyone(401),
+  "POST /webhooks/sms": everyone(401),
   "GET /api/v1/openapi.json": everyone(200),
   "POST /api/v1/auth/register": everyone(400),
   "POST /api/v1/auth/login": everyone(400),
@@ -464,7 +476,7 @@ function expectAnswer(context: string, response: { status: number; headers: Head
       : answer === "home"
         ? "/"
         : // ":orderId" in an expected redirect is the id the request was made with.
-          answer.redirect.replace(":orderId", path.split("/")[2] ?? "");
+          answer.redirect.replace(":orderId", /[0-9a-f]{8}-[0-9a-f-]{27}/.exec(path)?.[0] ?? "");
   expect(location, `${context}: redirect target`).toBe(expected);
 }
 

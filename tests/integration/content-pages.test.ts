@@ -3,6 +3,7 @@ import { hashPassword } from "../../server/modules/accounts/passwords";
 import { CONTACT_PER_IP } from "../../server/modules/contact/contact.service";
 import { TestClient } from "../support/http-client";
 import { startTestServer, type TestServer } from "../support/test-server";
+import { signedInClient } from "../support/page-clients";
 
 let server: TestServer;
 
@@ -27,11 +28,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function signedIn(email: string, password: string) {
-  const client = new TestClient(server.baseUrl);
-  expect((await client.postForm("/login", { email, password, redirectTo: "" })).status).toBe(303);
-  return client;
-}
+const signedIn = (email: string, password: string) => signedInClient(server.baseUrl, email, password);
 
 const messages = () => server.database.db("contact_messages").orderBy("created_at");
 

@@ -5,9 +5,10 @@
  * "Shipping an order", "Confirming an order by phone", "Packing slips", "Finding and exporting orders").
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestClient } from "../support/http-client";
+import { type TestClient } from "../support/http-client";
 import { insertProducts, insertUser } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/test-server";
+import { pageOf, signedInClient } from "../support/page-clients";
 
 let server: TestServer;
 let admin: TestClient;
@@ -24,12 +25,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function signedIn(email: string, password: string) {
-  const client = new TestClient(server.baseUrl);
-  const response = await client.postForm("/login", { email, password, redirectTo: "" });
-  expect(response.status).toBe(303);
-  return client;
-}
+const signedIn = (email: string, password: string) => signedInClient(server.baseUrl, email, password);
 
 let shopperNumber = 0;
 /** A new customer (with a profile phone when given), signed in through the log-in page, a watch in the cart. */
@@ -44,10 +40,7 @@ async function shopperWithCart(profilePhone = "") {
   return { id, email, client, productId: productId! };
 }
 
-async function html(client: TestClient, path: string) {
-  const response = await client.get(path);
-  return { status: response.status, location: response.headers.get("location"), text: await response.text() };
-}
+const html = pageOf;
 
 /** The `<input>` tag of a form field, by its id. */
 const inputTag = (page: string, id: string) => new RegExp(`<input id="${id}"[^>]*>`).exec(page)?.[0] ?? "";

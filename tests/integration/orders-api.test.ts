@@ -204,6 +204,10 @@ describe("POST /orders", () => {
         courier: null,
         trackingNumber: null,
         confirmedAt: null,
+        // Waiting for the customer's answer; without a phone its messages would be in English.
+        confirmation: { status: "pending", by: null, channel: null, at: null },
+        language: "en",
+        cancelReason: null,
         deliveredAt: null,
         returns: [],
         createdAt: expect.any(String),
@@ -792,6 +796,8 @@ describe("dashboard figures", () => {
       revenue: { collected: 0, toCollect: 0, cancelled: 0, total: 0 },
       pendingOrders: 0,
       unconfirmedOrders: 0,
+      confirmationToday: { asked: 0, confirmed: 0 },
+      awaitingConfirmation: 0,
       latestOrders: [],
     });
   });

@@ -3,6 +3,7 @@ import { TestClient } from "../support/http-client";
 import { insertProducts, insertUser } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/test-server";
 import { formatRupees } from "../../server/modules/shared/money.shared";
+import { pageOf, signedInClient } from "../support/page-clients";
 
 let server: TestServer;
 
@@ -23,17 +24,9 @@ async function newShopper() {
   return signedIn(email, "shopperpass1");
 }
 
-async function signedIn(email: string, password: string) {
-  const client = new TestClient(server.baseUrl);
-  const response = await client.postForm("/login", { email, password, redirectTo: "" });
-  expect(response.status).toBe(303);
-  return client;
-}
+const signedIn = (email: string, password: string) => signedInClient(server.baseUrl, email, password);
 
-async function html(client: TestClient, path: string) {
-  const response = await client.get(path);
-  return { status: response.status, location: response.headers.get("location"), text: await response.text() };
-}
+const html = pageOf;
 
 const address = { street: "12 Canal Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" };
 /** The checkout form's fields: the address and the mobile number. */

@@ -3,9 +3,10 @@
  * customer's return form and the admin's return pages.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { TestClient } from "../support/http-client";
+import { type TestClient } from "../support/http-client";
 import { insertProducts, insertUser } from "../support/fixtures";
 import { TestClock, startTestServer, type TestServer } from "../support/test-server";
+import { pageOf, signedInClient } from "../support/page-clients";
 
 let server: TestServer;
 let admin: TestClient;
@@ -24,17 +25,9 @@ afterAll(async () => {
 });
 beforeEach(() => clock.reset());
 
-async function signedIn(email: string, password: string) {
-  const client = new TestClient(server.baseUrl);
-  const response = await client.postForm("/login", { email, password, redirectTo: "" });
-  expect(response.status).toBe(303);
-  return client;
-}
+const signedIn = (email: string, password: string) => signedInClient(server.baseUrl, email, password);
 
-async function html(client: TestClient, path: string) {
-  const response = await client.get(path);
-  return { status: response.status, location: response.headers.get("location"), text: await response.text() };
-}
+const html = pageOf;
 
 let shopperNumber = 0;
 /** A new customer signed in through the log-in page, with `quantity` of a new watch at `price` in the cart. */

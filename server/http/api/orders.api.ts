@@ -13,10 +13,10 @@ export const ordersApiRoutes: ApiRoute[] = [
     path: "/orders",
     tag: "Orders",
     summary:
-      "Place a cash-on-delivery order from the cart, which is then empty. An optional phone (a Pakistani mobile number: 03XX-XXXXXXX, 03XXXXXXXXX or +92 3XX XXXXXXX) is the receiver's; without it the profile's phone is used if it is one, else the order has none. An optional discountCode (any case) takes its discount off the goods; a code that is unknown, inactive, not yet started, expired or used up, or a first-order code for a customer with an order that is not Cancelled, is a 400 on discountCode and places nothing; after 20 codes that are not valid in a quarter hour (40 from one client address), any code is a 429 with Retry-After until it ends. An optional Idempotency-Key header makes a retried request answer the first order instead of making a second.",
+      "Place a cash-on-delivery order from the cart, which is then empty. An optional phone (a Pakistani mobile number: 03XX-XXXXXXX, 03XXXXXXXXX or +92 3XX XXXXXXX) is the receiver's; without it the profile's phone is used if it is one, else the order has none. An optional discountCode (any case) takes its discount off the goods; a code that is unknown, inactive, not yet started, expired or used up, or a first-order code for a customer with an order that is not Cancelled, is a 400 on discountCode and places nothing; after 20 codes that are not valid in a quarter hour (40 from one client address), any code is a 429 with Retry-After until it ends. An optional language (ur or en) is that of the order's confirmation messages and becomes the account's; without it the account's, else Urdu for an order with a phone. An optional Idempotency-Key header makes a retried request answer the first order instead of making a second.",
     access: "signed-in",
     body: placeOrderSchema
-      .pick(["address", "phone", "discountCode"])
+      .pick(["address", "phone", "discountCode", "language"])
       .shape({ address: shippingAddressSchema.required("Address is required") }),
     successStatus: 201,
     responseData: orderShape,

@@ -1,6 +1,7 @@
 import type { PaymentMethodName } from "../../providers/payment-methods/payment-methods.shared";
 import type { StatementPart } from "../shared/statement";
 import type { ProductImage } from "../shared/product-images.shared";
+import type { MessageLanguage } from "./order-confirmation.shared";
 
 /**
  * The orders module's parts of checkout's two statements (server/flows/checkout.ts): the order
@@ -38,6 +39,10 @@ export type NewOrder = {
   discountCodeId: string | null;
   discountCode: string | null;
   discountAmount: number;
+  /** The language of its messages and confirmation page. */
+  language: MessageLanguage;
+  /** The SHA-256 of its confirmation token (order-confirmation.ts). */
+  confirmationTokenHash: string;
 };
 
 /** An order line: a copy of the product as sold (name, image, photo, unit price). */
@@ -65,10 +70,10 @@ export function orderPlacedParts(order: NewOrder, items: NewOrderItem[]): Statem
       name: "placed",
       sql: `INSERT INTO orders (id, user_id, customer_name, customer_email, street, city, state, zip_code, country,
                                 phone, total_price, status, payment_method, idempotency_key,
-                                discount_code_id, discount_code, discount_amount)
+                                discount_code_id, discount_code, discount_amount, language, confirmation_token_hash)
             VALUES (:orderId, :userId, :customerName, :customerEmail, :street, :city, :state, :zipCode, :country,
                     :phone, :totalPrice, 'Pending', :paymentMethod, :idempotencyKey,
-                    :discountCodeId, :discountCode, :discountAmount)
+                    :discountCodeId, :discountCode, :discountAmount, :language, :confirmationTokenHash)
             RETURNING created_at, updated_at`,
       bindings: {
         orderId: order.id,
@@ -87,6 +92,8 @@ export function orderPlacedParts(order: NewOrder, items: NewOrderItem[]): Statem
         discountCodeId: order.discountCodeId,
         discountCode: order.discountCode,
         discountAmount: order.discountAmount,
+        language: order.language,
+        confirmationTokenHash: order.confirmationTokenHash,
       },
     },
     {

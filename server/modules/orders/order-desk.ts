@@ -7,6 +7,7 @@ import { formatPakistaniMobile } from "../shared/phone.shared";
 import { containsPattern } from "../shared/search";
 import { validateInput } from "../shared/validation";
 import { STORE_TIME_ZONE, UNCONFIRMED_FILTER, shortOrderId } from "./order-values.shared";
+import { NOT_CONFIRMED_REASON, type OrderReplyRecord, type OrderTextRecord } from "./order-confirmation.shared";
 import { Order } from "./order.model";
 import type { OrderListMeta, PublicOrder } from "./order.shape";
 import { ordersCsv } from "./orders-csv";
@@ -25,7 +26,7 @@ export type DeskOrder = PublicOrder & { confirmedBy: string | null; customerReco
 export type DeskOrderList = { orders: DeskOrder[]; pagination: Pagination; meta: OrderListMeta };
 
 /** The filter of the admin order list, as validated (its slips and its export take the same). */
-export type DeskFilter = Pick<OrderDeskQuery, "status" | "search" | "from" | "to">;
+export type DeskFilter = Pick<OrderDeskQuery, "status" | "search" | "from" | "to" | "confirmation">;
 
 /** Packing slips printed at once for a filter: at most this many (the admin lists' own limit). */
 export const SLIPS_MAX = 1000;
@@ -179,6 +180,43 @@ export class OrderDeskService {
       };
     });
   }
+
+  /** Every text of the order and every reply it received, oldest first (the admin's order page). */
+  async orderTexts(orderId: string): Promise<{ texts: OrderTextRecord[]; replies: OrderReplyRecord[] }> {
+    if (!isUuid(orderId)) throw new NotFoundError("Order not found");
+    const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
+    const [texts, replies] = await Promise.all([
+      this.db("order_messages")
+        .where({ order_id: orderId })
+        .orderBy([{ column: "created_at" }, { column: "id" }]),
+      this.db("order_message_replies")
+        .where({ order_id: orderId })
+        .orderBy([{ column: "received_at" }, { column: "id" }]),
+    ]);
+    return {
+      texts: texts.map((text) => ({
+        id: text.id,
+        channel: text.channel,
+        kind: text.kind,
+        language: text.language,
+        status: text.status,
+        attempts: text.attempts,
+        error: text.error,
+        createdAt: iso(text.createdAt)!,
+        sentAt: iso(text.sentAt),
+        deliveredAt: iso(text.deliveredAt),
+        readAt: iso(text.readAt),
+        failedAt: iso(text.failedAt),
+      })),
+      replies: replies.map((reply) => ({
+        id: reply.id,
+        channel: reply.channel,
+        body: reply.body,
+        action: reply.action,
+        receivedAt: iso(reply.receivedAt)!,
+      })),
+    };
+  }
 }
 
 /**
@@ -189,7 +227,11 @@ export class OrderDeskService {
  * "+92 300 1234567" all find it).
  */
 function deskFilter<Q extends OrderQuery>(query: Q, filter: DeskFilter): Q {
-  const { status, search, from, to } = filter;
+  const { status, search, from, to, confirmation } = filter;
+  if (confirmation === "pending") query.where("orders.status", "Pending").where("orders.confirmationStatus", "pending");
+  else if (confirmation === "confirmed" || confirmation === "cancelled") {
+    query.where("orders.confirmationStatus", confirmation);
+  } else if (confirmation === "not-answered") query.where("orders.cancelReason", NOT_CONFIRMED_REASON);
   if (status === UNCONFIRMED_FILTER) query.where("orders.status", "Pending").whereNull("orders.confirmedAt");
   else if (status) query.where("orders.status", status);
   if (from) query.whereRaw("orders.created_at >= (?::date)::timestamp AT TIME ZONE ?", [from, STORE_TIME_ZONE]);

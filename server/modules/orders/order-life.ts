@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError } from "../shared/errors.shared";
 import type { OrderStatus } from "./order-values.shared";
 import { Order, OrderItem } from "./order.model";
 import { OrderReturn } from "./order-return.model";
+import { lockAnsweringOrder, recordConfirmed, recordUnconfirmed } from "./order-confirmation";
 
 /**
  * An order's life on its own table (docs/product.md, "Orders"): locked for a change, moved to a
@@ -102,20 +103,22 @@ export async function setOrderStatus(
 
 /**
  * Records that the store confirmed a Pending order with its customer by phone, and which admin
- * did (docs/product.md, "Confirming an order by phone"). A second confirmation changes nothing;
- * an order that is no longer Pending is refused (409).
+ * did (docs/product.md, "Confirming an order"): the confirmation by an admin, channel `phone`.
+ * A second confirmation (by any channel) changes nothing; an order that is no longer Pending is
+ * refused (409).
  */
-export async function confirmOrder(trx: Knex, orderId: string, admin: { _id: string; name: string }): Promise<void> {
-  const order = await Order.query(trx).findById(orderId).forUpdate().select("status", "confirmedAt");
-  if (!order) throw new NotFoundError("Order not found");
+export async function confirmOrder(
+  trx: Knex,
+  orderId: string,
+  admin: { _id: string; name: string },
+  now: Date,
+): Promise<void> {
+  const order = await lockAnsweringOrder(trx, orderId);
   if (order.status !== "Pending") throw new ConflictError("Only pending orders can be confirmed");
-  if (order.confirmedAt) return;
-  await Order.query(trx)
-    .findById(orderId)
-    .patch({ confirmedAt: Order.fn.now() as unknown as Date, confirmedBy: admin._id, confirmedByName: admin.name });
+  await recordConfirmed(trx, order, { by: "admin", channel: "phone", now, admin });
 }
 
-/** Undoes a confirmation made by mistake, while the order is still Pending. */
+/** Undoes a confirmation made by mistake, while the order is still Pending: it waits for an answer again. */
 export async function undoConfirmation(trx: Knex, orderId: string): Promise<void> {
   const order = await Order.query(trx).findById(orderId).forUpdate().select("status", "confirmedAt");
   if (!order) throw new NotFoundError("Order not found");
@@ -123,5 +126,5 @@ export async function undoConfirmation(trx: Knex, orderId: string): Promise<void
     throw new ConflictError("A confirmation can be undone only while the order is pending");
   }
   if (!order.confirmedAt) return;
-  await Order.query(trx).findById(orderId).patch({ confirmedAt: null, confirmedBy: null, confirmedByName: null });
+  await recordUnconfirmed(trx, orderId);
 }

@@ -121,7 +121,7 @@ export function orderStatusMail(
   context: MailContext,
   order: StatusMailOrder,
   status: "Shipped" | "Delivered" | "Cancelled",
-  options: { byCustomer?: boolean } = {},
+  options: { byCustomer?: boolean; notConfirmed?: boolean } = {},
 ): MailToQueue {
   const number = `#${shortOrderId(order.id)}`;
   const link = { kind: "link", label: "View your order", url: siteLink(context, `/my-orders/${order.id}`) } as const;
@@ -177,7 +177,9 @@ export function orderStatusMail(
           kind: "paragraph",
           text: options.byCustomer
             ? `You cancelled your order ${number}, as you asked. Nothing will be sent and there is nothing to pay.`
-            : `We cancelled your order ${number}. Nothing will be sent and there is nothing to pay. If you did not expect this, please contact us.`,
+            : options.notConfirmed
+              ? `We cancelled your order ${number} because it was not confirmed in time. Nothing will be sent and there is nothing to pay. If you still want it, you are welcome to order again.`
+              : `We cancelled your order ${number}. Nothing will be sent and there is nothing to pay. If you did not expect this, please contact us.`,
         },
         link,
       ],

@@ -6,6 +6,7 @@ import type { ProductImage } from "../shared/product-images.shared";
 import type { Courier } from "../../providers/couriers/courier-providers.shared";
 import type { PaymentMethodName } from "../../providers/payment-methods/payment-methods.shared";
 import type { OrderStatus } from "./order-values.shared";
+import type { ConfirmationChannel, ConfirmationStatus, Confirmer, MessageLanguage } from "./order-confirmation.shared";
 import type { PublicOrder } from "./order.shape";
 
 /** A line of an order: a copy of what was sold (name, image, unit price), kept after product changes. */
@@ -61,6 +62,15 @@ export class Order extends BaseModel {
   confirmedAt!: Date | null;
   confirmedBy!: string | null;
   confirmedByName!: string | null;
+  /** The customer's answer to the confirmation, or the admin's call (docs/product.md, "Confirming an order"). */
+  confirmationStatus!: ConfirmationStatus;
+  confirmationBy!: Confirmer | null;
+  confirmationChannel!: ConfirmationChannel | null;
+  confirmationAt!: Date | null;
+  /** The language of the order's messages and confirmation page. */
+  language!: MessageLanguage;
+  /** Why the store cancelled it ("Not confirmed"); null otherwise. */
+  cancelReason!: string | null;
   /** The discount code applied at checkout (a copy of its text, as applied) and the amount it took off. */
   discountCodeId!: string | null;
   discountCode!: string | null;
@@ -132,6 +142,14 @@ export class Order extends BaseModel {
       courier: this.courier ?? null,
       trackingNumber: this.trackingNumber ?? null,
       confirmedAt: this.confirmedAt ? new Date(this.confirmedAt).toISOString() : null,
+      confirmation: {
+        status: this.confirmationStatus ?? "pending",
+        by: this.confirmationBy ?? null,
+        channel: this.confirmationChannel ?? null,
+        at: this.confirmationAt ? new Date(this.confirmationAt).toISOString() : null,
+      },
+      language: this.language ?? "ur",
+      cancelReason: this.cancelReason ?? null,
       deliveredAt: deliveredAt ? new Date(deliveredAt).toISOString() : null,
       returns: (this.returns ?? []).map((orderReturn) => orderReturn.toPublic()),
       createdAt: new Date(this.createdAt).toISOString(),

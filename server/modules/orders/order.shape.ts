@@ -17,6 +17,12 @@ import { productImagesShape } from "../shared/product-images.shape";
 import { COURIER_NAMES } from "../../providers/couriers/courier-providers.shared";
 import { PAYMENT_METHOD_NAMES } from "../../providers/payment-methods/payment-methods.shared";
 import { ORDER_STATUSES } from "./order-values.shared";
+import {
+  CONFIRMATION_CHANNELS,
+  CONFIRMATION_STATUSES,
+  CONFIRMERS,
+  MESSAGE_LANGUAGES,
+} from "./order-confirmation.shared";
 import { returnShape } from "./return.shape";
 
 /** The discount an order took: the code as applied and the amount in rupees; null without one. */
@@ -62,7 +68,30 @@ export const orderShape = object({
   ),
   confirmedAt: described(
     nullable(dateTime()),
-    "When the store confirmed the order with the customer by phone; null until then",
+    "When the order was confirmed, by the customer (message or link) or by an admin by phone; null until then",
+  ),
+  confirmation: described(
+    object({
+      status: oneOf(CONFIRMATION_STATUSES),
+      by: described(
+        nullable(oneOf(CONFIRMERS)),
+        "Who answered: the customer, or an admin who phoned them; null while pending",
+      ),
+      channel: described(
+        nullable(oneOf(CONFIRMATION_CHANNELS)),
+        "How: a WhatsApp button, an SMS reply, the confirmation link's page, or the admin's call; null while pending",
+      ),
+      at: described(nullable(dateTime()), "When the answer came; null while pending"),
+    }),
+    "The customer's answer to the store's confirmation message (cancelled: the customer cancelled from it). Every confirmation also sets confirmedAt",
+  ),
+  language: described(
+    oneOf(MESSAGE_LANGUAGES),
+    "The language of the order's messages and confirmation page: ur (Urdu) or en (English)",
+  ),
+  cancelReason: described(
+    nullable(text()),
+    'Why the store cancelled the order ("Not confirmed": nobody answered its confirmation in time); null otherwise',
   ),
   deliveredAt: described(
     nullable(dateTime()),

@@ -1,3 +1,4 @@
+import { DESK_CONFIRMATION_FILTERS, type DeskConfirmationFilter } from "./order-confirmation.shared";
 import * as yup from "yup";
 import { blankToUndefined, emptyToUndefined, limitParam, pageParam } from "../shared/list-query";
 import { DESK_STATUS_FILTERS, ORDER_SEARCH_MAX, ORDER_STATUSES } from "./order-values.shared";
@@ -58,6 +59,14 @@ export const orderDeskQuerySchema = yup.object({
     .typeError("Search must be text")
     .max(ORDER_SEARCH_MAX, `Search must be at most ${ORDER_SEARCH_MAX} characters`)
     .default(""),
+  confirmation: yup
+    .string()
+    .transform(emptyToUndefined)
+    .transform(statusAsText)
+    .oneOf(
+      [...(Object.keys(DESK_CONFIRMATION_FILTERS) as DeskConfirmationFilter[]), undefined],
+      `Confirmation must be one of ${Object.keys(DESK_CONFIRMATION_FILTERS).join(", ")}`,
+    ),
   from: calendarDay("From"),
   to: calendarDay("To").test("not-before-from", "To must not be before From", function (value) {
     const from = this.parent.from;

@@ -3,6 +3,7 @@ import { countAllProducts } from "../catalog/stock";
 import { Order } from "../orders/order.model";
 import type { PublicOrder } from "../orders/order.shape";
 import { readOrders } from "../orders/orders.service";
+import { STORE_TIME_ZONE } from "../orders/order-values.shared";
 import { toPaisa } from "../shared/money.shared";
 import { PAYMENT_METHODS } from "../../providers/payment-methods/payment-methods.shared";
 
@@ -14,6 +15,13 @@ export type DashboardFigures = {
   pendingOrders: number;
   /** Pending orders not yet confirmed by phone: the calls to make before anything ships. */
   unconfirmedOrders: number;
+  /**
+   * Today's orders (in Pakistan) that were sent a confirmation, and how many of them are
+   * confirmed so far: the day's confirmation rate (docs/product.md, "Confirming an order").
+   */
+  confirmationToday: { asked: number; confirmed: number };
+  /** Pending orders with a phone still waiting for their customer's answer. */
+  awaitingConfirmation: number;
   latestOrders: PublicOrder[];
 };
 
@@ -34,6 +42,9 @@ export type Revenue = {
 
 /** Methods whose cash comes with the parcel; a method paid in advance is collected when its payment is verified. */
 const PAID_ON_DELIVERY = PAYMENT_METHODS.filter((method) => !method.paidBeforeShipping).map((method) => method.name);
+
+/** Placed today, counting days in Pakistan (two bindings: the time zone, twice). */
+const TODAY_IN_PAKISTAN = "(created_at AT TIME ZONE ?)::date = (now() AT TIME ZONE ?)::date";
 
 /** The dashboard shows the five latest orders (docs/product.md, "Admin"). */
 const DASHBOARD_LATEST_ORDERS = 5;
@@ -68,6 +79,17 @@ export class ReportsService {
           Order.raw("COALESCE(SUM(total_price) FILTER (WHERE status = 'Cancelled'), 0) AS cancelled_amount"),
           Order.raw("(COUNT(*) FILTER (WHERE status = 'Pending'))::int AS pending_orders"),
           Order.raw("(COUNT(*) FILTER (WHERE status = 'Pending' AND confirmed_at IS NULL))::int AS unconfirmed_orders"),
+          Order.raw(`(COUNT(*) FILTER (WHERE phone IS NOT NULL AND ${TODAY_IN_PAKISTAN}))::int AS asked_today`, [
+            STORE_TIME_ZONE,
+            STORE_TIME_ZONE,
+          ]),
+          Order.raw(
+            `(COUNT(*) FILTER (WHERE phone IS NOT NULL AND ${TODAY_IN_PAKISTAN} AND confirmation_status = 'confirmed'))::int AS confirmed_today`,
+            [STORE_TIME_ZONE, STORE_TIME_ZONE],
+          ),
+          Order.raw(
+            "(COUNT(*) FILTER (WHERE status = 'Pending' AND confirmation_status = 'pending' AND phone IS NOT NULL))::int AS awaiting_confirmation",
+          ),
         ) as unknown as Promise<{
         totalOrders: number;
         deliveredAmount: number;
@@ -76,18 +98,32 @@ export class ReportsService {
         cancelledAmount: number;
         pendingOrders: number;
         unconfirmedOrders: number;
+        askedToday: number;
+        confirmedToday: number;
+        awaitingConfirmation: number;
       }>,
       countAllProducts(this.db),
       readOrders(this.db, (query) => query.limit(DASHBOARD_LATEST_ORDERS)),
     ]);
-    const { deliveredAmount, refundedAmount, toCollectAmount, cancelledAmount, ...counts } = orderFigures;
+    const { deliveredAmount, refundedAmount, toCollectAmount, cancelledAmount, askedToday, confirmedToday } =
+      orderFigures;
     const revenue = revenueOf({
       deliveredPaisa: toPaisa(deliveredAmount),
       refundedPaisa: toPaisa(refundedAmount),
       toCollectPaisa: toPaisa(toCollectAmount),
       cancelledPaisa: toPaisa(cancelledAmount),
     });
-    return { ...counts, revenue, totalProducts, latestOrders };
+    // Named one by one: the query answers an Order model, whose other fields are not figures.
+    return {
+      totalOrders: orderFigures.totalOrders,
+      pendingOrders: orderFigures.pendingOrders,
+      unconfirmedOrders: orderFigures.unconfirmedOrders,
+      awaitingConfirmation: orderFigures.awaitingConfirmation,
+      revenue,
+      confirmationToday: { asked: askedToday, confirmed: confirmedToday },
+      totalProducts,
+      latestOrders,
+    };
   }
 }
 

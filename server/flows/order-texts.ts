@@ -1,0 +1,191 @@
+import type { Knex } from "knex";
+import type { Database } from "../db/database";
+import { orderText, templateParameters, type TextOrder } from "../modules/orders/confirmation-texts.shared";
+import { confirmationToken, queueOrderTexts } from "../modules/orders/order-confirmation";
+import type { OrderMessageKind, TextChannel } from "../modules/orders/order-confirmation.shared";
+import { Order } from "../modules/orders/order.model";
+import { systemClock, type Clock } from "../modules/shared/clock";
+import type { OutgoingText, SendOutcome, TextChannelClient } from "../providers/message-channels/text-channel";
+
+/** The settings a text is written with: the WhatsApp templates by kind, and their language codes. */
+export type TextTemplates = {
+  templates: Record<OrderMessageKind, string>;
+  templateLanguages: { en: string; ur: string };
+};
+
+/** What became of one try at a queued text. */
+export type TextDelivery =
+  /** Sent (or nothing left to do: already sent, answered meanwhile, taken by another server). */
+  | { done: true; fallbackId?: string | null }
+  /** Not sent now: to be tried again later (the caller's job retries with backoff). */
+  | { done: false; error: string };
+
+/** The Confirm and Cancel buttons' payloads: the action, then the order's token. */
+export const BUTTON_PAYLOAD = /^(CONFIRM|CANCEL):([A-Za-z0-9_-]{43})$/;
+
+type QueuedText = {
+  id: string;
+  orderId: string;
+  channel: TextChannel;
+  kind: OrderMessageKind;
+  language: "en" | "ur";
+  phone: string;
+  attempts: number;
+};
+
+/**
+ * Sending an order's texts (docs/product.md, "Confirming an order"): one queued text, written in
+ * the transaction of the change that caused it, is sent by its channel, and what the provider
+ * said recorded on it. The text is locked while it is sent (FOR UPDATE SKIP LOCKED), and only a
+ * queued one is sent, so two app servers never send one text twice. A WhatsApp text the provider
+ * refuses (or reports failed) goes by SMS at once, when SMS is configured. A try that fails for
+ * now leaves the text queued and tells the caller to try again later: nothing is lost.
+ */
+export class OrderTextsFlow {
+  constructor(
+    private readonly db: Database,
+    private readonly deps: {
+      /** The configured channels; `file` always (the texts' files under DATA_DIR). */
+      channels: { whatsapp: TextChannelClient | null; sms: TextChannelClient | null; file: TextChannelClient };
+      whatsapp: TextTemplates | null;
+      secret: string;
+      publicUrl: string;
+      storeName: string;
+      clock?: Clock;
+    },
+  ) {}
+
+  private now(): Date {
+    return (this.deps.clock ?? systemClock)();
+  }
+
+  /** Sends one queued text (by its id); see TextDelivery. */
+  async send(messageId: string): Promise<TextDelivery> {
+    const delivery = await this.db.transaction(async (trx) => {
+      const { rows } = await trx.raw<{ rows: QueuedText[] }>(
+        `SELECT id, order_id AS "orderId", channel, kind, language, phone, attempts
+           FROM order_messages WHERE id = ? AND status = 'queued' FOR UPDATE SKIP LOCKED`,
+        [messageId],
+      );
+      const text = rows[0];
+      if (!text) return { done: true } as const;
+      const order = await Order.query(trx)
+        .findById(text.orderId)
+        .select("id", "customerName", "totalPrice", "status", "confirmationStatus");
+      if (!order) return { done: true } as const;
+      // A confirmation or reminder the customer has no need of any more is not sent.
+      if (text.kind !== "cancellation" && (order.status !== "Pending" || order.confirmationStatus !== "pending")) {
+        await this.record(trx, text.id, {
+          status: "failed",
+          error: "Not sent: the order was answered or cancelled first",
+        });
+        return { done: true } as const;
+      }
+      const outcome = await this.sendBy(text, order);
+      if (outcome.kind === "sent") {
+        await this.record(trx, text.id, { status: "sent", providerMessageId: outcome.providerMessageId });
+        return { done: true } as const;
+      }
+      if (outcome.kind === "retry") {
+        await trx("order_messages")
+          .where({ id: text.id })
+          .update({ attempts: text.attempts + 1, error: outcome.error, updated_at: this.now() });
+        return { done: false, error: outcome.error } as const;
+      }
+      await this.record(trx, text.id, { status: "failed", error: outcome.error });
+      const fallbackId = await this.fallBackToSms(trx, text);
+      return { done: true, fallbackId } as const;
+    });
+    // The SMS that replaces a refused WhatsApp text goes at once.
+    if (delivery.done && delivery.fallbackId) await this.send(delivery.fallbackId);
+    return delivery;
+  }
+
+  /**
+   * A WhatsApp text the provider reported `failed` (its webhook) goes by SMS, once: answers the
+   * new text's id to send, or null (SMS not configured, not a WhatsApp text, or already done).
+   */
+  async fallBackAfterFailure(trx: Knex, text: QueuedText): Promise<string | null> {
+    return this.fallBackToSms(trx, text);
+  }
+
+  /** Gives up on a text that kept failing: it is marked failed, and SMS takes over from WhatsApp. */
+  async giveUp(messageId: string, error: string): Promise<string | null> {
+    return this.db.transaction(async (trx) => {
+      const { rows } = await trx.raw<{ rows: QueuedText[] }>(
+        `SELECT id, order_id AS "orderId", channel, kind, language, phone, attempts
+           FROM order_messages WHERE id = ? AND status = 'queued' FOR UPDATE`,
+        [messageId],
+      );
+      const text = rows[0];
+      if (!text) return null;
+      await this.record(trx, text.id, { status: "failed", error });
+      return this.fallBackToSms(trx, text);
+    });
+  }
+
+  private async fallBackToSms(trx: Knex, text: QueuedText): Promise<string | null> {
+    if (text.channel !== "whatsapp" || !this.deps.channels.sms) return null;
+    const [id] = await queueOrderTexts(trx, [
+      { orderId: text.orderId, channel: "sms", kind: text.kind, language: text.language, phone: text.phone },
+    ]);
+    return id ?? null;
+  }
+
+  private async record(
+    trx: Knex,
+    id: string,
+    result: { status: "sent"; providerMessageId: string } | { status: "failed"; error: string },
+  ): Promise<void> {
+    const now = this.now();
+    await trx("order_messages")
+      .where({ id })
+      .update(
+        result.status === "sent"
+          ? {
+              status: "sent",
+              provider_message_id: result.providerMessageId,
+              sent_at: now,
+              updated_at: now,
+              attempts: trx.raw("attempts + 1"),
+            }
+          : {
+              status: "failed",
+              error: result.error.slice(0, 500),
+              failed_at: now,
+              updated_at: now,
+              attempts: trx.raw("attempts + 1"),
+            },
+      );
+  }
+
+  private async sendBy(
+    text: QueuedText,
+    order: Pick<Order, "id" | "customerName" | "totalPrice" | "confirmationStatus">,
+  ): Promise<SendOutcome> {
+    const token = confirmationToken(this.deps.secret, order.id);
+    const textOrder: TextOrder = {
+      id: order.id,
+      customerName: order.customerName,
+      totalPrice: Number(order.totalPrice),
+      storeName: this.deps.storeName,
+      link: `${this.deps.publicUrl}/c/${token}`,
+    };
+    const cause = order.confirmationStatus === "cancelled" ? "customer" : "not-confirmed";
+    const whatsapp = this.deps.whatsapp;
+    const outgoing: OutgoingText = {
+      phone: text.phone,
+      template: {
+        name: whatsapp?.templates[text.kind] ?? text.kind,
+        language: whatsapp?.templateLanguages[text.language] ?? text.language,
+      },
+      parameters: templateParameters(textOrder),
+      body: orderText(text.language, text.kind, textOrder, cause),
+      buttons: text.kind === "cancellation" ? [] : [`CONFIRM:${token}`, `CANCEL:${token}`],
+      reference: `${text.kind}-${order.id.slice(-8)}`,
+    };
+    const channel = this.deps.channels[text.channel];
+    if (!channel) return { kind: "refused", error: `${text.channel} is not configured` };
+    return channel.send(outgoing);
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * An order's confirmation by its customer (docs/product.md, "Confirming an order"): plain data,
+ * usable by the pages' browser bundle too.
+ */
+export const CONFIRMATION_STATUSES = ["pending", "confirmed", "cancelled"] as const;
+export type ConfirmationStatus = (typeof CONFIRMATION_STATUSES)[number];
+
+export const CONFIRMERS = ["customer", "admin"] as const;
+export type Confirmer = (typeof CONFIRMERS)[number];
+
+/** How the answer came: a WhatsApp button, an SMS reply, the link's page, or the admin's call. */
+export const CONFIRMATION_CHANNELS = ["whatsapp", "sms", "link", "phone"] as const;
+export type ConfirmationChannel = (typeof CONFIRMATION_CHANNELS)[number];
+
+/** The languages of an order's messages and of its confirmation page. */
+export const MESSAGE_LANGUAGES = ["ur", "en"] as const;
+export type MessageLanguage = (typeof MESSAGE_LANGUAGES)[number];
+
+/** Without a choice, Urdu for a Pakistani mobile number (every number the store keeps is one), English without a number. */
+export function defaultMessageLanguage(phone: string | null | undefined): MessageLanguage {
+  return phone ? "ur" : "en";
+}
+
+/** The texts the store sends about an order, and how they travel (`file`: written under DATA_DIR, no channel configured). */
+export const ORDER_MESSAGE_KINDS = ["confirmation", "reminder", "cancellation"] as const;
+export type OrderMessageKind = (typeof ORDER_MESSAGE_KINDS)[number];
+export const TEXT_CHANNELS = ["whatsapp", "sms", "file"] as const;
+export type TextChannel = (typeof TEXT_CHANNELS)[number];
+/** A text's progress as its provider reports it; it only moves forward (queued < sent < delivered < read), or fails. */
+export const ORDER_MESSAGE_STATUSES = ["queued", "sent", "delivered", "read", "failed"] as const;
+export type OrderMessageStatus = (typeof ORDER_MESSAGE_STATUSES)[number];
+
+/** The reason on an order the store cancelled because nobody answered its confirmation. */
+export const NOT_CONFIRMED_REASON = "Not confirmed";
+
+/** The confirmation as the API and the pages show it. */
+export type OrderConfirmation = {
+  status: ConfirmationStatus;
+  by: Confirmer | null;
+  channel: ConfirmationChannel | null;
+  at: string | null;
+};
+
+/**
+ * Cancelling from the confirmation (link, button or SMS reply) is allowed while the order is
+ * Pending and not yet booked with a courier (a booking sets its courier or tracking number);
+ * the 2-hour rule stays for the cancel on /my-orders (docs/product.md, "Confirming an order").
+ */
+export function isAnswerable(order: {
+  status: string;
+  courier: string | null;
+  trackingNumber: string | null;
+}): boolean {
+  return order.status === "Pending" && !order.courier && !order.trackingNumber;
+}
+
+/**
+ * The admin order list's filter by confirmation: Pending orders waiting for their answer,
+ * confirmed ones, those the customer cancelled from the confirmation, and those the store
+ * cancelled because nobody answered.
+ */
+export const DESK_CONFIRMATION_FILTERS = {
+  pending: "Waiting for the customer's answer",
+  confirmed: "Confirmed",
+  cancelled: "Cancelled by the customer",
+  "not-answered": "Not answered (cancelled)",
+} as const;
+export type DeskConfirmationFilter = keyof typeof DESK_CONFIRMATION_FILTERS;
+
+/** "Send again": at most this many confirmation texts per order, the first included. */
+export const CONFIRMATION_TEXTS_MAX = 4;
+export const SENT_TOO_OFTEN = "This order's confirmation was already sent 4 times";
+
+/** An order's text as the admin's order page shows it. */
+export type OrderTextRecord = {
+  id: string;
+  channel: TextChannel;
+  kind: OrderMessageKind;
+  language: MessageLanguage;
+  status: OrderMessageStatus;
+  attempts: number;
+  error: string | null;
+  createdAt: string;
+  sentAt: string | null;
+  deliveredAt: string | null;
+  readAt: string | null;
+  failedAt: string | null;
+};
+
+/** A customer's reply as the admin's order page shows it. */
+export type OrderReplyRecord = {
+  id: string;
+  channel: "whatsapp" | "sms";
+  body: string;
+  action: "confirmed" | "cancelled" | "none";
+  receivedAt: string;
+};

@@ -1,0 +1,39 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { APIRequestContext } from "@playwright/test";
+import { expect } from "./fixtures";
+import { ADDRESS, addToCart, productsInStock, registerCustomer } from "./store-api";
+
+/**
+ * The journeys' way to an order's confirmation link: the journeys' server has no WhatsApp or
+ * SMS, so each confirmation text is a file under its DATA_DIR (docs/product.md, "Confirming an order").
+ */
+const MESSAGES_DIR = "test-results/e2e-data/messages";
+
+/** Places an order with a phone in this language, through the API, and answers its id. */
+export async function placedOrder(request: APIRequestContext, language: "ur" | "en"): Promise<string> {
+  const customer = await registerCustomer(request, `confirm-${language}`);
+  const [product] = await productsInStock(request, 3);
+  await addToCart(request, customer, product!._id);
+  const placed = await request.post("/api/v1/orders", {
+    headers: { authorization: `Bearer ${customer.token}` },
+    data: { address: ADDRESS, phone: "0300-1234567", language },
+  });
+  expect(placed.status()).toBe(201);
+  return (await placed.json()).data._id;
+}
+
+/** The confirmation link in the order's text file (written by the send job within a moment). */
+export async function confirmationLink(orderId: string): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const files = fs.existsSync(MESSAGES_DIR) ? fs.readdirSync(MESSAGES_DIR) : [];
+    const file = files.find((name) => name.endsWith(`confirmation-${orderId.slice(-8)}.txt`));
+    if (file) {
+      const link = /https?:\/\/\S+\/c\/[A-Za-z0-9_-]{43}/.exec(fs.readFileSync(path.join(MESSAGES_DIR, file), "utf8"));
+      if (link) return new URL(link[0]).pathname;
+    }
+    if (Date.now() > deadline) throw new Error(`No confirmation text for order ${orderId}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
