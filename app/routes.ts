@@ -49,6 +49,7 @@ export default [
     route("admin/orders", "admin/orders.tsx"),
     route("admin/orders/:orderId", "admin/order-details.tsx"),
     route("admin/orders/:orderId/ship", "admin/order-ship.tsx"),
+    route("admin/orders/:orderId/outcome", "admin/order-outcome.tsx"),
     route("admin/products", "admin/products.tsx"),
     route("admin/products/new", "admin/product-create.tsx"),
     route("admin/products/:productId/edit", "admin/product-edit.tsx"),

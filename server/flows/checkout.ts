@@ -271,6 +271,7 @@ export class CheckoutFlow {
       language: order.language,
       cancelReason: null,
       deliveredAt: null,
+      outcome: null,
       returns: [],
       createdAt: times.createdAt.toISOString(),
       updatedAt: times.updatedAt.toISOString(),

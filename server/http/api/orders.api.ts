@@ -4,7 +4,7 @@ import { paginationShape } from "../../modules/shared/list-query";
 import { arrayOf } from "../../modules/shared/shapes";
 import { orderListQuerySchema } from "../../modules/orders/orders.schemas";
 import { placeOrderSchema, shippingAddressSchema } from "../../flows/checkout.schemas";
-import { orderStatusSchema } from "../../flows/fulfilment.schemas";
+import { orderOutcomeSchema, orderStatusSchema } from "../../flows/fulfilment.schemas";
 
 /** /api/v1/orders (docs/api.md). */
 export const ordersApiRoutes: ApiRoute[] = [
@@ -111,6 +111,35 @@ export const ordersApiRoutes: ApiRoute[] = [
     handler: async ({ services, params, user }) => ({
       message: "Order confirmed",
       data: await services.fulfilment.confirmOrder(params.id, user!),
+    }),
+  }),
+  defineApiRoute({
+    method: "post",
+    path: "/orders/:id/outcome",
+    tag: "Orders",
+    summary:
+      'Record that the courier brought a Shipped order\'s parcel back: {kind: "returned", reason}, the reason one of "Refused at the door", "Customer not reachable", "Wrong address", "Other". The order becomes Cancelled with its outcome; the customer is not mailed; its stock comes back only with POST /orders/{id}/received-back. Any other status: 409',
+    access: "admin",
+    body: orderOutcomeSchema,
+    responseData: orderShape,
+    errorStatuses: [404, 409],
+    handler: async ({ services, params, body }) => ({
+      message: "Order marked returned to sender",
+      data: await services.fulfilment.recordOutcome(params.id, body),
+    }),
+  }),
+  defineApiRoute({
+    method: "post",
+    path: "/orders/:id/received-back",
+    tag: "Orders",
+    summary:
+      "Record that an order returned to sender is back in the store: its watches go back in stock, once. An order not returned to sender, or received back already: 409",
+    access: "admin",
+    responseData: orderShape,
+    errorStatuses: [404, 409],
+    handler: async ({ services, params }) => ({
+      message: "Parcel received back",
+      data: await services.fulfilment.receiveBack(params.id),
     }),
   }),
 ];
