@@ -61,6 +61,7 @@ export default [
     route("admin/returns", "admin/returns.tsx"),
     route("admin/returns/:returnId", "admin/return-details.tsx"),
     route("admin/outbox", "admin/outbox.tsx"),
+    route("admin/settings/orders", "admin/settings-orders.tsx"),
   ]),
   // Admin, without the menu: printable packing slips and the CSV download
   route("admin/orders/export.csv", "admin/orders-export.ts"),
