@@ -24,6 +24,8 @@ import * as emailChanges from "./20261125000022_email_changes";
 import * as paymentMethods from "./20261125000025_payment_methods";
 import * as jobQueue from "./20261125000026_job_queue";
 import * as orderConfirmation from "./20261125000029_order_confirmation";
+import * as parcelOutcome from "./20261126000035_parcel_outcome";
+import * as orderRules from "./20261126000036_order_rules";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -55,6 +57,8 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261125000025_payment_methods": paymentMethods,
   "20261125000026_job_queue": jobQueue,
   "20261125000029_order_confirmation": orderConfirmation,
+  "20261126000035_parcel_outcome": parcelOutcome,
+  "20261126000036_order_rules": orderRules,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
