@@ -50,6 +50,7 @@ export default [
     route("admin/orders", "admin/orders.tsx"),
     route("admin/orders/:orderId", "admin/order-details.tsx"),
     route("admin/orders/:orderId/ship", "admin/order-ship.tsx"),
+    route("admin/orders/:orderId/outcome", "admin/order-outcome.tsx"),
     route("admin/products", "admin/products.tsx"),
     route("admin/products/new", "admin/product-create.tsx"),
     route("admin/products/:productId/edit", "admin/product-edit.tsx"),
@@ -61,6 +62,7 @@ export default [
     route("admin/returns", "admin/returns.tsx"),
     route("admin/returns/:returnId", "admin/return-details.tsx"),
     route("admin/outbox", "admin/outbox.tsx"),
+    route("admin/settings/orders", "admin/settings-orders.tsx"),
   ]),
   // Admin, without the menu: printable packing slips and the CSV download
   route("admin/orders/export.csv", "admin/orders-export.ts"),

@@ -42,6 +42,12 @@ export async function runCheckout(options: {
   connections: number;
   postmasterPid: number | null;
   encoding: string;
+  /**
+   * With the cash-on-delivery rules on (setCodRules): each shopper orders with a mobile number of
+   * its own, as real shoppers do (one number for all would make every checkout wait for the one
+   * phone's lock, and its open orders would soon be refused).
+   */
+  codRules?: boolean;
 }): Promise<CheckoutResult> {
   const { db, productIds, tokens } = options;
   const before = await stockSnapshot(db, productIds);
@@ -70,8 +76,12 @@ export async function runCheckout(options: {
         body: JSON.stringify(ADDRESS),
         setupRequest: (request) => {
           // Past the end (autocannon builds one request ahead), a shopper whose cart is empty.
-          const token = tokens[Math.min(next++, tokens.length - 1)]!;
+          const index = Math.min(next++, tokens.length - 1);
+          const token = tokens[index]!;
           request.headers = { ...request.headers, authorization: `Bearer ${token}` };
+          if (options.codRules) {
+            request.body = JSON.stringify({ ...ADDRESS, phone: `0301${String(1_000_000 + index).padStart(7, "0")}` });
+          }
           return request;
         },
       },
@@ -102,6 +112,29 @@ export async function runCheckout(options: {
       ok: unitsOrdered === unitsTakenFromStock && after.lowest >= 0,
     },
   };
+}
+
+/**
+ * The merchant's cash-on-delivery rules for the checkout scenario: off (the default run, as the
+ * bench measured checkout before the rules), or every rule on (--cod-rules) with limits no bench
+ * order reaches and a blocklist of one phone and one email, so that each checkout takes the
+ * phone's lock, reads its record and judges every rule, and none is refused.
+ */
+export async function setCodRules(db: Knex, on: boolean): Promise<void> {
+  await db.raw(
+    on
+      ? `UPDATE order_rules SET block_after_returns = 2, first_time_cod_limit = 100000000, cod_limit = 100000000,
+                                open_cod_orders = 1000000`
+      : `UPDATE order_rules SET block_after_returns = NULL, first_time_cod_limit = NULL, cod_limit = NULL,
+                                open_cod_orders = NULL`,
+  );
+  await db.raw("DELETE FROM order_blocklist");
+  if (on) {
+    await db.raw(
+      `INSERT INTO order_blocklist (kind, value, note, added_by_name)
+       VALUES ('phone', '+923009999999', 'bench', 'bench'), ('email', 'blocked@bench.test', 'bench', 'bench')`,
+    );
+  }
 }
 
 async function stockSnapshot(db: Knex, productIds: string[]) {

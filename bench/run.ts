@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { runCheckout, runLastUnits } from "./checkout";
+import { runCheckout, runLastUnits, setCodRules } from "./checkout";
 import { FakeWhatsAppCloud, messagingSettings } from "../tests/support/messaging-fakes";
 import { openBenchDatabase, seedBenchData, timeSearchTerms } from "./database";
 import { runLoad, warmUp, type LoadPlan, type LoadRequest, type LoadResult } from "./load";
@@ -37,6 +37,9 @@ const HELP = `npm run bench -- [options]
                         unless --only leaves "archive" out; --only archive runs only it)
   --messaging           order confirmations by WhatsApp to a local fake of the Cloud API (without it,
                         each confirmation text is a file under DATA_DIR): checkout's cost of messaging
+  --cod-rules           checkout with every cash-on-delivery rule on (limits no order reaches, a
+                        blocklist), each shopper with its own mobile number: the rules' cost (without
+                        it the rules are off, as a merchant may set them)
   --keep                keep the bench database (and print its URL)
   --serve               seed and start the store and the baselines, print their addresses and wait
                         for Ctrl-C (to look around, profile or audit by hand)
@@ -60,6 +63,7 @@ const { values: args } = parseArgs({
     lighthouse: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
     messaging: { type: "boolean", default: false },
+    "cod-rules": { type: "boolean", default: false },
     serve: { type: "boolean", default: false },
     out: { type: "string" },
     help: { type: "boolean", default: false },
@@ -308,6 +312,7 @@ async function main() {
     let checkout = null;
     let lastUnits = null;
     if (!only || only.has("checkout")) {
+      await setCodRules(database.db, args["cod-rules"]!);
       process.stdout.write(`  ${"checkout".padEnd(18)} `);
       checkout = await runCheckout({
         db: database.db,
@@ -318,6 +323,7 @@ async function main() {
         connections: shoppers,
         encoding: args.encoding!,
         postmasterPid: database.postmasterPid,
+        codRules: args["cod-rules"],
       });
       console.log(
         `${checkout.ordersPerSecond.toFixed(1).padStart(6)} orders/s  p50 ${checkout.latencyMs.p50} ms  p99 ${checkout.latencyMs.p99} ms  errors ${checkout.errors}` +

@@ -27,6 +27,7 @@ import type { MailContext } from "./modules/mail/mail-layout";
 import { OutboxService } from "./modules/mail/outbox.service";
 import { LastDeliveryService } from "./modules/orders/last-delivery";
 import { OrderDeskService } from "./modules/orders/order-desk";
+import { OrderRulesService } from "./modules/orders/order-rules";
 import { OrdersService } from "./modules/orders/orders.service";
 import { ReturnDeskService } from "./modules/orders/return-desk";
 import type { TextChannel } from "./modules/orders/order-confirmation.shared";
@@ -69,6 +70,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     cart: new CartService(db),
     orders: new OrdersService(db, clock),
     orderDesk: new OrderDeskService(db),
+    orderRules: new OrderRulesService(db),
     lastDelivery: new LastDeliveryService(db),
     returnDesk: new ReturnDeskService(db),
     discounts: new DiscountsService(db),

@@ -14,6 +14,7 @@ export const ADMIN_AREAS: readonly { to: string; label: string }[] = [
   { to: "/admin/users", label: "Users" },
   { to: "/admin/outbox", label: "Outbox" },
   { to: "/admin/messages", label: "Messages" },
+  { to: "/admin/settings/orders", label: "Order Settings" },
 ];
 
 /**

@@ -50,6 +50,11 @@ function adminAreas(messageCount: number, requestedReturns: number, outbox: { qu
       title: "Outbox",
       text: `Emails to customers and the store: ${outbox.queued} waiting, ${outbox.failed} failed`,
     },
+    {
+      to: "/admin/settings/orders",
+      title: "Order Settings",
+      text: "Cash-on-delivery rules, the blocklist and the checkouts they refused",
+    },
   ];
 }
 

@@ -3,6 +3,7 @@ import { formatStoreDateTime } from "../../server/modules/shared/store-dates.sha
 import { shortOrderId } from "../../server/modules/orders/order-values.shared";
 import type { DeskOrder } from "../../server/modules/orders/order-desk";
 import { NOT_CONFIRMED_REASON, type ConfirmationChannel } from "../../server/modules/orders/order-confirmation.shared";
+import { phoneRecordText } from "../../server/modules/orders/phone-record.shared";
 
 /** How an answer came, in the admin's words. */
 export const CHANNEL_NAMES: Record<ConfirmationChannel | "file", string> = {
@@ -80,8 +81,18 @@ export function OrderConfirmation({ order }: { order: DeskOrder }) {
   );
 }
 
-/** The customer's record with the store, counted by PostgreSQL: orders delivered and cancelled. */
+/**
+ * The customer's record with the store, counted by PostgreSQL: the account's orders delivered and
+ * cancelled, then the phone's record across accounts and guests (docs/product.md, "Each phone's record").
+ */
 export function CustomerRecord({ order }: { order: DeskOrder }) {
   const { delivered, cancelled } = order.customerRecord;
-  return <span className="customer-record">{`${delivered} delivered, ${cancelled} cancelled`}</span>;
+  return (
+    <span className="customer-record">
+      {`${delivered} delivered, ${cancelled} cancelled`}
+      {order.phoneRecord ? (
+        <span className="phone-record">{` · This phone: ${phoneRecordText(order.phoneRecord)}`}</span>
+      ) : null}
+    </span>
+  );
 }

@@ -51,6 +51,26 @@ export function OrderDetailsBody({ order }: { order: DeskOrder }) {
           <StatusBadge status={order.status} />
           <OrderStatusForm orderId={order._id} status={order.status} place="details" />
         </dd>
+        {order.outcome ? (
+          <>
+            <dt>Parcel</dt>
+            <dd className="order-outcome">
+              {`Returned to sender (${order.outcome.reason}), ${formatStoreDateTime(order.outcome.at)}. `}
+              {order.outcome.receivedBackAt ? (
+                `Received back ${formatStoreDateTime(order.outcome.receivedBackAt)}.`
+              ) : (
+                <Link to={`/admin/orders/${order._id}/outcome`}>Mark received back</Link>
+              )}
+            </dd>
+          </>
+        ) : order.status === "Shipped" ? (
+          <>
+            <dt>Parcel</dt>
+            <dd>
+              <Link to={`/admin/orders/${order._id}/outcome`}>Returned to sender…</Link>
+            </dd>
+          </>
+        ) : null}
         {order.deliveredAt ? (
           <>
             <dt>Delivered</dt>

@@ -40,7 +40,7 @@ export class CancellationFlow {
       if (order.status !== "Pending") throw new ConflictError(CANCEL_NOT_PENDING);
       if (!isCancellableByCustomer(order, now)) throw new ConflictError(CANCEL_TOO_LATE);
       await giveStockBack(trx, this.deps.mail, order.id);
-      await setOrderStatus(trx, order, { status: "Cancelled", now });
+      await setOrderStatus(trx, order, { status: "Cancelled", now, byCustomer: true });
       await this.deps.messages.queue(trx, [
         messageOf(orderStatusMail(this.deps.mail, order, "Cancelled", { byCustomer: true }), order.phone),
         messageOf(cancelledByCustomerMail(this.deps.mail, order)),
@@ -60,9 +60,15 @@ export async function giveStockBack(trx: Knex, mail: MailContext, orderId: strin
 
 /**
  * An order leaving Cancelled claims its units again, and its discount code's use, or the change
- * is refused with the reason (a product no longer sold, or short of stock; the code used up).
+ * is refused with the reason (a product no longer sold, or short of stock; the code used up). A
+ * parcel returned to sender and not yet received back never gave its units back, so there are
+ * none to claim (RULINGS: leaving Cancelled follows the same rules otherwise).
  */
 export async function restoreCancelled(trx: Knex, order: LockedOrder): Promise<void> {
+  if (order.outcomeKind === "returned" && !order.receivedBackAt) {
+    await reclaimDiscount(trx, order);
+    return;
+  }
   const { gone, short } = await claimUnits(trx, await orderLines(trx, order.id));
   if (gone.length > 0) throw new ConflictError(`Cannot restore this order: ${gone.join(", ")} is no longer sold`);
   if (short.length > 0) throw new ConflictError(`Cannot restore this order: not enough stock for ${short.join(", ")}`);

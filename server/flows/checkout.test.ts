@@ -116,6 +116,31 @@ describe("the checkout flow", () => {
     ]);
   });
 
+  it("with cash-on-delivery rules on, judges the order under the phone's lock in one more round trip", async () => {
+    const db = database.db;
+    await db("order_rules").update({ blockAfterReturns: 2, firstTimeCodLimit: 50000, openCodOrders: 2 });
+    try {
+      const shopper = await shopperWithCart([{ stock: 5, quantity: 1, price: 50000 }]);
+      const { result: order, queries } = await roundTrips(() =>
+        checkout.placeOrder(shopper.userId, { address, phone: "0300-7654321" }),
+      );
+      // BEGIN, the locking read (with the rules and the phone's lock), the phone's record read
+      // after that lock, the one write, COMMIT.
+      expect(queries).toBe(5);
+      expect(order.totalPrice).toBe(50000);
+      const over = await shopperWithCart([{ stock: 5, quantity: 1, price: 50000.01 }]);
+      const refusal = await checkout
+        .placeOrder(over.userId, { address, phone: "0300-7654322" })
+        .catch((error: unknown) => error);
+      expect(statusOf(refusal)).toBe(409);
+      expect(refusal).toMatchObject({ code: "COD_LIMIT" });
+      expect(await db("cod_refusals").where({ phone: "+923007654322" })).toHaveLength(1);
+      expect((await db("products").where({ id: over.productIds[0] }).first()).stock).toBe(5);
+    } finally {
+      await db("order_rules").update({ blockAfterReturns: null, firstTimeCodLimit: null, openCodOrders: null });
+    }
+  });
+
   it("answers the first order to a second submit with the same key, and places nothing more", async () => {
     const shopper = await shopperWithCart([{ stock: 5, quantity: 1, price: 1000 }]);
     const first = await checkout.placeOrder(shopper.userId, { address, idempotencyKey: "same" });

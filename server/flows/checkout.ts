@@ -21,15 +21,23 @@ import {
   type TextChannel,
 } from "../modules/orders/order-confirmation.shared";
 import { newOrderMail, orderPlacedMail, type MailOrder } from "../modules/orders/order-mails";
+import { ORDER_RULES_EXPRESSION, codFacts, orderRulesFrom, recordCodRefusal } from "../modules/orders/order-rules";
+import { codRefusal, type CodRefusal } from "../modules/orders/order-rules.shared";
 import type { PublicOrder } from "../modules/orders/order.shape";
 import { readOrder } from "../modules/orders/orders.service";
 import { systemClock, type Clock } from "../modules/shared/clock";
-import { CallerAccountGoneError, ConflictError, RuleViolationError } from "../modules/shared/errors.shared";
+import {
+  CallerAccountGoneError,
+  CodedConflictError,
+  ConflictError,
+  RuleViolationError,
+} from "../modules/shared/errors.shared";
 import { fromPaisa, toPaisa } from "../modules/shared/money.shared";
-import { formatPakistaniMobile, normalisePakistaniMobile } from "../modules/shared/phone.shared";
-import { composeStatement } from "../modules/shared/statement";
+import { PHONE_INPUT_MAX, formatPakistaniMobile, normalisePakistaniMobile } from "../modules/shared/phone.shared";
+import { composeStatement, type StatementPart } from "../modules/shared/statement";
 import { validateInput } from "../modules/shared/validation";
 import { messageOf, type MessageChannels } from "../providers/message-channels/message-channels";
+import { cashOnDelivery } from "../providers/payment-methods/cash-on-delivery.shared";
 import type { PaymentMethod, PaymentMethodName } from "../providers/payment-methods/payment-methods.shared";
 import { checkoutQuoteSchema, placeOrderSchema } from "./checkout.schemas";
 
@@ -54,6 +62,19 @@ const CHECKOUT_TRIES = 5;
 
 /** The cart changed while checkout waited for it: read again in a new transaction. */
 class CartChangedMeanwhile extends Error {}
+
+/**
+ * A cash-on-delivery rule refused the order (a 409 with the rule's code): the transaction is
+ * rolled back, then the refusal is counted with what the admin's page shows of it.
+ */
+class CodRefused extends CodedConflictError {
+  constructor(
+    readonly refusal: CodRefusal,
+    readonly order: { phone: string | null; email: string; userId: string; amount: number },
+  ) {
+    super(refusal.message, refusal.code);
+  }
+}
 
 /**
  * Checkout (docs/product.md, "Orders"): the cart's quote with a discount code, and the cart
@@ -132,6 +153,7 @@ export class CheckoutFlow {
       try {
         return await this.db.transaction((trx) => this.placeOrderIn(trx, userId, input));
       } catch (error) {
+        if (error instanceof CodRefused) await recordCodRefusal(this.db, { ...error.refusal, ...error.order });
         if (!(error instanceof CartChangedMeanwhile)) throw error;
         if (tries >= CHECKOUT_TRIES) throw new ConflictError("Your cart changed while the order was being placed");
       }
@@ -140,7 +162,11 @@ export class CheckoutFlow {
 
   private async placeOrderIn(trx: Knex.Transaction, userId: string, input: CheckoutInput): Promise<PublicOrder> {
     const { address, phone, idempotencyKey, discountCode, language } = input;
-    const { user, cart, fresh, earlierOrderId, lines } = await lockCheckout(trx, userId, idempotencyKey || "");
+    const { user, cart, fresh, earlierOrderId, lines, rules, lockedPhone } = await lockCheckout(trx, {
+      userId,
+      idempotencyKey: idempotencyKey || "",
+      phone: phone ?? null,
+    });
     if (!user) throw new CallerAccountGoneError();
     if (!fresh) throw new CartChangedMeanwhile();
     if (earlierOrderId) return readOrder(trx, earlierOrderId);
@@ -167,6 +193,18 @@ export class CheckoutFlow {
     // The id is made here so that the mails can name the order and everything is written at once.
     const orderId = randomUUID();
     const orderPhone = phone ?? normalisePakistaniMobile(user.phone);
+    // The merchant's cash-on-delivery rules (docs/product.md, "Cash-on-delivery rules"), judged
+    // under the phone's lock (taken by the locking read), on counts read after it: a second
+    // checkout of the same phone waits there, then counts this order once it is committed.
+    if (rules && paymentMethod === cashOnDelivery.name) {
+      // The profile's number as written by hand may read otherwise in SQL than here: lock it now.
+      if (orderPhone && orderPhone !== lockedPhone) await trx.raw(PHONE_LOCK_SQL, { phone: orderPhone });
+      const facts = await codFacts(trx, { phone: orderPhone, email: user.email, userId, total: totalPrice });
+      const refusal = codRefusal(rules, facts);
+      if (refusal) {
+        throw new CodRefused(refusal, { phone: orderPhone, email: user.email, userId, amount: totalPrice });
+      }
+    }
     const order: NewOrder = {
       id: orderId,
       userId,
@@ -271,6 +309,7 @@ export class CheckoutFlow {
       language: order.language,
       cancelReason: null,
       deliveredAt: null,
+      outcome: null,
       returns: [],
       createdAt: times.createdAt.toISOString(),
       updatedAt: times.updatedAt.toISOString(),
@@ -309,21 +348,38 @@ export class CheckoutFlow {
  * through the locked customer, the lines through the locked cart), so PostgreSQL cannot take
  * them in another order. `fresh` false: the cart changed while this waited (CART_READ_AS_LOCKED).
  */
-async function lockCheckout(trx: Knex.Transaction, userId: string, idempotencyKey: string) {
+async function lockCheckout(
+  trx: Knex.Transaction,
+  request: { userId: string; idempotencyKey: string; phone: string | null },
+) {
+  const { userId, idempotencyKey, phone } = request;
   const earlier = earlierOrderExpression("customer", idempotencyKey);
-  const { sql, bindings } = composeStatement([customerLockPart(userId), ...cartLockParts("customer")], {
-    sql: `SELECT customer.name AS "customerName", customer.email AS "customerEmail", customer.phone AS "customerPhone",
-                 customer.language AS "customerLanguage",
+  const { sql, bindings } = composeStatement(
+    [customerLockPart(userId), ...phoneLockParts("customer", phone), ...cartLockParts("checkout_customer")],
+    {
+      sql: `SELECT customer.name AS "customerName", customer.email AS "customerEmail", customer.phone AS "customerPhone",
+                 customer.language AS "customerLanguage", phone_lock.rules, phone_lock.phone AS "lockedPhone",
                  cart.id AS "cartId", ${CART_READ_AS_LOCKED} AS fresh, ${earlier.sql} AS "earlierOrderId",
                  lines.id, lines.name, lines.price, lines.image_url AS "imageUrl", lines.photo_id AS "photoId",
                  lines.images, lines.stock, lines.quantity
-            FROM customer LEFT JOIN cart ON true LEFT JOIN lines ON cart.id IS NOT NULL
+            FROM customer JOIN phone_lock ON true LEFT JOIN cart ON true LEFT JOIN lines ON cart.id IS NOT NULL
            ORDER BY lines.id`,
-    bindings: earlier.bindings,
-  });
+      bindings: earlier.bindings,
+    },
+  );
   const { rows } = await trx.raw<{ rows: CheckoutRow[] }>(sql, bindings);
   const first = rows[0];
-  if (!first) return { user: undefined, cart: undefined, fresh: true, earlierOrderId: null, lines: [] };
+  if (!first) {
+    return {
+      user: undefined,
+      cart: undefined,
+      fresh: true,
+      earlierOrderId: null,
+      lines: [],
+      rules: null,
+      lockedPhone: null,
+    };
+  }
   return {
     user: {
       name: first.customerName,
@@ -335,6 +391,8 @@ async function lockCheckout(trx: Knex.Transaction, userId: string, idempotencyKe
     // No cart: nothing was read that could be stale.
     fresh: first.cartId === null || first.fresh === true,
     earlierOrderId: first.earlierOrderId,
+    rules: orderRulesFrom(first.rules),
+    lockedPhone: first.lockedPhone,
     lines: rows
       .filter((row) => row.id !== null)
       .map((row): CheckoutLine => ({
@@ -351,6 +409,8 @@ async function lockCheckout(trx: Knex.Transaction, userId: string, idempotencyKe
 }
 
 type CheckoutRow = {
+  rules: Record<string, unknown> | null;
+  lockedPhone: string | null;
   customerName: string;
   customerEmail: string;
   customerPhone: string;
@@ -367,3 +427,40 @@ type CheckoutRow = {
   stock: number | null;
   quantity: number | null;
 };
+
+/** The advisory lock on a phone's cash-on-delivery record: one checkout of a phone at a time. */
+const PHONE_LOCK_SQL = "SELECT pg_advisory_xact_lock(hashtextextended('cod-phone:' || :phone::text, 0))";
+
+/**
+ * The merchant's rules (`phone_lock.rules`, null when none is on) and, when one is, the lock on
+ * the order's phone (`phone_lock.phone`: the order's number, else the profile's read as the
+ * checkout reads it), taken after the customer's lock and before the cart's: `checkout_customer`
+ * is the customer once the phone is locked, and the cart is found through it, so every checkout
+ * takes customer, phone, cart and products in that order. The counts the rules judge are read by
+ * the next statement, whose snapshot is taken after this lock was granted.
+ */
+function phoneLockParts(customer: string, phone: string | null): StatementPart[] {
+  const compact = `regexp_replace(btrim(${customer}.phone), '[ -]', '', 'g')`;
+  return [
+    {
+      name: "phone_lock",
+      materialized: true,
+      sql: `SELECT rules, key.phone,
+                   CASE WHEN rules IS NOT NULL AND key.phone IS NOT NULL
+                        THEN pg_advisory_xact_lock(hashtextextended('cod-phone:' || key.phone, 0))::text END AS locked
+              FROM ${customer},
+                   LATERAL (SELECT ${ORDER_RULES_EXPRESSION} AS rules) AS rules,
+                   LATERAL (SELECT COALESCE(:orderPhone::text,
+                                            CASE WHEN length(${customer}.phone) > ${PHONE_INPUT_MAX} THEN NULL
+                                                 WHEN ${compact} ~ '^03[0-9]{9}$' THEN '+92' || substr(${compact}, 2)
+                                                 WHEN ${compact} ~ '^\\+923[0-9]{9}$' THEN ${compact} END) AS phone) AS key`,
+      bindings: { orderPhone: phone },
+    },
+    {
+      name: "checkout_customer",
+      materialized: true,
+      sql: `SELECT ${customer}.id FROM ${customer} CROSS JOIN phone_lock`,
+      bindings: {},
+    },
+  ];
+}

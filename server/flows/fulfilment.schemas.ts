@@ -1,8 +1,11 @@
 import * as yup from "yup";
 import { COURIER_MESSAGE, COURIER_NAMES, trackingNumberRuleOf } from "../providers/couriers/courier-providers.shared";
-import { ORDER_STATUSES } from "../modules/orders/order-values.shared";
+import { ORDER_STATUSES, OUTCOME_KINDS, RETURN_TO_SENDER_REASONS } from "../modules/orders/order-values.shared";
 import { STATUS_MESSAGE, statusAsText } from "../modules/orders/orders.schemas";
 import { blankToUndefined } from "../modules/shared/list-query";
+
+const OUTCOME_MESSAGE = `Outcome must be ${OUTCOME_KINDS.join(", ")}`;
+const REASON_MESSAGE = `Reason must be one of: ${RETURN_TO_SENDER_REASONS.join(", ")}`;
 
 const shippedOnly = (label: string) =>
   function (this: yup.TestContext, value: unknown) {
@@ -38,4 +41,22 @@ export const orderStatusSchema = yup.object({
         : this.createError({ message: rule.message });
     })
     .test("shipped-only", "", shippedOnly("A tracking number")),
+});
+
+/**
+ * The parcel's outcome, from the admin's page or POST /api/v1/orders/{id}/outcome
+ * (docs/product.md, "Returned to sender"): returned, with one of the reasons.
+ */
+export const orderOutcomeSchema = yup.object({
+  kind: yup
+    .string()
+    .typeError(OUTCOME_MESSAGE)
+    .required("Outcome is required")
+    .oneOf([...OUTCOME_KINDS], OUTCOME_MESSAGE),
+  reason: yup
+    .string()
+    .typeError(REASON_MESSAGE)
+    .transform(blankToUndefined)
+    .required("Choose why the parcel came back")
+    .oneOf([...RETURN_TO_SENDER_REASONS], REASON_MESSAGE),
 });

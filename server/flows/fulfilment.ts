@@ -1,10 +1,12 @@
 import type { Database } from "../db/database";
 import { isUuid } from "../db/ids";
 import type { MailContext } from "../modules/mail/mail-layout";
-import { orderStatusMail } from "../modules/orders/order-mails";
+import { orderStatusMail, returnedToSenderMail } from "../modules/orders/order-mails";
 import {
   confirmOrder,
   lockOrder,
+  markReceivedBack,
+  markReturnedToSender,
   refuseWithReturns,
   setOrderStatus,
   undoConfirmation,
@@ -17,7 +19,7 @@ import { validateInput } from "../modules/shared/validation";
 import type { CourierProvider } from "../providers/couriers/courier-providers.shared";
 import { messageOf, type MessageChannels } from "../providers/message-channels/message-channels";
 import { giveStockBack, restoreCancelled } from "./cancellation";
-import { orderStatusSchema } from "./fulfilment.schemas";
+import { orderOutcomeSchema, orderStatusSchema } from "./fulfilment.schemas";
 
 /**
  * The store's side of an order after checkout (docs/product.md, "Orders", "Shipping an order",
@@ -73,6 +75,36 @@ export class FulfilmentFlow {
         };
         await this.deps.messages.queue(trx, [messageOf(orderStatusMail(this.deps.mail, shipped, status), order.phone)]);
       }
+    });
+    return readOrder(this.db, orderId);
+  }
+
+  /**
+   * The courier brought a Shipped order's parcel back (docs/product.md, "Returned to sender"): the
+   * order becomes Cancelled with the outcome; the customer gets no mail (nothing they need to do),
+   * the store's outbox records it. The stock comes back only when the parcel is received back.
+   */
+  async recordOutcome(orderId: string, input: unknown): Promise<PublicOrder> {
+    const { reason } = validateInput(orderOutcomeSchema, input);
+    if (!isUuid(orderId)) throw new NotFoundError("Order not found");
+    const now = (this.deps.clock ?? systemClock)();
+    await this.db.transaction(async (trx) => {
+      const order = await markReturnedToSender(trx, orderId, { reason, now });
+      await this.deps.messages.queue(trx, [messageOf(returnedToSenderMail(this.deps.mail, order, reason))]);
+    });
+    return readOrder(this.db, orderId);
+  }
+
+  /**
+   * The returned parcel is back in the store: its units go back in stock (and sold-out watches'
+   * alerts are mailed) in the same transaction, once; a second time is a 409.
+   */
+  async receiveBack(orderId: string): Promise<PublicOrder> {
+    if (!isUuid(orderId)) throw new NotFoundError("Order not found");
+    const now = (this.deps.clock ?? systemClock)();
+    await this.db.transaction(async (trx) => {
+      await markReceivedBack(trx, orderId, now);
+      await giveStockBack(trx, this.deps.mail, orderId);
     });
     return readOrder(this.db, orderId);
   }

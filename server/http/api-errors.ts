@@ -1,6 +1,12 @@
 import type { ErrorRequestHandler } from "express";
-import { InvalidInputError, SERVICE_UNAVAILABLE, retryAfterOf, statusOf } from "../modules/shared/errors.shared";
-import { failure } from "./envelope";
+import {
+  CodedConflictError,
+  InvalidInputError,
+  SERVICE_UNAVAILABLE,
+  retryAfterOf,
+  statusOf,
+} from "../modules/shared/errors.shared";
+import { failure, type ErrorEnvelope } from "./envelope";
 
 /** The API's answer to an error: its status from statusOf, and only the store's own words. */
 export const apiErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
@@ -40,5 +46,6 @@ export function describeApiError(error: unknown): {
   }
   const message = (error as Error).message;
   const fields = error instanceof InvalidInputError ? error.errors : undefined;
-  return { status, body: failure(message, fields), retryAfter: retryAfterOf(error) };
+  const code = error instanceof CodedConflictError ? (error.code as ErrorEnvelope["code"]) : undefined;
+  return { status, body: failure(message, fields, code), retryAfter: retryAfterOf(error) };
 }

@@ -1,6 +1,7 @@
 import type { FieldError } from "../modules/shared/errors.shared";
 import type { paginationShape } from "../modules/shared/list-query";
-import { arrayOf, constant, object, optional, text, type Shape, type ShapeOf } from "../modules/shared/shapes";
+import { COD_REFUSAL_CODES } from "../modules/orders/order-rules.shared";
+import { arrayOf, constant, object, oneOf, optional, text, type Shape, type ShapeOf } from "../modules/shared/shapes";
 
 /**
  * The API's envelope (docs/api.md, "The envelope"), written once: ok() and failure() answer the
@@ -47,6 +48,12 @@ export const errorEnvelopeShape = object({
   errors: optional(
     arrayOf(fieldErrorShape, { minItems: 1, description: "Only for invalid input: each problem by field" }),
   ),
+  code: optional(
+    oneOf(COD_REFUSAL_CODES, {
+      description:
+        "Only when a cash-on-delivery rule refused an order (409): COD_BLOCKED (the phone or email is blocked, or the phone had too many parcels returned to sender), COD_LIMIT (over the amount allowed on cash on delivery), COD_OPEN_ORDERS (the phone has too many open cash-on-delivery orders)",
+    }),
+  ),
 });
 export type ErrorEnvelope = ShapeOf<typeof errorEnvelopeShape>;
 
@@ -58,6 +65,11 @@ export function ok<D, X extends { pagination?: unknown; meta?: unknown }>(
   return { success: true, message, data, ...extras };
 }
 
-export function failure(message: string, errors?: FieldError[]): ErrorEnvelope {
-  return errors && errors.length > 0 ? { success: false, message, errors } : { success: false, message };
+export function failure(message: string, errors?: FieldError[], code?: ErrorEnvelope["code"]): ErrorEnvelope {
+  return {
+    success: false,
+    message,
+    ...(errors && errors.length > 0 ? { errors } : {}),
+    ...(code ? { code } : {}),
+  };
 }

@@ -333,6 +333,9 @@ test.describe("accessibility (axe-core, every rule)", () => {
     await setOrderStatus(page.request, token, returned, "Delivered");
     const returnId = await requestReturn(page.request, customer, returned, product!._id);
     const discount = await createDiscountCode(page.request, token);
+    // A shipped order, whose page asks why its parcel came back.
+    const shipped = await placeOrder(page.request, customer, product!._id);
+    await setOrderStatus(page.request, token, shipped, "Shipped");
     // A message for the admin's inbox.
     await sendContactMessage(page);
     await logIn(page, ADMIN);
@@ -348,6 +351,7 @@ test.describe("accessibility (axe-core, every rule)", () => {
       "/admin/orders?status=Pending",
       `/admin/orders/${orderId}`,
       `/admin/orders/${orderId}/ship`,
+      `/admin/orders/${shipped}/outcome`,
       `/admin/orders/${orderId}/slip`,
       "/admin/orders/slips?status=Pending",
       "/admin/users",
@@ -357,6 +361,7 @@ test.describe("accessibility (axe-core, every rule)", () => {
       "/admin/messages",
       "/admin/outbox",
       "/admin/outbox?state=sent",
+      "/admin/settings/orders",
       "/admin/discounts",
       "/admin/discounts/new",
       `/admin/discounts/${discount._id}/edit`,

@@ -333,6 +333,40 @@ test.describe("before the scripts run", () => {
     expect(await orderStatus(page.request, token, orderId)).toBe("Shipped");
   });
 
+  test("returned to sender and order settings: a reason chosen and a rule typed early are sent", async ({ page }) => {
+    const customer = await registerCustomer(page.request, "early.outcome");
+    const [product] = await productsInStock(page.request, 2);
+    const orderId = await placeOrder(page.request, customer, product!._id);
+    const token = await adminToken(page.request);
+    await setOrderStatus(page.request, token, orderId, "Shipped");
+    await logIn(page, ADMIN);
+
+    const scripts = await holdScripts(page);
+    await open(page, `/admin/orders/${orderId}/outcome`);
+    await page.getByLabel("Customer not reachable").check();
+    await page.getByRole("button", { name: "Mark returned to sender" }).click();
+    await scripts.release();
+    await expect(page.getByText("The order is marked returned to sender and cancelled.")).toBeVisible();
+    expect(await orderStatus(page.request, token, orderId)).toBe("Cancelled");
+
+    scripts.holdAgain();
+    await open(page, "/admin/settings/orders");
+    await page.getByLabel("Open cash-on-delivery orders per phone").fill("7");
+    await scripts.release();
+    await expect(page.getByLabel("Open cash-on-delivery orders per phone")).toHaveValue("7");
+    try {
+      await page.getByRole("button", { name: "Save rules" }).click();
+      await expect(page.getByText("Order rules saved")).toBeVisible();
+      await expect(page.getByLabel("Open cash-on-delivery orders per phone")).toHaveValue("7");
+    } finally {
+      const off = await page.request.put("/api/v1/settings/orders", {
+        headers: { authorization: `Bearer ${token}` },
+        data: { openCodOrders: null },
+      });
+      expect(off.status()).toBe(200);
+    }
+  });
+
   test("admin orders: a change the store refuses leaves the select showing the order's real status", async ({
     page,
   }) => {

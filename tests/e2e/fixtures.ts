@@ -10,7 +10,29 @@ import { test as base, expect, type BrowserContext, type Page } from "@playwrigh
  * that acts before hydration says so with `waitUntil: "domcontentloaded"`
  * (tests/e2e/before-hydration.spec.ts).
  */
-export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleGuard: void }>({
+export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleGuard: void }, { withoutCodRules: void }>({
+  /**
+   * The journeys' store starts with the cash-on-delivery rules off, as a merchant may set them:
+   * a new store has them on (docs/product.md, "Cash-on-delivery rules"), and the journeys order
+   * with one mobile number again and again, and watches over a first-time limit. The rules' own
+   * journey turns them on and off again (tests/e2e/parcel-outcome-and-cod-rules.spec.ts).
+   */
+  withoutCodRules: [
+    async ({ playwright }, use) => {
+      const api = await playwright.request.newContext({ baseURL: E2E_BASE_URL });
+      const login = await api.post("/api/v1/auth/login", { data: { email: "admin@waqt.pk", password: "admin12345" } });
+      expect(login.status()).toBe(200);
+      const { token } = (await login.json()).data as { token: string };
+      const off = await api.put("/api/v1/settings/orders", {
+        headers: { authorization: `Bearer ${token}` },
+        data: { blockAfterReturns: null, firstTimeCodLimit: null, codLimit: null, openCodOrders: null },
+      });
+      expect(off.status()).toBe(200);
+      await api.dispose();
+      await use();
+    },
+    { scope: "worker", auto: true },
+  ],
   allowConsoleErrors: [[], { option: true }],
   consoleGuard: [
     async ({ page, allowConsoleErrors }, use) => {
@@ -48,6 +70,9 @@ export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleGuard: vo
     { scope: "worker" },
   ],
 });
+
+/** The e2e store's address (playwright.config.ts). */
+const E2E_BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210)}`;
 
 /** Every page of the context, present and future, waits for hydration after `goto` and `reload`. */
 function hydrateEveryPageOf(context: BrowserContext) {

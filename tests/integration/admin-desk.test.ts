@@ -25,6 +25,7 @@ const AREAS = [
   ["/admin/users", "Users"],
   ["/admin/outbox", "Outbox"],
   ["/admin/messages", "Messages"],
+  ["/admin/settings/orders", "Order Settings"],
 ] as const;
 
 /** The store's one date format: "25 Nov 2026, 7:29 pm" (server/modules/shared/store-dates.shared.ts). */

@@ -162,6 +162,9 @@ const PAGE_MATRIX: Record<string, Row> = {
   // Shipping asks for the courier and the tracking number: an empty form is refused.
   "GET /admin/orders/:orderId/ship": ADMIN_PAGE,
   "POST /admin/orders/:orderId/ship": row("login", "home", "home", 400),
+  // The parcel's outcome: an empty form is refused (no reason chosen).
+  "GET /admin/orders/:orderId/outcome": ADMIN_PAGE,
+  "POST /admin/orders/:orderId/outcome": row("login", "home", "home", 400),
   "GET /admin/orders/:orderId/slip": ADMIN_PAGE,
   "GET /admin/orders/slips": ADMIN_PAGE,
   // A CSV download of every order: the admin's only.
@@ -178,6 +181,9 @@ const PAGE_MATRIX: Record<string, Row> = {
   "GET /admin/returns/:returnId": ADMIN_PAGE,
   "POST /admin/returns/:returnId": row("login", "home", "home", 400),
   "GET /admin/outbox": ADMIN_PAGE,
+  // The order rules: an empty form turns every rule off, a blocklist entry without a value is refused.
+  "GET /admin/settings/orders": ADMIN_PAGE,
+  "POST /admin/settings/orders": row("login", "home", "home", { redirect: "/admin/settings/orders" }),
   // Retrying a message: an empty form is refused with a message on the failed list.
   "POST /admin/outbox": row("login", "home", "home", { redirect: "/admin/outbox?state=failed" }),
   "GET /admin/products": ADMIN_PAGE,
@@ -261,6 +267,11 @@ const EXPRESS_MATRIX: Record<string, Row> = {
   "GET /api/v1/orders/:id": row(401, 200, 404, 200, { params: (f) => ({ id: f.customerOrderId }) }),
   "PATCH /api/v1/orders/:id/status": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
   "POST /api/v1/orders/:id/confirm": row(401, 403, 403, 200, { params: (f) => ({ id: f.customerOrderId }) }),
+  // The parcel's outcome: an empty body is refused; the customer's Pending order was never returned (409).
+  "POST /api/v1/orders/:id/outcome": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
+  "GET /api/v1/settings/orders": row(401, 403, 403, 200),
+  "PUT /api/v1/settings/orders": row(401, 403, 403, 200),
+  "POST /api/v1/orders/:id/received-back": row(401, 403, 403, 409, { params: (f) => ({ id: f.customerOrderId }) }),
   // The owner's order is Pending (409); to anyone else it does not exist, admins included.
   "POST /api/v1/orders/:id/returns": row(401, 409, 404, 404, {
     params: (f) => ({ id: f.customerOrderId }),

@@ -209,6 +209,7 @@ describe("POST /orders", () => {
         language: "en",
         cancelReason: null,
         deliveredAt: null,
+        outcome: null,
         returns: [],
         createdAt: expect.any(String),
         updatedAt: expect.any(String),

@@ -4,7 +4,7 @@ import { paginationShape } from "../../modules/shared/list-query";
 import { arrayOf } from "../../modules/shared/shapes";
 import { orderListQuerySchema } from "../../modules/orders/orders.schemas";
 import { placeOrderSchema, shippingAddressSchema } from "../../flows/checkout.schemas";
-import { orderStatusSchema } from "../../flows/fulfilment.schemas";
+import { orderOutcomeSchema, orderStatusSchema } from "../../flows/fulfilment.schemas";
 
 /** /api/v1/orders (docs/api.md). */
 export const ordersApiRoutes: ApiRoute[] = [
@@ -13,7 +13,7 @@ export const ordersApiRoutes: ApiRoute[] = [
     path: "/orders",
     tag: "Orders",
     summary:
-      "Place a cash-on-delivery order from the cart, which is then empty. An optional phone (a Pakistani mobile number: 03XX-XXXXXXX, 03XXXXXXXXX or +92 3XX XXXXXXX) is the receiver's; without it the profile's phone is used if it is one, else the order has none. An optional discountCode (any case) takes its discount off the goods; a code that is unknown, inactive, not yet started, expired or used up, or a first-order code for a customer with an order that is not Cancelled, is a 400 on discountCode and places nothing; after 20 codes that are not valid in a quarter hour (40 from one client address), any code is a 429 with Retry-After until it ends. An optional language (ur or en) is that of the order's confirmation messages and becomes the account's; without it the account's, else Urdu for an order with a phone. An optional Idempotency-Key header makes a retried request answer the first order instead of making a second.",
+      "Place a cash-on-delivery order from the cart, which is then empty. An optional phone (a Pakistani mobile number: 03XX-XXXXXXX, 03XXXXXXXXX or +92 3XX XXXXXXX) is the receiver's; without it the profile's phone is used if it is one, else the order has none. An optional discountCode (any case) takes its discount off the goods; a code that is unknown, inactive, not yet started, expired or used up, or a first-order code for a customer with an order that is not Cancelled, is a 400 on discountCode and places nothing; after 20 codes that are not valid in a quarter hour (40 from one client address), any code is a 429 with Retry-After until it ends. An optional language (ur or en) is that of the order's confirmation messages and becomes the account's; without it the account's, else Urdu for an order with a phone. An optional Idempotency-Key header makes a retried request answer the first order instead of making a second. The store's cash-on-delivery rules (GET /settings/orders) may refuse the order: 409 with a top-level code, COD_BLOCKED, COD_LIMIT or COD_OPEN_ORDERS, and the cart stays.",
     access: "signed-in",
     body: placeOrderSchema
       .pick(["address", "phone", "discountCode", "language"])
@@ -111,6 +111,35 @@ export const ordersApiRoutes: ApiRoute[] = [
     handler: async ({ services, params, user }) => ({
       message: "Order confirmed",
       data: await services.fulfilment.confirmOrder(params.id, user!),
+    }),
+  }),
+  defineApiRoute({
+    method: "post",
+    path: "/orders/:id/outcome",
+    tag: "Orders",
+    summary:
+      'Record that the courier brought a Shipped order\'s parcel back: {kind: "returned", reason}, the reason one of "Refused at the door", "Customer not reachable", "Wrong address", "Other". The order becomes Cancelled with its outcome; the customer is not mailed; its stock comes back only with POST /orders/{id}/received-back. Any other status: 409',
+    access: "admin",
+    body: orderOutcomeSchema,
+    responseData: orderShape,
+    errorStatuses: [404, 409],
+    handler: async ({ services, params, body }) => ({
+      message: "Order marked returned to sender",
+      data: await services.fulfilment.recordOutcome(params.id, body),
+    }),
+  }),
+  defineApiRoute({
+    method: "post",
+    path: "/orders/:id/received-back",
+    tag: "Orders",
+    summary:
+      "Record that an order returned to sender is back in the store: its watches go back in stock, once. An order not returned to sender, or received back already: 409",
+    access: "admin",
+    responseData: orderShape,
+    errorStatuses: [404, 409],
+    handler: async ({ services, params }) => ({
+      message: "Parcel received back",
+      data: await services.fulfilment.receiveBack(params.id),
     }),
   }),
 ];

@@ -10,6 +10,7 @@ export const MAIL_KINDS = [
   "order-delivered",
   "order-cancelled",
   "order-cancelled-by-customer",
+  "order-returned-to-sender",
   "password-reset",
   "password-changed",
   "email-change-link",

@@ -11,6 +11,8 @@ import { NOT_CONFIRMED_REASON, type OrderReplyRecord, type OrderTextRecord } fro
 import { Order } from "./order.model";
 import type { OrderListMeta, PublicOrder } from "./order.shape";
 import { ordersCsv } from "./orders-csv";
+import { phoneRecords } from "./phone-record";
+import { EMPTY_PHONE_RECORD, type PhoneRecord } from "./phone-record.shared";
 import { orderDeskQuerySchema, type OrderDeskQuery } from "./orders.schemas";
 import { REVENUE_SQL, readOrderRows, readOrders, type OrderQuery } from "./orders.service";
 
@@ -18,10 +20,14 @@ import { REVENUE_SQL, readOrderRows, readOrders, type OrderQuery } from "./order
 export type CustomerRecord = { delivered: number; cancelled: number };
 
 /**
- * An order as the admin pages show it: what the API answers, plus who confirmed it by phone and
- * the customer's record. Never handed to a customer's page.
+ * An order as the admin pages show it: what the API answers, plus who confirmed it by phone, the
+ * customer's record and its phone's record (null without a phone). Never handed to a customer's page.
  */
-export type DeskOrder = PublicOrder & { confirmedBy: string | null; customerRecord: CustomerRecord };
+export type DeskOrder = PublicOrder & {
+  confirmedBy: string | null;
+  customerRecord: CustomerRecord;
+  phoneRecord: PhoneRecord | null;
+};
 
 export type DeskOrderList = { orders: DeskOrder[]; pagination: Pagination; meta: OrderListMeta };
 
@@ -145,12 +151,16 @@ export class OrderDeskService {
   }
 
   /**
-   * Adds who confirmed each order and its customer's record, counted by PostgreSQL in one query
-   * for the whole page. A customer is the account; orders whose account was deleted count
-   * together by their email.
+   * Adds who confirmed each order, its customer's record and its phone's record, each counted by
+   * PostgreSQL in one query for the whole page. A customer is the account; orders whose account
+   * was deleted count together by their email. A phone's record spans accounts and guests.
    */
   private async withDeskDetails(orders: Order[]): Promise<DeskOrder[]> {
     if (orders.length === 0) return [];
+    const phones = phoneRecords(
+      this.db,
+      orders.flatMap((order) => (order.phone ? [order.phone] : [])),
+    );
     const userIds = [...new Set(orders.flatMap((order) => (order.userId ? [order.userId] : [])))];
     const orphanEmails = [
       ...new Set(orders.flatMap((order) => (order.userId ? [] : [order.customerEmail.toLowerCase()]))),
@@ -171,12 +181,14 @@ export class OrderDeskService {
       })
       .groupByRaw("1")) as unknown as ({ customerKey: string } & CustomerRecord)[];
     const byKey = new Map(records.map((record) => [record.customerKey, record]));
+    const byPhone = await phones;
     return orders.map((order) => {
       const record = byKey.get(order.userId ?? order.customerEmail.toLowerCase());
       return {
         ...order.toPublic(),
         confirmedBy: order.confirmedAt ? order.confirmedByName : null,
         customerRecord: { delivered: record?.delivered ?? 0, cancelled: record?.cancelled ?? 0 },
+        phoneRecord: order.phone ? (byPhone.get(order.phone) ?? EMPTY_PHONE_RECORD) : null,
       };
     });
   }

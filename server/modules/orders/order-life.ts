@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import type { Courier } from "../../providers/couriers/courier-providers.shared";
 import { ConflictError, NotFoundError } from "../shared/errors.shared";
-import type { OrderStatus } from "./order-values.shared";
+import type { OrderStatus, ReturnToSenderReason } from "./order-values.shared";
 import { Order, OrderItem } from "./order.model";
 import { OrderReturn } from "./order-return.model";
 import { lockAnsweringOrder, recordConfirmed, recordUnconfirmed } from "./order-confirmation";
@@ -27,6 +27,8 @@ export type LockedOrder = Pick<
   | "trackingNumber"
   | "discountCodeId"
   | "discountCode"
+  | "outcomeKind"
+  | "receivedBackAt"
 >;
 
 /**
@@ -49,6 +51,8 @@ export async function lockOrder(trx: Knex, orderId: string, options: { ownerId?:
     "trackingNumber",
     "discountCodeId",
     "discountCode",
+    "outcomeKind",
+    "receivedBackAt",
   );
   if (!order) throw new NotFoundError("Order not found");
   return order;
@@ -83,22 +87,67 @@ export async function orderLines(
 /**
  * Moves the order to a status. Becoming Delivered records when (the 7 days of a return run from
  * it), leaving it clears that; the courier and tracking number, given with Shipped, are kept
- * when the status changes later.
+ * when the status changes later. Leaving Cancelled clears why it was cancelled (by its customer,
+ * or the parcel returned to sender): the order is live again.
  */
 export async function setOrderStatus(
   trx: Knex,
   order: Pick<LockedOrder, "id" | "status">,
-  change: { status: OrderStatus; now: Date; courier?: Courier; trackingNumber?: string },
+  change: { status: OrderStatus; now: Date; courier?: Courier; trackingNumber?: string; byCustomer?: boolean },
 ): Promise<void> {
   const { status, courier, trackingNumber } = change;
+  const leavesCancelled = order.status === "Cancelled" && status !== "Cancelled";
   await Order.query(trx)
     .findById(order.id)
     .patch({
       status,
       ...(status !== order.status ? { deliveredAt: status === "Delivered" ? change.now : null } : {}),
+      ...(change.byCustomer ? { cancelledByCustomer: true } : {}),
+      ...(leavesCancelled
+        ? { cancelledByCustomer: false, outcomeKind: null, outcomeReason: null, outcomeAt: null, receivedBackAt: null }
+        : {}),
       ...(courier ? { courier } : {}),
       ...(trackingNumber ? { trackingNumber } : {}),
     });
+}
+
+/**
+ * The courier brought a Shipped order's parcel back (docs/product.md, "Returned to sender"): the
+ * order becomes Cancelled with the outcome and its reason. Its units stay out of stock until the
+ * parcel is received back (markReceivedBack). Any other status is a 409.
+ */
+export async function markReturnedToSender(
+  trx: Knex,
+  orderId: string,
+  outcome: { reason: ReturnToSenderReason; now: Date },
+): Promise<LockedOrder> {
+  const order = await lockOrder(trx, orderId);
+  if (order.status !== "Shipped") throw new ConflictError(RETURN_TO_SENDER_NOT_SHIPPED);
+  await Order.query(trx).findById(orderId).patch({
+    status: "Cancelled",
+    outcomeKind: "returned",
+    outcomeReason: outcome.reason,
+    outcomeAt: outcome.now,
+    deliveredAt: null,
+  });
+  return order;
+}
+
+export const RETURN_TO_SENDER_NOT_SHIPPED = "Only a shipped order can be marked returned to sender";
+export const RECEIVED_BACK_NOT_RETURNED = "Only an order returned to sender can be marked received back";
+export const RECEIVED_BACK_ALREADY = "This parcel was marked received back already";
+
+/**
+ * The returned parcel is back in the store: recorded once, under the order's lock, so that its
+ * units go back in stock once however often this is sent (a second time is a 409).
+ */
+export async function markReceivedBack(trx: Knex, orderId: string, now: Date): Promise<void> {
+  const order = await lockOrder(trx, orderId);
+  if (order.status !== "Cancelled" || order.outcomeKind !== "returned") {
+    throw new ConflictError(RECEIVED_BACK_NOT_RETURNED);
+  }
+  if (order.receivedBackAt) throw new ConflictError(RECEIVED_BACK_ALREADY);
+  await Order.query(trx).findById(orderId).patch({ receivedBackAt: now });
 }
 
 /**

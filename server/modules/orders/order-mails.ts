@@ -205,3 +205,30 @@ export function cancelledByCustomerMail(context: MailContext, order: StatusMailO
     }),
   };
 }
+
+/**
+ * To the store, when a shipped parcel comes back unopened (docs/product.md, "Returned to sender"):
+ * the customer is not mailed (they refused it, or could not be found), so the outbox keeps the
+ * event. Its watches are back in stock only once the parcel is marked received back.
+ */
+export function returnedToSenderMail(
+  context: MailContext,
+  order: Pick<MailOrder, "id" | "customerName" | "customerEmail" | "phone">,
+  reason: string,
+): MailToQueue {
+  const number = `#${shortOrderId(order.id)}`;
+  return {
+    kind: "order-returned-to-sender",
+    to: context.store.email,
+    ...renderMail(context, {
+      subject: `Order ${number} was returned to sender: ${reason}`,
+      blocks: [
+        {
+          kind: "paragraph",
+          text: `The parcel of order ${number} for ${order.customerName} (${order.customerEmail}${order.phone ? `, ${formatPakistaniMobile(order.phone)}` : ""}) is coming back: ${reason}. The order is cancelled. Mark it received back when the parcel arrives, to put its watches back in stock.`,
+        },
+        { kind: "link", label: `Open order ${number}`, url: siteLink(context, `/admin/orders/${order.id}`) },
+      ],
+    }),
+  };
+}

@@ -2,6 +2,20 @@
 export const ORDER_STATUSES = ["Pending", "Shipped", "Delivered", "Cancelled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/**
+ * What became of a shipped parcel besides delivery (docs/product.md, "Returned to sender"): the
+ * courier brought it back. The reasons an admin picks from, as the pages and the API write them.
+ */
+export const OUTCOME_KINDS = ["returned"] as const;
+export type OutcomeKind = (typeof OUTCOME_KINDS)[number];
+export const RETURN_TO_SENDER_REASONS = [
+  "Refused at the door",
+  "Customer not reachable",
+  "Wrong address",
+  "Other",
+] as const;
+export type ReturnToSenderReason = (typeof RETURN_TO_SENDER_REASONS)[number];
+
 /** Orders are shown by the last 8 characters of their id (docs/product.md, "Orders"). */
 export function shortOrderId(id: string): string {
   return id.slice(-8).toUpperCase();

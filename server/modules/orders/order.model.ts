@@ -5,7 +5,7 @@ import { OrderReturn } from "./order-return.model";
 import type { ProductImage } from "../shared/product-images.shared";
 import type { Courier } from "../../providers/couriers/courier-providers.shared";
 import type { PaymentMethodName } from "../../providers/payment-methods/payment-methods.shared";
-import type { OrderStatus } from "./order-values.shared";
+import type { OrderStatus, OutcomeKind, ReturnToSenderReason } from "./order-values.shared";
 import type { ConfirmationChannel, ConfirmationStatus, Confirmer, MessageLanguage } from "./order-confirmation.shared";
 import type { PublicOrder } from "./order.shape";
 
@@ -77,6 +77,14 @@ export class Order extends BaseModel {
   discountAmount!: number;
   /** When it became Delivered; null while it is not (docs/product.md, "Returns"). */
   deliveredAt!: Date | null;
+  /** The parcel came back to the store unopened (docs/product.md, "Returned to sender"); null otherwise. */
+  outcomeKind!: OutcomeKind | null;
+  outcomeReason!: ReturnToSenderReason | null;
+  outcomeAt!: Date | null;
+  /** When the returned parcel was back on the shelf (its units back in stock); null until then. */
+  receivedBackAt!: Date | null;
+  /** The customer cancelled it themselves (My Orders): counted in their phone's record. */
+  cancelledByCustomer!: boolean;
   createdAt!: Date;
   updatedAt!: Date;
   items?: OrderItem[];
@@ -151,6 +159,15 @@ export class Order extends BaseModel {
       language: this.language ?? "ur",
       cancelReason: this.cancelReason ?? null,
       deliveredAt: deliveredAt ? new Date(deliveredAt).toISOString() : null,
+      outcome:
+        this.outcomeKind && this.outcomeReason && this.outcomeAt
+          ? {
+              kind: this.outcomeKind,
+              reason: this.outcomeReason,
+              at: new Date(this.outcomeAt).toISOString(),
+              receivedBackAt: this.receivedBackAt ? new Date(this.receivedBackAt).toISOString() : null,
+            }
+          : null,
       returns: (this.returns ?? []).map((orderReturn) => orderReturn.toPublic()),
       createdAt: new Date(this.createdAt).toISOString(),
       updatedAt: new Date(this.updatedAt).toISOString(),

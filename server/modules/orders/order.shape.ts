@@ -16,7 +16,7 @@ import {
 import { productImagesShape } from "../shared/product-images.shape";
 import { COURIER_NAMES } from "../../providers/couriers/courier-providers.shared";
 import { PAYMENT_METHOD_NAMES } from "../../providers/payment-methods/payment-methods.shared";
-import { ORDER_STATUSES } from "./order-values.shared";
+import { ORDER_STATUSES, OUTCOME_KINDS, RETURN_TO_SENDER_REASONS } from "./order-values.shared";
 import {
   CONFIRMATION_CHANNELS,
   CONFIRMATION_STATUSES,
@@ -96,6 +96,20 @@ export const orderShape = object({
   deliveredAt: described(
     nullable(dateTime()),
     "When the order became Delivered (returns are accepted for 7 days from it); null while it is not",
+  ),
+  outcome: described(
+    nullable(
+      object({
+        kind: described(oneOf(OUTCOME_KINDS), "returned: the courier brought the parcel back to the store"),
+        reason: oneOf(RETURN_TO_SENDER_REASONS),
+        at: described(dateTime(), "When the return to sender was recorded (the order became Cancelled then)"),
+        receivedBackAt: described(
+          nullable(dateTime()),
+          "When the store had the parcel back and its watches went back in stock; null until then",
+        ),
+      }),
+    ),
+    "What became of a shipped parcel that was not delivered (the order is Cancelled); null otherwise",
   ),
   returns: described(arrayOf(returnShape), "The order's returns, oldest first (an empty array when none)"),
   createdAt: dateTime(),

@@ -43,6 +43,19 @@ export class NotFoundError extends DomainError {}
 /** The request clashes with the current state (email taken, not enough stock). */
 export class ConflictError extends DomainError {}
 
+/**
+ * A conflict a client tells apart by a stable `code` beside the message (the API's envelope
+ * carries it): a cash-on-delivery rule's refusal, say (docs/api.md, "Orders").
+ */
+export class CodedConflictError extends ConflictError {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
 export class UnauthorizedError extends DomainError {}
 
 /** What a caller who is not signed in is told (docs/api.md: no, bad, expired or revoked token). */
