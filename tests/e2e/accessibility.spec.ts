@@ -408,6 +408,8 @@ test.describe("accessibility (axe-core, every rule)", () => {
         "/admin/discounts",
         "/admin/returns",
         `/admin/returns/${returnId}`,
+        `/admin/orders/${shipped}/outcome`,
+        "/admin/settings/orders",
       ])),
     );
     expect(findings).toEqual([]);
