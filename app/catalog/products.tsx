@@ -14,6 +14,7 @@ import {
 import { CatalogFilterFields } from "./catalog-filter-fields";
 import { paginationItems } from "./pagination";
 import { ProductCard, cardProductOf } from "./product-card";
+import { useFieldsFollowView } from "./use-fields-follow-view";
 import type { Route } from "./+types/products";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -62,6 +63,7 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
 export default function Products({ loaderData }: Route.ComponentProps) {
   const { view, products, pagination, facets } = loaderData;
   const submit = useSubmit();
+  const form = useFieldsFollowView(catalogHref({ ...view, page: 1 }));
   const heading = view.category ? `${view.category}'s Watches` : "All Watches";
   return (
     <section>
@@ -72,6 +74,7 @@ export default function Products({ loaderData }: Route.ComponentProps) {
       {/* A GET form: the filters live in the URL, and any change starts again at page 1. On a phone
           the category and sort fold into a drawer (a <details>, open on wider screens). */}
       <Form
+        ref={form}
         method="get"
         action="/products"
         className="catalog-filters"

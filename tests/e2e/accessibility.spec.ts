@@ -432,6 +432,24 @@ test.describe("accessibility (axe-core, every rule)", () => {
     expect(findings).toEqual([]);
   });
 
+  test("the catalogue with its filters open and chosen, on a desktop and a phone, and a brand's page", async ({
+    page,
+  }) => {
+    const findings: Finding[] = [];
+    for (const path of ["/products?brand=citizen&brand=tissot&movement=Automatic", "/brands/tissot"]) {
+      findings.push(...(await visitAndAudit(page, path)));
+    }
+    findings.push(...(await onAPhone(page, ["/brands/tissot"])));
+    // On a phone the filters fold into a drawer: audited open, with options ticked.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/products?brand=citizen&waterResistance=100");
+    await waitForHydration(page);
+    await page.getByText("Filter and sort (2 chosen)", { exact: true }).click();
+    await expect(page.getByRole("group", { name: "Brand", exact: true })).toBeVisible();
+    findings.push(...(await audit(page, "phone /products with its filters open")));
+    expect(findings).toEqual([]);
+  });
+
   test("the admin menu on a phone, opened", async ({ page }) => {
     await logIn(page, ADMIN);
     await page.setViewportSize({ width: 390, height: 844 });

@@ -131,6 +131,31 @@ test.describe("before the scripts run", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Women's Watches" })).toBeVisible();
   });
 
+  test("catalogue: options ticked early stay ticked, and the next option applies them all", async ({ page }) => {
+    const scripts = await holdScripts(page);
+    await open(page, "/products");
+    const brand = page.getByRole("group", { name: "Brand", exact: true });
+    const movement = page.getByRole("group", { name: "Movement", exact: true });
+    await brand.getByRole("checkbox", { name: /^Tissot/ }).check();
+    await brand.getByRole("checkbox", { name: /^Citizen/ }).check();
+    await page.getByLabel("To", { exact: true }).fill("500000");
+    await scripts.release();
+
+    await expect(brand.getByRole("checkbox", { name: /^Tissot/ })).toBeChecked();
+    await expect(brand.getByRole("checkbox", { name: /^Citizen/ })).toBeChecked();
+    await expect(page.getByLabel("To", { exact: true })).toHaveValue("500000");
+    // With the scripts running, an option applies at once, with everything chosen before it.
+    await movement.getByRole("checkbox", { name: /^Automatic/ }).check();
+    await expect(page).toHaveURL(/brand=citizen&brand=tissot&movement=Automatic/);
+    await expect(page).toHaveURL(/maxPrice=500000/);
+    for (const name of await page.locator(".product-card__brand").allTextContents()) {
+      expect(["Citizen", "Tissot"]).toContain(name);
+    }
+    await expect(brand.getByRole("checkbox", { name: /^Tissot/ })).toBeChecked();
+    await expect(brand.getByRole("checkbox", { name: /^Citizen/ })).toBeChecked();
+    await expect(movement.getByRole("checkbox", { name: /^Automatic/ })).toBeChecked();
+  });
+
   test("catalogue: a page scrolled early stays where the person scrolled it", async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 600 });
     const scripts = await holdScripts(page);
