@@ -108,3 +108,34 @@ describe("/brands/{slug}", () => {
     expect(await response.text()).toContain("Brand not found");
   });
 });
+
+describe("migration 20261126000032_brands", () => {
+  it("links the products a store already has to their brands, made from their texts", async () => {
+    const db = server.database.db;
+    // The schema as it was before brands (after the watch specifications), with products in it.
+    await db.migrate.down({ name: "20261126000036_order_rules" });
+    await db.migrate.down({ name: "20261126000035_parcel_outcome" });
+    await db.migrate.down({ name: "20261126000032_brands" });
+    expect(await db.schema.hasTable("brands")).toBe(false);
+    const [turtle, presage, duro, plain] = await insertProducts(server, [
+      { name: "Seiko Turtle", brand: "Seiko" },
+      { name: "Seiko Presage", brand: " SEIKO" },
+      { name: "Casio Duro", brand: "Casio" },
+      { name: "Plain", brand: "" },
+    ]);
+    await db.migrate.latest();
+
+    expect(await brandOf(turtle!)).toEqual({ name: "Seiko", slug: "seiko" });
+    expect(await brandOf(presage!)).toEqual({ name: "Seiko", slug: "seiko" });
+    expect(await brandOf(duro!)).toEqual({ name: "Casio", slug: "casio" });
+    expect(await brandOf(plain!)).toEqual({ name: null, slug: null });
+    expect(await db("brands").orderBy("slug").pluck("slug")).toEqual(["casio", "seiko"]);
+    // The catalogue's brand filter and the brand's page find them.
+    const filtered = await client.api("GET", "/products?brand=seiko");
+    expect(filtered.body.data.map((product: { name: string }) => product.name).sort()).toEqual([
+      "Seiko Presage",
+      "Seiko Turtle",
+    ]);
+    expect(await (await client.get("/brands/casio")).text()).toContain('class="product-card__name">Casio Duro<');
+  });
+});
