@@ -132,7 +132,8 @@ export async function seedBenchData(db: Knex, plan: SeedPlan): Promise<Seeded> {
             w.brand,
             now() - make_interval(mins => g), now() - make_interval(mins => g),
             w.movement, w.case_diameter_mm, w.strap_material, w.dial_colour, w.water_resistance_m,
-            string_to_array(nullif(w.features, ''), ',')
+            -- A watch with no features has an empty list (the column is NOT NULL), not NULL.
+            coalesce(string_to_array(nullif(w.features, ''), ','), '{}')
        FROM generate_series(1, ?) AS g
        JOIN unnest(?::text[], ?::text[], ?::text[], ?::numeric[], ?::text[], ?::text[],
                    ?::text[], ?::numeric[], ?::text[], ?::text[], ?::int[], ?::text[])
