@@ -320,3 +320,74 @@ describe("/products with filters", () => {
     expect(cardNames(await response.text())).toEqual(["Duro"]);
   });
 });
+
+describe("counts kept between requests", () => {
+  const counts = async (path = "/products?facets=1") => {
+    const response = await client.api("GET", path);
+    expect(response.status).toBe(200);
+    const facets = response.body.facets as Record<string, FacetOption[]>;
+    return Object.fromEntries(
+      Object.entries(facets).map(([facet, options]) => [
+        facet,
+        Object.fromEntries(options.map((option) => [option.label, option.count])),
+      ]),
+    );
+  };
+  const version = async () => (await server.database.db("search_version").first("version")).version as string;
+
+  it("answer a view seen before without counting again, while nothing they count has changed", async () => {
+    await server.database.db("products").del();
+    await insertProducts(server, [
+      { name: "Turtle", brand: "Seiko", movement: "Automatic" },
+      { name: "Duro", brand: "Casio", movement: "Quartz" },
+    ]);
+    const first = await counts();
+    expect(first.movement).toEqual({ Automatic: 1, Quartz: 1 });
+    // Counting reads the brands (their names are the options' labels): with the table locked, only
+    // counts kept from before can answer.
+    const locker = await server.database.db.transaction();
+    try {
+      await locker.raw("LOCK TABLE brands IN ACCESS EXCLUSIVE MODE");
+      const answered = await Promise.race([
+        counts(),
+        new Promise<"waiting">((resolve) => setTimeout(() => resolve("waiting"), 5_000)),
+      ]);
+      expect(answered).toEqual(first);
+    } finally {
+      await locker.rollback();
+    }
+  });
+
+  it("count again after any write that changes a count or a label, by any path, and not after a sale", async () => {
+    const db = server.database.db;
+    await db("products").del();
+    const [turtle] = await insertProducts(server, [
+      { name: "Turtle", brand: "Seiko", movement: "Automatic", features: [] },
+      { name: "Duro", brand: "Casio", movement: "Quartz", features: ["date"] },
+    ]);
+    expect((await counts()).movement).toEqual({ Automatic: 1, Quartz: 1 });
+
+    // SQL by hand, as an operator might: each write is seen by the next request.
+    await db("products").where({ id: turtle }).update({ movement: "Solar" });
+    expect((await counts()).movement).toEqual({ Quartz: 1, Solar: 1 });
+    await db("products")
+      .where({ id: turtle })
+      .update({ features: ["date", "chronograph"] });
+    expect((await counts()).feature).toEqual({ chronograph: 1, date: 2 });
+    await db("products").where({ id: turtle }).update({ waterResistanceM: 200, caseDiameterMm: 45 });
+    const written = await counts();
+    expect(written.waterResistance["At least 200 m"]).toBe(1);
+    expect(written.caseSize).toEqual({ "Over 44 mm": 1 });
+    await db("products").where({ id: turtle }).update({ strapMaterial: "Rubber", dialColour: "Green" });
+    const strapped = await counts();
+    expect(strapped.strap).toEqual({ Rubber: 1 });
+    expect(strapped.dial).toEqual({ Green: 1 });
+    await db("brands").where({ slug: "seiko" }).update({ name: "SEIKO" });
+    expect((await counts()).brand).toEqual({ Casio: 1, SEIKO: 1 });
+
+    // A sale changes stock only, which no count reads: the kept counts stay good.
+    const before = await version();
+    await db("products").where({ id: turtle }).decrement("stock", 1);
+    expect(await version()).toBe(before);
+  });
+});

@@ -14,6 +14,7 @@ import { Product, type PublicProduct } from "./product.model";
 import type { MailContext } from "../mail/mail-layout";
 import { queueDueStockAlerts } from "./stock-alerts.service";
 import { CACHED_SEARCH_RESULTS, SearchCache, type CachedSearch } from "./search-cache";
+import { FacetCountCache } from "./facet-count-cache";
 import { ONE_WORD, SORT_ORDER, catalogueSizeSql, inOrder, orderBySort, relevanceKey, seekTo } from "./catalog-sql";
 import {
   FACETS,
@@ -47,6 +48,7 @@ export type ProductList = { products: PublicProduct[]; pagination: Pagination; f
 
 export class CatalogService {
   private readonly searchCache: SearchCache | null;
+  private readonly facetCountCache = new FacetCountCache();
   /**
    * The searches under way, by cache key: the same search asked meanwhile (ten visitors after a
    * change, say) waits for that one instead of reading every match again, then checks its
@@ -125,13 +127,25 @@ export class CatalogService {
    */
   private async facetCounts(filters: CatalogFilters, base: Condition[]): Promise<FacetCounts> {
     const queries = facetQueries(filterConditions(filters), base);
+    const sql = `SELECT ${FACETS.map((facet) => `(SELECT coalesce(json_agg(f), '[]') FROM (${queries[facet].sql}) f) AS "${facet}"`).join(", ")},
+                        (SELECT version FROM search_version) AS version`;
+    const bindings = FACETS.flatMap((facet) => queries[facet].bindings);
+    // Counting reads every product the other filters let through (all of them for the whole
+    // catalogue); counts kept from the same catalogue are used instead (facet-count-cache.ts).
+    const key = JSON.stringify([sql, bindings]);
+    const kept = this.facetCountCache.get(key);
+    if (kept) {
+      const { rows } = await this.db.raw<{ rows: { version: string }[] }>("SELECT version FROM search_version");
+      if (rows[0]!.version === kept.version) return kept.counts;
+      this.facetCountCache.delete(key);
+    }
     const { rows } = await this.db.raw<{
-      rows: Record<Facet, { value: string; label?: string; count: number }[] | null>[];
-    }>(
-      `SELECT ${FACETS.map((facet) => `(SELECT coalesce(json_agg(f), '[]') FROM (${queries[facet].sql}) f) AS "${facet}"`).join(", ")}`,
-      FACETS.flatMap((facet) => queries[facet].bindings),
-    );
-    return facetOptions(rows[0]!);
+      rows: (Record<Facet, { value: string; label?: string; count: number }[] | null> & { version: string })[];
+    }>(sql, bindings);
+    const { version, ...facetRows } = rows[0]!;
+    const counts = facetOptions(facetRows);
+    this.facetCountCache.set(key, { version, counts });
+    return counts;
   }
 
   private async unfilteredProducts(options: {
