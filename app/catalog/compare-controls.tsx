@@ -7,7 +7,13 @@ import { COMPARE_FORM_ID } from "../../server/modules/catalog/comparison-values.
  */
 export function CompareButton({ productId, productName }: { productId: string; productName: string }) {
   return (
-    <button type="submit" form={COMPARE_FORM_ID} name="productId" value={productId} className="link-button compare-button">
+    <button
+      type="submit"
+      form={COMPARE_FORM_ID}
+      name="productId"
+      value={productId}
+      className="link-button compare-button"
+    >
       Compare<span className="visually-hidden">{` ${productName}`}</span>
     </button>
   );

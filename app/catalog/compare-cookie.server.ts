@@ -1,8 +1,5 @@
 import { createCookie } from "react-router";
-import {
-  COMPARE_COOKIE,
-  COMPARE_COOKIE_MAX_AGE_SECONDS,
-} from "../../server/modules/catalog/comparison-values.shared";
+import { COMPARE_COOKIE, COMPARE_COOKIE_MAX_AGE_SECONDS } from "../../server/modules/catalog/comparison-values.shared";
 
 /**
  * The compared watches' ids in the shopper's cookie (docs/product.md, "Compare"). React Router's

@@ -8,10 +8,7 @@ import { Product, type PublicProduct } from "./product.model";
 
 /** A change to the comparison, as the Compare and Remove buttons send it. */
 const comparisonChangeSchema = yup.object({
-  intent: yup
-    .string()
-    .required("Choose what to do")
-    .oneOf(["add", "remove", "clear"], "Choose add, remove or clear"),
+  intent: yup.string().required("Choose what to do").oneOf(["add", "remove", "clear"], "Choose add, remove or clear"),
   productId: yup.string().when("intent", {
     is: (intent: string) => intent !== "clear",
     then: (schema) => schema.required("Choose a watch").test("uuid", "Choose a watch", (value) => isUuid(value)),
@@ -69,7 +66,10 @@ export class ComparisonService {
     const product = await Product.query(this.db).findById(productId).select("id", "name");
     if (!product) throw new NotFoundError("Product not found");
     if (ids.includes(productId)) {
-      return { ids, message: `${product.name} is already in your comparison (${ids.length} of ${MAX_COMPARED_WATCHES}).` };
+      return {
+        ids,
+        message: `${product.name} is already in your comparison (${ids.length} of ${MAX_COMPARED_WATCHES}).`,
+      };
     }
     if (ids.length >= MAX_COMPARED_WATCHES) throw new ConflictError(COMPARISON_FULL);
     const added = [...ids, productId];
