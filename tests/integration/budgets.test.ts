@@ -63,7 +63,7 @@ describe("page weight budgets", () => {
     const htmlGzip = gzipSize(html);
     console.info(
       `/products: ${scripts.length} scripts, ${(javaScriptGzip / 1024).toFixed(1)} kB JavaScript (gzip, budget ${(BUDGETS.productsJavaScriptGzipBytes / 1024).toFixed(0)} kB); ` +
-        `HTML ${(htmlGzip / 1024).toFixed(1)} kB (gzip, budget ${(BUDGETS.productsHtmlGzipBytes / 1024).toFixed(0)} kB)`,
+        `HTML ${(htmlGzip / 1024).toFixed(1)} kB (gzip, budget ${(BUDGETS.productsHtmlGzipBytes / 1024).toFixed(1)} kB)`,
     );
     expect(javaScriptGzip).toBeLessThanOrEqual(BUDGETS.productsJavaScriptGzipBytes);
     expect(htmlGzip).toBeLessThanOrEqual(BUDGETS.productsHtmlGzipBytes);
