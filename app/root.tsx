@@ -14,6 +14,8 @@ import { SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS } from "..
 import type { Route } from "./+types/root";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
+import { CompareForm } from "./catalog/compare-controls";
+import { comparedIdsOf } from "./catalog/compare-cookie.server";
 import { SessionFlash } from "./components/flash-banner";
 import { PageScripts } from "./components/page-scripts";
 import { RouteErrorScreen } from "./components/route-error-screen";
@@ -38,13 +40,15 @@ export const middleware: Route.MiddlewareFunction[] = [
   },
 ];
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, cartCount, store, publicUrl, services, session, lite } = context.get(requestContext);
   return {
     lite,
     user: user ? { name: user.name, role: user.role } : null,
     // The badge in the top bar: the total quantity in the cart, on every page.
     cartCount: user ? (cartCount ?? (await services.cart.countItems(user._id))) : 0,
+    // The top bar's Compare link: how many watches the shopper's cookie names (catalog/compare.tsx).
+    comparedCount: services.comparison.count(await comparedIdsOf(request)),
     flash: session.takeFlash(),
     site: { name: store.name, tagline: store.tagline, publicUrl },
     store,
@@ -136,11 +140,17 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <SiteHeader user={data?.user ?? null} cartCount={data?.cartCount ?? 0} brand={data?.site.name ?? "Waqt"} />
+        <SiteHeader
+          user={data?.user ?? null}
+          cartCount={data?.cartCount ?? 0}
+          comparedCount={data?.comparedCount ?? 0}
+          brand={data?.site.name ?? "Waqt"}
+        />
         <main id="main" className="site-main">
           {data?.flash ? <SessionFlash key={data.flash.id} flash={data.flash} /> : null}
           {children}
         </main>
+        <CompareForm />
         {data ? <SiteFooter store={data.store} lite={data.lite} /> : null}
         {data?.lite ? null : (
           <>

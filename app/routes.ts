@@ -11,6 +11,7 @@ export default [
   route("products", "catalog/products.tsx"),
   route("products/:productId", "catalog/product.tsx"),
   route("brands/:slug", "catalog/brand.tsx"),
+  route("compare", "catalog/compare.tsx"),
 
   // Cart
   route("cart", "cart/cart.tsx"),

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { PublicProduct } from "../../server/modules/catalog/product.model";
 import { AddToCartForm } from "../cart/add-to-cart-form";
+import { CompareButton } from "./compare-controls";
 import { CARD_SLOT } from "../components/image-slots";
 import { ProductImage } from "../components/product-image";
 import { formatRupees } from "../lib/money";
@@ -24,7 +25,7 @@ export function cardProductOf(product: PublicProduct): CardProduct {
   return { _id, name, brand, description, price, stock, imageUrl, images, imagePlaceholder };
 }
 
-/** One watch in the catalogue grid: image, name, description, price, stock and Add to Cart. */
+/** One watch in the catalogue grid: image, name, description, price, stock, Add to Cart and Compare. */
 export function ProductCard({ product, eagerImage }: { product: CardProduct; eagerImage: boolean }) {
   return (
     <li className="product-card">
@@ -46,6 +47,7 @@ export function ProductCard({ product, eagerImage }: { product: CardProduct; eag
       <span className="product-card__price">{formatRupees(product.price)}</span>
       <span className={product.stock > 0 ? "stock stock--in" : "stock stock--out"}>{stockLabel(product.stock)}</span>
       <AddToCartForm productId={product._id} productName={product.name} inStock={product.stock > 0} then="stay" />
+      <CompareButton productId={product._id} productName={product.name} />
     </li>
   );
 }

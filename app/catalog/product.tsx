@@ -22,6 +22,7 @@ import { foundOr404 } from "../lib/not-found";
 import { BrandName, stockLabel } from "./product-card";
 import type { RootData } from "../root";
 import { QuantityStepper } from "./quantity-stepper";
+import { CompareButton } from "./compare-controls";
 import {
   SPEC_DEFINITIONS,
   SPEC_KEYS,
@@ -199,6 +200,9 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           </dl>
           <p className="product-detail__description">{product.description}</p>
           <SpecsTable specs={product.specs} />
+          <p>
+            <CompareButton productId={product._id} productName={product.name} />
+          </p>
         </div>
       </div>
     </article>

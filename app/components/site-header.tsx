@@ -14,7 +14,18 @@ const MAIN_LINKS = [
  * The top bar. On small screens the links fold into a menu that is a native <details>
  * element, so it opens and closes without JavaScript.
  */
-export function SiteHeader({ user, cartCount, brand }: { user: HeaderUser; cartCount: number; brand: string }) {
+export function SiteHeader({
+  user,
+  cartCount,
+  comparedCount,
+  brand,
+}: {
+  user: HeaderUser;
+  cartCount: number;
+  /** Watches in the shopper's comparison: the Compare link shows only when there are some. */
+  comparedCount: number;
+  brand: string;
+}) {
   // Without JavaScript a link followed from the open menu loads a new page, with the menu closed;
   // with it the header stays, so the menu is closed when the page changes.
   const menu = useClosedOnNavigation();
@@ -29,6 +40,11 @@ export function SiteHeader({ user, cartCount, brand }: { user: HeaderUser; cartC
           <NavLinks />
         </nav>
         <div className="header-actions">
+          {comparedCount > 0 ? (
+            <Link to="/compare" className="compare-link">
+              Compare <span className="badge">{comparedCount}</span>
+            </Link>
+          ) : null}
           <CartLink count={cartCount} />
           <div className="nav-desktop">
             <AccountLinks user={user} />

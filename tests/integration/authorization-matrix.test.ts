@@ -89,6 +89,9 @@ const PAGE_MATRIX: Record<string, Row> = {
   "POST /contact": everyone(400), // an empty message is refused, by anyone
   "GET /products/:productId": everyone(200),
   "GET /brands/:slug": everyone(200, { params: () => ({ slug: "matrix-brand" }) }),
+  // The comparison needs no account: anyone compares, an empty form is refused by anyone.
+  "GET /compare": everyone(200),
+  "POST /compare": everyone(400),
   // A guest sees "Please login to view your cart", not a redirect.
   "GET /cart": everyone(200),
   "POST /cart": row("login", 400, 400, 400),

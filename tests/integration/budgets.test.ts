@@ -11,9 +11,9 @@ import { startTestServer, type TestServer } from "../support/test-server";
  */
 const BUDGETS = {
   /** Every script /products makes the browser load (module preloads and the entry), gzip. */
-  productsJavaScriptGzipBytes: 122 * 1024, // measured 117.6 kB: React 19 + React Router (~112 kB) and the page's modules (responsive photos added 1 kB)
+  productsJavaScriptGzipBytes: 123 * 1024, // measured 117.6 kB: React 19 + React Router (~112 kB) and the page's modules (responsive photos added 1 kB; the catalogue's filters 4 kB; Compare on every card 0.4 kB)
   /** The /products document (12 cards), gzip. */
-  productsHtmlGzipBytes: 6 * 1024, // measured 5.0 kB
+  productsHtmlGzipBytes: 6.5 * 1024, // measured 5.0 kB; 5.9 kB with the catalogue's filter form, 6.1 kB with Compare on every card
   /**
    * The same with a photo on every card: each card lists its photo's files in srcset (and the
    * page's data repeats them for hydration) and inlines its placeholder, about half a kB per
@@ -63,7 +63,7 @@ describe("page weight budgets", () => {
     const htmlGzip = gzipSize(html);
     console.info(
       `/products: ${scripts.length} scripts, ${(javaScriptGzip / 1024).toFixed(1)} kB JavaScript (gzip, budget ${(BUDGETS.productsJavaScriptGzipBytes / 1024).toFixed(0)} kB); ` +
-        `HTML ${(htmlGzip / 1024).toFixed(1)} kB (gzip, budget ${(BUDGETS.productsHtmlGzipBytes / 1024).toFixed(0)} kB)`,
+        `HTML ${(htmlGzip / 1024).toFixed(1)} kB (gzip, budget ${(BUDGETS.productsHtmlGzipBytes / 1024).toFixed(1)} kB)`,
     );
     expect(javaScriptGzip).toBeLessThanOrEqual(BUDGETS.productsJavaScriptGzipBytes);
     expect(htmlGzip).toBeLessThanOrEqual(BUDGETS.productsHtmlGzipBytes);
