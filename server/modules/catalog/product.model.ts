@@ -27,6 +27,14 @@ export const productShape = object({
   ),
   stock: integer({ minimum: 0 }),
   brand: text(),
+  rating: nullable(
+    number({
+      minimum: 1,
+      maximum: 5,
+      description: "The approved reviews' average, two decimals at most; null without one",
+    }),
+  ),
+  reviewCount: integer({ minimum: 0, description: "How many approved reviews the product has" }),
   createdAt: dateTime(),
   updatedAt: dateTime(),
 });
@@ -51,6 +59,9 @@ export class Product extends BaseModel {
   fallbackImageUrl!: string;
   stock!: number;
   brand!: string;
+  /** The approved reviews' average and count, kept by the reviews' moderation (reviews.service.ts). */
+  ratingAverage!: number | null;
+  ratingCount!: number;
   createdAt!: Date;
   updatedAt!: Date;
 
@@ -67,6 +78,8 @@ export class Product extends BaseModel {
       imagePlaceholder: this.imagePlaceholder ?? null,
       stock: this.stock,
       brand: this.brand,
+      rating: this.ratingAverage ?? null,
+      reviewCount: this.ratingCount ?? 0,
       createdAt: new Date(this.createdAt).toISOString(),
       updatedAt: new Date(this.updatedAt).toISOString(),
     };
