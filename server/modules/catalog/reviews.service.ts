@@ -82,7 +82,7 @@ export class ReviewsService {
         return review.id;
       })
       .catch((error: unknown) => {
-        throw (error as { code?: string }).code === "23505" ? new ConflictError(ALREADY_REVIEWED) : error;
+        throw isSecondReview(error) ? new ConflictError(ALREADY_REVIEWED) : error;
       });
     return this.readReview(reviewId);
   }
@@ -220,7 +220,7 @@ async function deliveredPurchase(db: Knex, userId: string, productId: string) {
   return Order.query(db)
     .select("orders.id", "orders.createdAt")
     .where({ "orders.userId": userId, "orders.status": "Delivered" })
-    .whereExists(Order.relatedQuery("items").where("orderItems.productId", productId))
+    .whereExists(Order.relatedQuery("items").where("items.productId", productId))
     .orderBy("orders.deliveredAt", "desc")
     .first();
 }
@@ -240,6 +240,12 @@ export async function refreshRating(trx: Knex, productId: string): Promise<void>
       WHERE products.id = ?`,
     [productId, productId],
   );
+}
+
+/** The unique index of migration 70 refused a second review (objection wraps the driver's error). */
+function isSecondReview(error: unknown): boolean {
+  const native = (error as { nativeError?: { code?: string; constraint?: string } }).nativeError;
+  return native?.code === "23505" && native.constraint === "reviews_one_per_customer_and_product";
 }
 
 function mergedProblems(problems: InvalidInputError[]): InvalidInputError {
