@@ -10,6 +10,7 @@ export default [
   // Catalog
   route("products", "catalog/products.tsx"),
   route("products/:productId", "catalog/product.tsx"),
+  route("products/:productId/review", "catalog/product-review.tsx"),
 
   // Cart
   route("cart", "cart/cart.tsx"),

@@ -34,3 +34,9 @@ export function purchaseMonth(purchasedAt: string): string {
 export function ratingText(rating: number): string {
   return `${Number(rating.toFixed(1))} out of 5`;
 }
+
+/** Five stars, the rating's rounded number filled: drawn beside the figure, hidden from screen readers. */
+export function starsOf(rating: number): string {
+  const filled = Math.min(5, Math.max(0, Math.round(rating)));
+  return `${"★".repeat(filled)}${"☆".repeat(5 - filled)}`;
+}
