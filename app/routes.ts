@@ -61,6 +61,7 @@ export default [
     route("admin/discounts/:discountId/edit", "admin/discount-edit.tsx"),
     route("admin/returns", "admin/returns.tsx"),
     route("admin/returns/:returnId", "admin/return-details.tsx"),
+    route("admin/reviews", "admin/reviews.tsx"),
     route("admin/outbox", "admin/outbox.tsx"),
     route("admin/settings/orders", "admin/settings-orders.tsx"),
   ]),
