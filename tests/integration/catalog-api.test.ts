@@ -115,6 +115,8 @@ describe("GET /products", () => {
       imagePlaceholder: null,
       stock: 3,
       brand: "Omega",
+      rating: null,
+      reviewCount: 0,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
