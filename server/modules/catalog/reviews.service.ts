@@ -150,11 +150,6 @@ export class ReviewsService {
     };
   }
 
-  /** Reviews waiting for an admin (the dashboard's and the menu's count). */
-  async countPending(): Promise<number> {
-    return Review.query(this.db).where("status", "pending").resultSize();
-  }
-
   /**
    * An admin publishes a review or hides it with a reason. The product's figures are counted
    * again under its row lock in the same transaction (two approvals of one watch at once take
