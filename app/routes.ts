@@ -12,6 +12,7 @@ export default [
   route("products/:productId", "catalog/product.tsx"),
   route("brands/:slug", "catalog/brand.tsx"),
   route("compare", "catalog/compare.tsx"),
+  route("products/:productId/review", "catalog/product-review.tsx"),
 
   // Cart
   route("cart", "cart/cart.tsx"),
@@ -62,6 +63,7 @@ export default [
     route("admin/discounts/:discountId/edit", "admin/discount-edit.tsx"),
     route("admin/returns", "admin/returns.tsx"),
     route("admin/returns/:returnId", "admin/return-details.tsx"),
+    route("admin/reviews", "admin/reviews.tsx"),
     route("admin/outbox", "admin/outbox.tsx"),
     route("admin/settings/orders", "admin/settings-orders.tsx"),
   ]),

@@ -29,6 +29,7 @@ import * as brands from "./20261126000032_brands";
 import * as parcelOutcome from "./20261126000035_parcel_outcome";
 import * as orderRules from "./20261126000036_order_rules";
 import * as searchVersionFilters from "./20261126000060_search_version_filters";
+import * as reviews from "./20261126000070_reviews";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -65,6 +66,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261126000035_parcel_outcome": parcelOutcome,
   "20261126000036_order_rules": orderRules,
   "20261126000060_search_version_filters": searchVersionFilters,
+  "20261126000070_reviews": reviews,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

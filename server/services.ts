@@ -22,6 +22,7 @@ import { CartService } from "./modules/cart/cart.service";
 import { CatalogService } from "./modules/catalog/catalog.service";
 import { StockAlertsService } from "./modules/catalog/stock-alerts.service";
 import { ComparisonService } from "./modules/catalog/comparison.service";
+import { ReviewsService } from "./modules/catalog/reviews.service";
 import { ContactService } from "./modules/contact/contact.service";
 import { DiscountCodeGuard, DiscountsService } from "./modules/discounts/discounts.service";
 import type { MailContext } from "./modules/mail/mail-layout";
@@ -69,6 +70,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     catalog: new CatalogService(db, mail),
     stockAlerts: new StockAlertsService(db, rateLimiter, mail),
     comparison: new ComparisonService(db),
+    reviews: new ReviewsService(db, mail),
     cart: new CartService(db),
     orders: new OrdersService(db, clock),
     orderDesk: new OrderDeskService(db),

@@ -10,6 +10,7 @@ export const ADMIN_AREAS: readonly { to: string; label: string }[] = [
   { to: "/admin/orders", label: "Orders" },
   { to: "/admin/products", label: "Products" },
   { to: "/admin/returns", label: "Returns" },
+  { to: "/admin/reviews", label: "Reviews" },
   { to: "/admin/discounts", label: "Discounts" },
   { to: "/admin/users", label: "Users" },
   { to: "/admin/outbox", label: "Outbox" },

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { ratingText, starsOf } from "../../server/modules/catalog/review-values.shared";
 import type { PublicProduct } from "../../server/modules/catalog/product.model";
 import { AddToCartForm } from "../cart/add-to-cart-form";
 import { CompareButton } from "./compare-controls";
@@ -17,12 +18,40 @@ export function stockLabel(stock: number): string {
  */
 export type CardProduct = Pick<
   PublicProduct,
-  "_id" | "name" | "brand" | "description" | "price" | "stock" | "imageUrl" | "images" | "imagePlaceholder"
+  | "_id"
+  | "name"
+  | "brand"
+  | "description"
+  | "price"
+  | "stock"
+  | "imageUrl"
+  | "images"
+  | "imagePlaceholder"
+  | "rating"
+  | "reviewCount"
 >;
 
 export function cardProductOf(product: PublicProduct): CardProduct {
-  const { _id, name, brand, description, price, stock, imageUrl, images, imagePlaceholder } = product;
-  return { _id, name, brand, description, price, stock, imageUrl, images, imagePlaceholder };
+  const { _id, name, brand, description, price, stock, imageUrl, images, imagePlaceholder, rating, reviewCount } =
+    product;
+  return { _id, name, brand, description, price, stock, imageUrl, images, imagePlaceholder, rating, reviewCount };
+}
+
+/**
+ * The approved reviews' average and count ("★ 4.5 out of 5 · 12 reviews"); nothing without
+ * one. The stars are drawn beside the figure, which is what screen readers read.
+ */
+export function RatingSummary({ rating, count, link }: { rating: number | null; count: number; link?: string }) {
+  if (rating === null || count === 0) return null;
+  const text = `${ratingText(rating)}, ${count} ${count === 1 ? "review" : "reviews"}`;
+  return (
+    <p className="rating">
+      <span className="rating__stars" aria-hidden="true">
+        {starsOf(rating)}
+      </span>
+      {link ? <a href={link}>{text}</a> : <span>{text}</span>}
+    </p>
+  );
 }
 
 /** One watch in the catalogue grid: image, name, description, price, stock, Add to Cart and Compare. */
@@ -43,6 +72,7 @@ export function ProductCard({ product, eagerImage }: { product: CardProduct; eag
         <span className="product-card__name">{product.name}</span>
       </Link>
       <BrandName brand={product.brand} className="product-card__brand" />
+      <RatingSummary rating={product.rating} count={product.reviewCount} />
       <p className="product-card__description">{product.description}</p>
       <span className="product-card__price">{formatRupees(product.price)}</span>
       <span className={product.stock > 0 ? "stock stock--in" : "stock stock--out"}>{stockLabel(product.stock)}</span>

@@ -19,7 +19,9 @@ import { Field, FormError, Honeypot, formFailure, formHeaders, formValues, isHon
 import { formatRupees } from "../lib/money";
 import { absoluteSiteUrl, pageMeta, siteOf } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
-import { BrandName, stockLabel } from "./product-card";
+import { BrandName, RatingSummary, stockLabel } from "./product-card";
+import { ProductReviews } from "./product-reviews";
+import type { PublicReview } from "../../server/modules/catalog/review.shape";
 import type { RootData } from "../root";
 import { QuantityStepper } from "./quantity-stepper";
 import { CompareButton } from "./compare-controls";
@@ -42,7 +44,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   // The page shows no dates; its structured data is made from the product as it renders, rather
   // than sent twice (in the page and again in the data for hydration).
   // A signed-in customer's alerts go to the account's address (the field is hidden and filled).
-  return { product, alertEmail: user?.email ?? null };
+  // The first page of published reviews only when there are some (the kept count says so).
+  const [reviews, reviewChance] = await Promise.all([
+    product.reviewCount > 0 ? services.reviews.listPublished(product._id, {}).then((list) => list.reviews) : [],
+    user ? services.reviews.reviewChance(user._id, product._id) : null,
+  ]);
+  return { product, alertEmail: user?.email ?? null, reviews, reviewChance };
 }
 
 /**
@@ -88,9 +95,13 @@ function additionalProperties(specs: WatchSpecs) {
   );
 }
 
-/** schema.org Product, for search engines: price in PKR and whether it can be bought now. */
+/**
+ * schema.org Product, for search engines: price in PKR and whether it can be bought now; the
+ * approved reviews' figures and the reviews shown, only when there are some.
+ */
 function productStructuredData(
   product: Omit<PublicProduct, "createdAt" | "updatedAt">,
+  reviews: PublicReview[],
   publicUrl: string,
   storeName: string,
 ) {
@@ -113,6 +124,25 @@ function productStructuredData(
       itemCondition: "https://schema.org/NewCondition",
       seller: { "@type": "Organization", name: storeName },
     },
+    ...(product.rating !== null && product.reviewCount > 0
+      ? {
+          aggregateRating: {
+            "@type": "AggregateRating",
+            ratingValue: product.rating,
+            reviewCount: product.reviewCount,
+            bestRating: 5,
+            worstRating: 1,
+          },
+          review: reviews.map((review) => ({
+            "@type": "Review",
+            name: review.title,
+            reviewBody: review.text,
+            datePublished: (review.publishedAt ?? review.createdAt).slice(0, 10),
+            author: { "@type": "Person", name: review.author },
+            reviewRating: { "@type": "Rating", ratingValue: review.rating, bestRating: 5, worstRating: 1 },
+          })),
+        }
+      : {}),
   };
 }
 
@@ -139,9 +169,9 @@ function jsonForScript(value: unknown): string {
 }
 
 export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { product, alertEmail } = loaderData;
+  const { product, alertEmail, reviews, reviewChance } = loaderData;
   const site = (useRouteLoaderData("root") as RootData | undefined)?.site;
-  const structuredData = site ? productStructuredData(product, site.publicUrl, site.name) : null;
+  const structuredData = site ? productStructuredData(product, reviews, site.publicUrl, site.name) : null;
   const inStock = product.stock > 0;
   return (
     <article className="product-detail">
@@ -165,6 +195,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
         />
         <div className="product-detail__info">
           <h1>{product.name}</h1>
+          <RatingSummary rating={product.rating} count={product.reviewCount} link="#reviews" />
           {/* Price and Add to Cart first, within a phone's first screen; on a phone they stay at the
               bottom of the screen while the details below are read (app.css, ".product-buy"). */}
           <div className={inStock ? "product-buy product-buy--sticky" : "product-buy"}>
@@ -205,6 +236,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           </p>
         </div>
       </div>
+      <ProductReviews productId={product._id} count={product.reviewCount} reviews={reviews} chance={reviewChance} />
     </article>
   );
 }

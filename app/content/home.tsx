@@ -5,12 +5,13 @@ import { requestContext } from "../context";
 import { formatRupees } from "../lib/money";
 import { routeMeta } from "../lib/meta";
 import { FeatureGrid } from "./feature-grid";
-import { FIRST_ORDER_CODE, STORE_FEATURES, STORE_FIGURES, TESTIMONIALS } from "./store-promises";
+import { FIRST_ORDER_CODE, STORE_FEATURES, TESTIMONIALS } from "./store-promises";
+import { storeFigures } from "../../server/modules/reports/store-figures.shared";
 import type { Route } from "./+types/home";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
-  const newest = await services.catalog.newestInStock(4);
+  const [newest, counts] = await Promise.all([services.catalog.newestInStock(4), services.reports.storeCounts()]);
   // What the tiles show, not the whole rows: the data is sent again for hydration.
   return {
     newest: newest.map(({ _id, name, price, imageUrl, images, imagePlaceholder }) => ({
@@ -21,6 +22,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       images,
       imagePlaceholder,
     })),
+    figures: storeFigures(counts),
   };
 }
 
@@ -109,7 +111,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           In numbers
         </h2>
         <ul className="figures figures--home">
-          {STORE_FIGURES.map((figure) => (
+          {loaderData.figures.map((figure) => (
             <li key={figure.label} className="card figure">
               <span className="figure__value">{figure.value}</span>
               <span className="figure__label">{figure.label}</span>

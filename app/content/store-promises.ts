@@ -26,14 +26,6 @@ export const RETURNS_PROMISE = {
   text: "Not right? Ask for a return of an unworn watch under My Orders within 7 days of delivery.",
 };
 
-/** The home page's figures (docs/product.md, "Contact and content"). */
-export const STORE_FIGURES = [
-  { value: "500+", label: "Products" },
-  { value: "1000+", label: "Happy Customers" },
-  { value: "100%", label: "Authentic" },
-  { value: "4.9/5", label: "Customer Rating" },
-];
-
 export const TESTIMONIALS = [
   {
     quote:

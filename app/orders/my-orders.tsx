@@ -22,7 +22,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const returnable = list.orders
     .filter((order) => services.orders.returnRefusal(order) === null)
     .map((order) => order._id);
-  return { ...list, cancellable, returnable };
+  // The delivered watches not yet reviewed: "Write a review" beside each (docs/product.md, "Reviews").
+  const delivered = list.orders
+    .filter((order) => order.status === "Delivered")
+    .flatMap((order) => order.items.map((item) => item.product._id))
+    .filter((id): id is string => id !== null);
+  const reviewed = new Set(await services.reviews.reviewedAmong(user._id, delivered));
+  const reviewable = [...new Set(delivered)].filter((id) => !reviewed.has(id));
+  return { ...list, cancellable, returnable, reviewable };
 }
 
 /** The store's default page size (docs/product.md, "Limits"). */
@@ -31,7 +38,7 @@ const ORDERS_PER_PAGE = 10;
 export const meta: Route.MetaFunction = routeMeta({ title: "My Orders", path: "/my-orders", noindex: true });
 
 export default function MyOrders({ loaderData }: Route.ComponentProps) {
-  const { orders, pagination, cancellable, returnable } = loaderData;
+  const { orders, pagination, cancellable, returnable, reviewable } = loaderData;
   return (
     <section>
       <h1>My Orders</h1>
@@ -50,6 +57,7 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
               order={order}
               cancellable={cancellable.includes(order._id)}
               canReturn={returnable.includes(order._id)}
+              reviewable={reviewable}
             />
           ))}
         </div>

@@ -27,8 +27,11 @@ export function OrderNumber({ id }: { id: string }) {
   return <span className="order-number" title={id}>{`#${shortOrderId(id)}`}</span>;
 }
 
-/** The lines of an order as they were sold: name, image, quantity and unit price then. */
-export function OrderItems({ order }: { order: PublicOrder }) {
+/**
+ * The lines of an order as they were sold: name, image, quantity and unit price then; "Write a
+ * review" beside each watch of a delivered order that its customer may still review (`reviewable`).
+ */
+export function OrderItems({ order, reviewable = [] }: { order: PublicOrder; reviewable?: readonly string[] }) {
   return (
     <ul className="order-items">
       {order.items.map((item, index) => (
@@ -42,6 +45,12 @@ export function OrderItems({ order }: { order: PublicOrder }) {
             )}
           </span>
           <span>{`${item.quantity} × ${formatRupees(item.price)}`}</span>
+          {order.status === "Delivered" && item.product._id && reviewable.includes(item.product._id) ? (
+            <Link className="button button--small button--ghost" to={`/products/${item.product._id}/review`}>
+              <span>Write a review</span>
+              <span className="visually-hidden">{` of ${item.product.name}`}</span>
+            </Link>
+          ) : null}
         </li>
       ))}
     </ul>
@@ -157,10 +166,13 @@ export function OrderCard({
   order,
   cancellable = false,
   canReturn = false,
+  reviewable,
 }: {
   order: PublicOrder;
   cancellable?: boolean;
   canReturn?: boolean;
+  /** The watches of the order its customer may review (not yet reviewed). */
+  reviewable?: readonly string[];
 }) {
   const number = shortOrderId(order._id);
   return (
@@ -170,7 +182,7 @@ export function OrderCard({
         <span className="muted">{formatOrderDate(order.createdAt)}</span>
         <StatusBadge status={order.status} />
       </header>
-      <OrderItems order={order} />
+      <OrderItems order={order} reviewable={reviewable} />
       <OrderShipping order={order} />
       <OrderDiscount order={order} />
       <p className="order-card__total">{`Total: ${formatRupees(order.totalPrice)}`}</p>

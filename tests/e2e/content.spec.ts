@@ -8,8 +8,8 @@ test.describe("storefront content", () => {
       await expect(page.getByRole("heading", { name: blurb })).toBeVisible();
     }
     await expect(page.getByText("FIRST10")).toBeVisible();
-    for (const figure of ["500+", "1000+", "100%", "4.9/5"])
-      await expect(page.getByText(figure, { exact: true })).toBeVisible();
+    // The figures the store's own data bears out (tests/integration/reviews-pages.test.ts).
+    await expect(page.getByText("100%", { exact: true })).toBeVisible();
     await expect(page.locator("figure.testimonial")).toHaveCount(3);
 
     await page.getByRole("link", { name: "About Us", exact: true }).last().click();

@@ -92,6 +92,10 @@ const PAGE_MATRIX: Record<string, Row> = {
   // The comparison needs no account: anyone compares, an empty form is refused by anyone.
   "GET /compare": everyone(200),
   "POST /compare": everyone(400),
+  // Writing a review: the customer received the watch; the others never did (403, told why). An
+  // empty form is refused before anything else.
+  "GET /products/:productId/review": row("login", 200, 403, 403),
+  "POST /products/:productId/review": row("login", 400, 400, 400),
   // A guest sees "Please login to view your cart", not a redirect.
   "GET /cart": everyone(200),
   "POST /cart": row("login", 400, 400, 400),
@@ -182,6 +186,9 @@ const PAGE_MATRIX: Record<string, Row> = {
   "POST /admin/discounts/:discountId/edit": row("login", "home", "home", 400),
   "GET /admin/returns": ADMIN_PAGE,
   "GET /admin/returns/:returnId": ADMIN_PAGE,
+  "GET /admin/reviews": ADMIN_PAGE,
+  // An empty form names no review: the list says it was not found.
+  "POST /admin/reviews": row("login", "home", "home", 404),
   "POST /admin/returns/:returnId": row("login", "home", "home", 400),
   "GET /admin/outbox": ADMIN_PAGE,
   // The order rules: an empty form turns every rule off, a blocklist entry without a value is refused.
@@ -281,6 +288,16 @@ const EXPRESS_MATRIX: Record<string, Row> = {
     body: { items: [{ productId: "00000000-0000-4000-8000-000000000000", quantity: 1 }], reason: "Other" },
   }),
   "GET /api/v1/returns": row(401, 403, 403, 200),
+  // Reviews: anyone reads the published; only the buyer of a delivered watch writes (the others 403).
+  "GET /api/v1/products/:id/reviews": everyone(200, { params: (f) => ({ id: f.productId }) }),
+  "POST /api/v1/products/:id/reviews": row(401, 201, 403, 403, {
+    params: (f) => ({ id: f.productId }),
+    body: { rating: 5, title: "Keeps time", text: "A good watch." },
+  }),
+  "GET /api/v1/reviews": row(401, 403, 403, 200),
+  "PATCH /api/v1/reviews/:id": row(401, 403, 403, 400, {
+    params: () => ({ id: "00000000-0000-4000-8000-000000000000" }),
+  }),
   "PATCH /api/v1/returns/:id": row(401, 403, 403, 400, { params: (f) => ({ id: f.returnId }) }),
   "GET /api/v1/discounts": row(401, 403, 403, 200),
   "POST /api/v1/discounts": row(401, 403, 403, 400),

@@ -116,6 +116,8 @@ describe("GET /products", () => {
       stock: 3,
       brand: "Omega",
       specs: expect.objectContaining({ movement: null, caseDiameterMm: null, features: [] }),
+      rating: null,
+      reviewCount: 0,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -40,7 +40,7 @@ const goodMessage = {
 };
 
 describe("home page", () => {
-  it("has the store's blurbs, the FIRST10 banner, the figures, three testimonials and the calls to action", async () => {
+  it("has the store's blurbs, the FIRST10 banner, the figures it can bear out, three testimonials and the calls to action", async () => {
     const html = await (await new TestClient(server.baseUrl).get("/")).text();
     for (const text of [
       "100% Authentic",
@@ -48,9 +48,6 @@ describe("home page", () => {
       "Free Delivery",
       "Cash on Delivery",
       "FIRST10",
-      "500+",
-      "1000+",
-      "4.9/5",
     ]) {
       expect(html).toContain(text);
     }

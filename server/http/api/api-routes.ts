@@ -5,6 +5,7 @@ import { catalogApiRoutes } from "./catalog.api";
 import { discountsApiRoutes } from "./discounts.api";
 import { ordersApiRoutes } from "./orders.api";
 import { returnsApiRoutes } from "./returns.api";
+import { reviewsApiRoutes } from "./reviews.api";
 import { settingsApiRoutes } from "./settings.api";
 
 /** Every /api/v1 call, module by module; the router and the OpenAPI document are made from this. */
@@ -16,4 +17,5 @@ export const apiRoutes: ApiRoute[] = [
   ...returnsApiRoutes,
   ...discountsApiRoutes,
   ...settingsApiRoutes,
+  ...reviewsApiRoutes,
 ];

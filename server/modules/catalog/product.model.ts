@@ -75,6 +75,14 @@ export const productShape = object({
   stock: integer({ minimum: 0 }),
   brand: text(),
   specs: specsShape,
+  rating: nullable(
+    number({
+      minimum: 1,
+      maximum: 5,
+      description: "The approved reviews' average, two decimals at most; null without one",
+    }),
+  ),
+  reviewCount: integer({ minimum: 0, description: "How many approved reviews the product has" }),
   createdAt: dateTime(),
   updatedAt: dateTime(),
 });
@@ -117,6 +125,9 @@ export class Product extends BaseModel {
   warrantyKind!: WatchSpecs["warrantyKind"];
   boxAndPapers!: boolean | null;
   certificateOfAuthenticity!: boolean | null;
+  /** The approved reviews' average and count, kept by the reviews' moderation (reviews.service.ts). */
+  ratingAverage!: number | null;
+  ratingCount!: number;
   createdAt!: Date;
   updatedAt!: Date;
 
@@ -134,6 +145,8 @@ export class Product extends BaseModel {
       stock: this.stock,
       brand: this.brand,
       specs: this.watchSpecs(),
+      rating: this.ratingAverage ?? null,
+      reviewCount: this.ratingCount ?? 0,
       createdAt: new Date(this.createdAt).toISOString(),
       updatedAt: new Date(this.updatedAt).toISOString(),
     };

@@ -20,6 +20,7 @@ export const MAIL_KINDS = [
   "return-approved",
   "return-rejected",
   "return-refunded",
+  "review-published",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

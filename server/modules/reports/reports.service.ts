@@ -5,6 +5,7 @@ import type { PublicOrder } from "../orders/order.shape";
 import { readOrders } from "../orders/orders.service";
 import { STORE_TIME_ZONE } from "../orders/order-values.shared";
 import { toPaisa } from "../shared/money.shared";
+import type { StoreCounts } from "./store-figures.shared";
 import { PAYMENT_METHODS } from "../../providers/payment-methods/payment-methods.shared";
 
 export type DashboardFigures = {
@@ -56,6 +57,29 @@ const DASHBOARD_LATEST_ORDERS = 5;
  */
 export class ReportsService {
   constructor(private readonly db: Database) {}
+
+  /**
+   * The home page's counts in one round trip: products from the kept per-category counts
+   * (migration 19), customers counted, and the approved reviews from their partial index
+   * (migration 70), so the page never scans the catalogue.
+   */
+  async storeCounts(): Promise<StoreCounts> {
+    const { rows } = await this.db.raw<{
+      rows: { products: string; customers: string; reviews: string; average_rating: string | null }[];
+    }>(`
+      SELECT (SELECT COALESCE(SUM(products), 0) FROM product_counts) AS products,
+             (SELECT count(*) FROM users WHERE role = 'customer') AS customers,
+             approved.reviews, approved.average_rating
+        FROM (SELECT count(*) AS reviews, avg(rating) AS average_rating
+                FROM reviews WHERE status = 'approved') AS approved`);
+    const row = rows[0]!;
+    return {
+      products: Number(row.products),
+      customers: Number(row.customers),
+      reviews: Number(row.reviews),
+      averageRating: row.average_rating === null ? null : Number(row.average_rating),
+    };
+  }
 
   /** The admin dashboard's figures. */
   async dashboardFigures(): Promise<DashboardFigures> {

@@ -1,0 +1,51 @@
+import type { Knex } from "knex";
+import { InvalidInputError, TooLargeError } from "../shared/errors.shared";
+import { inspectPhoto, preparePhoto, type PhotoUpload, type PreparedPhoto } from "./photo-processing";
+import { storePhoto } from "./photo-store";
+import { ReviewPhoto } from "./review.model";
+import { REVIEW_PHOTO_FIELDS, REVIEW_PHOTOS_MAX } from "./review-values.shared";
+
+/**
+ * A review's photos go through the product photos' pipeline (photo-processing.ts): the same
+ * limits (10 MB, 40 megapixels, the formats read), the same variants, stored in the same tables;
+ * each problem is said beside its own file input (`photo1` … `photo3`).
+ */
+export async function checkReviewPhotos(photos: PhotoUpload[]): Promise<InvalidInputError | null> {
+  if (photos.length > REVIEW_PHOTOS_MAX) {
+    return new InvalidInputError([{ field: "photos", message: `At most ${REVIEW_PHOTOS_MAX} photos` }]);
+  }
+  const errors: InvalidInputError["errors"] = [];
+  let tooLarge = false;
+  for (const [index, photo] of photos.entries()) {
+    try {
+      await inspectPhoto(photo);
+    } catch (error) {
+      if (!(error instanceof InvalidInputError)) throw error;
+      tooLarge ||= error instanceof TooLargeError;
+      errors.push(...error.errors.map(({ message }) => ({ field: REVIEW_PHOTO_FIELDS[index]!, message })));
+    }
+  }
+  if (errors.length === 0) return null;
+  return tooLarge ? new TooLargeError(errors) : new InvalidInputError(errors);
+}
+
+/** Each photo decoded once and encoded at every width, one after another (two cores). */
+export async function prepareReviewPhotos(photos: PhotoUpload[]): Promise<PreparedPhoto[]> {
+  const prepared: PreparedPhoto[] = [];
+  for (const photo of photos) prepared.push(await preparePhoto(photo));
+  return prepared;
+}
+
+/** Stores the photos and ties them to the review, in the review's transaction. */
+export async function storeReviewPhotos(trx: Knex.Transaction, reviewId: string, photos: PreparedPhoto[]) {
+  for (const [position, photo] of photos.entries()) {
+    const stored = await storePhoto(trx, photo, "");
+    await ReviewPhoto.query(trx).insert({
+      reviewId,
+      position,
+      photoId: stored.photoId,
+      images: stored.images,
+      placeholder: stored.imagePlaceholder,
+    });
+  }
+}
