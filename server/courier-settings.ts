@@ -1,5 +1,9 @@
 import * as yup from "yup";
+import type { LeopardsConfig } from "./providers/couriers/leopards";
+import type { PostexConfig } from "./providers/couriers/postex";
 import { ConfigError, httpUrl } from "./setting-rules";
+
+export type { LeopardsConfig, PostexConfig };
 
 /**
  * The couriers booked and followed through their merchant APIs, PostEx and Leopards (docs/product.md,
@@ -7,24 +11,6 @@ import { ConfigError, httpUrl } from "./setting-rules";
  * environment's schema, their types and the function that assembles them. server/config.ts
  * combines the part into the one schema that reads the environment.
  */
-export type PostexConfig = {
-  /** POSTEX_API_URL: the Order Integration API's base, without a trailing slash. */
-  apiUrl: string;
-  /** Sent in the `token` header of every call. */
-  token: string;
-  /** The merchant's pickup address (its code in PostEx's merchant portal). */
-  pickupAddressCode: string;
-};
-
-export type LeopardsConfig = {
-  /** LEOPARDS_API_URL: the COD merchant API's base, with its trailing slash (calls are `<base><method>/format/json/`). */
-  apiUrl: string;
-  apiKey: string;
-  apiPassword: string;
-  /** Where parcels leave from: a Leopards city id, or `self` (the merchant's own city). */
-  originCity: string;
-};
-
 export type CouriersConfig = {
   /** Null: not configured (POSTEX_TOKEN and POSTEX_PICKUP_ADDRESS_CODE unset). */
   postex: PostexConfig | null;
