@@ -18,6 +18,8 @@ export type CouriersConfig = {
   leopards: LeopardsConfig | null;
   /** COURIER_SYNC_MINUTES: how often open parcels are asked after. */
   syncMinutes: number;
+  /** COURIER_TIMEOUT_SECONDS: how long one call to a courier may take before the store stops waiting. */
+  timeoutSeconds: number;
 };
 
 /** The couriers' production bases, as their guides give them (docs/couriers.md). */
@@ -52,6 +54,15 @@ export const courierSettingsSchema = yup.object({
       MINUTES_MESSAGE,
       (value) => /^[0-9]+(\.[0-9]+)?$/.test(value) && Number(value) > 0 && Number(value) <= 24 * 60,
     ),
+  COURIER_TIMEOUT_SECONDS: yup
+    .string()
+    .trim()
+    .default("15")
+    .test(
+      "seconds",
+      "must be a number of seconds greater than 0 (at most 120)",
+      (value) => /^[0-9]+(\.[0-9]+)?$/.test(value) && Number(value) > 0 && Number(value) <= 120,
+    ),
 });
 
 /**
@@ -85,6 +96,7 @@ export function couriersConfig(raw: yup.InferType<typeof courierSettingsSchema>)
         }
       : null,
     syncMinutes: Number(raw.COURIER_SYNC_MINUTES),
+    timeoutSeconds: Number(raw.COURIER_TIMEOUT_SECONDS),
   };
 }
 

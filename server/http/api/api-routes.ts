@@ -6,6 +6,7 @@ import { discountsApiRoutes } from "./discounts.api";
 import { ordersApiRoutes } from "./orders.api";
 import { returnsApiRoutes } from "./returns.api";
 import { settingsApiRoutes } from "./settings.api";
+import { shipmentsApiRoutes } from "./shipments.api";
 
 /** Every /api/v1 call, module by module; the router and the OpenAPI document are made from this. */
 export const apiRoutes: ApiRoute[] = [
@@ -16,4 +17,5 @@ export const apiRoutes: ApiRoute[] = [
   ...returnsApiRoutes,
   ...discountsApiRoutes,
   ...settingsApiRoutes,
+  ...shipmentsApiRoutes,
 ];
