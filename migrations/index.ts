@@ -28,6 +28,7 @@ import * as watchSpecs from "./20261126000031_watch_specs";
 import * as brands from "./20261126000032_brands";
 import * as parcelOutcome from "./20261126000035_parcel_outcome";
 import * as orderRules from "./20261126000036_order_rules";
+import * as shipments from "./20261126000040_shipments";
 import * as searchVersionFilters from "./20261126000060_search_version_filters";
 import * as reviews from "./20261126000070_reviews";
 
@@ -65,6 +66,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261126000032_brands": brands,
   "20261126000035_parcel_outcome": parcelOutcome,
   "20261126000036_order_rules": orderRules,
+  "20261126000040_shipments": shipments,
   "20261126000060_search_version_filters": searchVersionFilters,
   "20261126000070_reviews": reviews,
 };

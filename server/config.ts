@@ -3,11 +3,18 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import * as yup from "yup";
+import { confirmationConfig, confirmationSettingsSchema, type ConfirmationConfig } from "./confirmation-settings";
+import { courierSettingsSchema, couriersConfig, type CouriersConfig } from "./courier-settings";
 import { COURIER_PROVIDER_IDS } from "./providers/couriers/courier-providers.shared";
 import { MESSAGE_CHANNEL_IDS } from "./providers/message-channels/message-channel";
 import { PAYMENT_METHOD_IDS } from "./providers/payment-methods/payment-methods.shared";
 import { storeDetails, type StoreDetails } from "./store-details";
+import { ConfigError } from "./setting-rules";
 import { compileTrustProxy, TrustProxyRefused, type TrustProxy } from "./trust-proxy";
+
+export { ConfigError };
+export type { ConfirmationConfig, SmsConfig, WhatsAppConfig } from "./confirmation-settings";
+export type { CouriersConfig, LeopardsConfig, PostexConfig } from "./courier-settings";
 
 /**
  * The whole configuration, read and validated once at start. Every setting comes from the
@@ -48,6 +55,8 @@ export type Config = {
   providers: ProviderSettings;
   /** The customers' confirmation of their orders by WhatsApp or SMS (docs/product.md, "Confirming an order"). */
   confirmation: ConfirmationConfig;
+  /** The couriers booked and followed through their merchant APIs (docs/product.md, "Couriers through their APIs"). */
+  couriers: CouriersConfig;
   /** Benchmark only: count database queries per request (server/http/query-counter.ts). Off by default. */
   benchQueryCount: boolean;
 };
@@ -67,42 +76,6 @@ export type MailConfig = {
   filesKeepDays: number;
 };
 
-export type WhatsAppConfig = {
-  /** WHATSAPP_API_URL: the Graph API's versioned base, without a trailing slash. */
-  apiUrl: string;
-  phoneNumberId: string;
-  token: string;
-  /** The key of X-Hub-Signature-256 on the webhook's POSTs; null: every POST is refused. */
-  appSecret: string | null;
-  /** What Meta's GET verification must present; null: the verification is refused. */
-  verifyToken: string | null;
-  /** The approved templates' names, by message kind, and their language codes, by the order's language. */
-  templates: { confirmation: string; reminder: string; cancellation: string };
-  templateLanguages: { en: string; ur: string };
-};
-
-export type SmsConfig = {
-  /** TWILIO_API_URL: Twilio's API base (or a gateway speaking its format), without a trailing slash. */
-  apiUrl: string;
-  accountSid: string;
-  /** Basic auth's password and the key of X-Twilio-Signature on inbound replies. */
-  authToken: string;
-  from: string;
-};
-
-export type ConfirmationConfig = {
-  /** Null: not configured (WHATSAPP_PHONE_NUMBER_ID and WHATSAPP_TOKEN unset). */
-  whatsapp: WhatsAppConfig | null;
-  /** Null: not configured (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM unset). */
-  sms: SmsConfig | null;
-  /** Without either, texts are written as files here: DATA_DIR/messages. */
-  messagesDir: string;
-  /** CONFIRM_REMIND_AFTER: hours after placing before the one reminder. */
-  remindAfterHours: number;
-  /** CONFIRM_CANCEL_AFTER: hours after placing before an unanswered order is cancelled; null (`off`): never. */
-  cancelAfterHours: number | null;
-};
-
 export type ProviderSettings = {
   /** PAYMENT_METHODS: offered at checkout; the first is an order's when it names none. */
   paymentMethods: string[];
@@ -111,16 +84,6 @@ export type ProviderSettings = {
   /** COURIER_PROVIDERS: how parcels reach couriers. */
   courierProviders: string[];
 };
-
-export class ConfigError extends Error {
-  constructor(
-    readonly setting: string,
-    message: string,
-  ) {
-    super(`Invalid configuration: ${setting} ${message}`);
-    this.name = "ConfigError";
-  }
-}
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -136,180 +99,114 @@ function providerList(known: readonly string[], fallback: string) {
     });
 }
 
-/** The Graph API's versioned base (WhatsApp Business Cloud API) and Twilio's API base. */
-export const WHATSAPP_API_BASE = "https://graph.facebook.com/v21.0";
-export const TWILIO_API_BASE = "https://api.twilio.com";
-
-function httpUrl() {
-  return yup
-    .string()
-    .trim()
-    .test("http-url", "must be an absolute http(s) URL", (value) => {
-      if (!value) return true;
-      try {
-        return ["http:", "https:"].includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    });
-}
-
-function templateName() {
-  return yup
-    .string()
-    .trim()
-    .matches(/^[a-z0-9_]{1,512}$/, "must be a template's name: lower-case letters, digits and underscores");
-}
-
-function templateLanguage() {
-  return yup
-    .string()
-    .trim()
-    .matches(/^[a-z]{2,3}(_[A-Z]{2})?$/, "must be a template language code such as en, en_US or ur");
-}
-
-/** A number of hours, fractions allowed (tests use small ones); `off` where it may be turned off. */
-function hours(options: { off?: boolean } = {}) {
-  const message = `must be a number of hours greater than 0${options.off ? ", or off" : ""}`;
-  return yup
-    .string()
-    .trim()
-    .test("hours", message, (value) => {
-      if (value === undefined) return true;
-      if (options.off && value === "off") return true;
-      return /^[0-9]+(\.[0-9]+)?$/.test(value) && Number(value) > 0 && Number(value) <= 24 * 365;
-    });
-}
-
-const envSchema = yup.object({
-  NODE_ENV: yup
-    .string()
-    .oneOf(["development", "production", "test"], "must be development, production or test")
-    .default("development"),
-  PORT: yup
-    .number()
-    .typeError("must be a port number (1-65535)")
-    .integer("must be a port number (1-65535)")
-    .min(0, "must be a port number (1-65535)")
-    .max(65535, "must be a port number (1-65535)")
-    .default(3000),
-  HOST: yup.string().trim().default("127.0.0.1"),
-  DATABASE_URL: yup
-    .string()
-    .trim()
-    .test("postgres-url", "must be a postgres:// or postgresql:// URL", (value) => {
-      if (!value) return true;
-      try {
-        return ["postgres:", "postgresql:"].includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    }),
-  DATA_DIR: yup.string().trim(),
-  BACKUP_DIR: yup.string().trim(),
-  BACKUP_KEEP_DAYS: yup
-    .number()
-    .typeError("must be a whole number of days (1-3650)")
-    .integer("must be a whole number of days (1-3650)")
-    .min(1, "must be a whole number of days (1-3650)")
-    .max(3650, "must be a whole number of days (1-3650)")
-    .default(7),
-  SESSION_SECRET: yup.string().min(32, "must be at least 32 characters long"),
-  PUBLIC_URL: yup
-    .string()
-    .trim()
-    .test("absolute-url", "must be an absolute http(s) URL such as https://waqt.pk", (value) => {
-      if (!value) return true;
-      try {
-        return ["http:", "https:"].includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    }),
-  CORS_ORIGINS: yup
-    .string()
-    .default("")
-    .test("origins", "must be a comma-separated list of origins such as https://app.example.com", (value) =>
-      splitList(value ?? "").every(isOrigin),
-    ),
-  LOG_LEVEL: yup.string().oneOf(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`),
-  TRUST_PROXY: yup.string().trim().default("false"),
-  RATE_LIMITS: yup.string().oneOf(["on", "off"], "must be on or off").default("on"),
-  PAGE_CACHE: yup.string().oneOf(["on", "off"], "must be on or off").default("on"),
-  ADMIN_EMAIL: yup.string().trim().email("must be an email address"),
-  ADMIN_PASSWORD: yup.string().min(8, "must be at least 8 characters long"),
-  ADMIN_NAME: yup.string().trim().min(2, "must be at least 2 characters long"),
-  SEED_DEMO_DATA: yup.string().oneOf(["on", "off", ""], "must be on or off"),
-  BENCH_QUERY_COUNT: yup.string().oneOf(["on", "off"], "must be on or off").default("off"),
-  SMTP_URL: yup
-    .string()
-    .trim()
-    .test("smtp-url", "must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example:587", (value) => {
-      if (!value) return true;
-      try {
-        const url = new URL(value);
-        return ["smtp:", "smtps:"].includes(url.protocol) && Boolean(url.hostname);
-      } catch {
-        return false;
-      }
-    }),
-  MAIL_FROM: yup
-    .string()
-    .trim()
-    .max(300, "must be at most 300 characters")
-    .matches(/^(?:[^<>]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/, {
-      message: "must be an address, or a name and an address: Waqt <support@waqt.pk>",
-      excludeEmptyString: true,
-    }),
-  MAIL_MAX_ATTEMPTS: yup
-    .number()
-    .typeError("must be a whole number (1-100)")
-    .integer("must be a whole number (1-100)")
-    .min(1, "must be a whole number (1-100)")
-    .max(100, "must be a whole number (1-100)")
-    .default(8),
-  MAIL_FILES_KEEP_DAYS: yup
-    .number()
-    .typeError("must be a whole number of days (1-3650)")
-    .integer("must be a whole number of days (1-3650)")
-    .min(1, "must be a whole number of days (1-3650)")
-    .max(3650, "must be a whole number of days (1-3650)")
-    .default(7),
-  PAYMENT_METHODS: providerList(PAYMENT_METHOD_IDS, "cash-on-delivery"),
-  MESSAGE_CHANNELS: providerList(MESSAGE_CHANNEL_IDS, "email"),
-  COURIER_PROVIDERS: providerList(COURIER_PROVIDER_IDS, "manual"),
-  WHATSAPP_API_URL: httpUrl().default(WHATSAPP_API_BASE),
-  WHATSAPP_PHONE_NUMBER_ID: yup
-    .string()
-    .trim()
-    .matches(/^[0-9]{1,30}$/, { message: "must be the phone number's id, digits only", excludeEmptyString: true }),
-  WHATSAPP_TOKEN: yup.string().trim(),
-  WHATSAPP_APP_SECRET: yup.string().trim(),
-  WHATSAPP_VERIFY_TOKEN: yup.string().trim(),
-  WHATSAPP_TEMPLATE_CONFIRMATION: templateName().default("order_confirmation"),
-  WHATSAPP_TEMPLATE_REMINDER: templateName().default("order_confirmation_reminder"),
-  WHATSAPP_TEMPLATE_CANCELLATION: templateName().default("order_cancelled"),
-  WHATSAPP_TEMPLATE_LANGUAGE_EN: templateLanguage().default("en"),
-  WHATSAPP_TEMPLATE_LANGUAGE_UR: templateLanguage().default("ur"),
-  TWILIO_API_URL: httpUrl().default(TWILIO_API_BASE),
-  TWILIO_ACCOUNT_SID: yup
-    .string()
-    .trim()
-    .matches(/^[A-Za-z0-9]{1,64}$/, {
-      message: "must be the account's SID (letters and digits)",
-      excludeEmptyString: true,
-    }),
-  TWILIO_AUTH_TOKEN: yup.string().trim(),
-  TWILIO_FROM: yup.string().trim().max(64, "must be a phone number or sender id of at most 64 characters"),
-  CONFIRM_REMIND_AFTER: hours().default("12"),
-  CONFIRM_CANCEL_AFTER: hours({ off: true }).default("48"),
-  MAIL_RETRY_SECONDS: yup
-    .number()
-    .typeError("must be a number of seconds (0.01-3600)")
-    .min(0.01, "must be a number of seconds (0.01-3600)")
-    .max(3600, "must be a number of seconds (0.01-3600)")
-    .default(60),
-});
+/** The store's own settings, then each outside service's part: one schema, validated once. */
+const envSchema = yup
+  .object({
+    NODE_ENV: yup
+      .string()
+      .oneOf(["development", "production", "test"], "must be development, production or test")
+      .default("development"),
+    PORT: yup
+      .number()
+      .typeError("must be a port number (1-65535)")
+      .integer("must be a port number (1-65535)")
+      .min(0, "must be a port number (1-65535)")
+      .max(65535, "must be a port number (1-65535)")
+      .default(3000),
+    HOST: yup.string().trim().default("127.0.0.1"),
+    DATABASE_URL: yup
+      .string()
+      .trim()
+      .test("postgres-url", "must be a postgres:// or postgresql:// URL", (value) => {
+        if (!value) return true;
+        try {
+          return ["postgres:", "postgresql:"].includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      }),
+    DATA_DIR: yup.string().trim(),
+    BACKUP_DIR: yup.string().trim(),
+    BACKUP_KEEP_DAYS: yup
+      .number()
+      .typeError("must be a whole number of days (1-3650)")
+      .integer("must be a whole number of days (1-3650)")
+      .min(1, "must be a whole number of days (1-3650)")
+      .max(3650, "must be a whole number of days (1-3650)")
+      .default(7),
+    SESSION_SECRET: yup.string().min(32, "must be at least 32 characters long"),
+    PUBLIC_URL: yup
+      .string()
+      .trim()
+      .test("absolute-url", "must be an absolute http(s) URL such as https://waqt.pk", (value) => {
+        if (!value) return true;
+        try {
+          return ["http:", "https:"].includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      }),
+    CORS_ORIGINS: yup
+      .string()
+      .default("")
+      .test("origins", "must be a comma-separated list of origins such as https://app.example.com", (value) =>
+        splitList(value ?? "").every(isOrigin),
+      ),
+    LOG_LEVEL: yup.string().oneOf(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`),
+    TRUST_PROXY: yup.string().trim().default("false"),
+    RATE_LIMITS: yup.string().oneOf(["on", "off"], "must be on or off").default("on"),
+    PAGE_CACHE: yup.string().oneOf(["on", "off"], "must be on or off").default("on"),
+    ADMIN_EMAIL: yup.string().trim().email("must be an email address"),
+    ADMIN_PASSWORD: yup.string().min(8, "must be at least 8 characters long"),
+    ADMIN_NAME: yup.string().trim().min(2, "must be at least 2 characters long"),
+    SEED_DEMO_DATA: yup.string().oneOf(["on", "off", ""], "must be on or off"),
+    BENCH_QUERY_COUNT: yup.string().oneOf(["on", "off"], "must be on or off").default("off"),
+    SMTP_URL: yup
+      .string()
+      .trim()
+      .test("smtp-url", "must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example:587", (value) => {
+        if (!value) return true;
+        try {
+          const url = new URL(value);
+          return ["smtp:", "smtps:"].includes(url.protocol) && Boolean(url.hostname);
+        } catch {
+          return false;
+        }
+      }),
+    MAIL_FROM: yup
+      .string()
+      .trim()
+      .max(300, "must be at most 300 characters")
+      .matches(/^(?:[^<>]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/, {
+        message: "must be an address, or a name and an address: Waqt <support@waqt.pk>",
+        excludeEmptyString: true,
+      }),
+    MAIL_MAX_ATTEMPTS: yup
+      .number()
+      .typeError("must be a whole number (1-100)")
+      .integer("must be a whole number (1-100)")
+      .min(1, "must be a whole number (1-100)")
+      .max(100, "must be a whole number (1-100)")
+      .default(8),
+    MAIL_FILES_KEEP_DAYS: yup
+      .number()
+      .typeError("must be a whole number of days (1-3650)")
+      .integer("must be a whole number of days (1-3650)")
+      .min(1, "must be a whole number of days (1-3650)")
+      .max(3650, "must be a whole number of days (1-3650)")
+      .default(7),
+    PAYMENT_METHODS: providerList(PAYMENT_METHOD_IDS, "cash-on-delivery"),
+    MESSAGE_CHANNELS: providerList(MESSAGE_CHANNEL_IDS, "email"),
+    COURIER_PROVIDERS: providerList(COURIER_PROVIDER_IDS, "manual"),
+    MAIL_RETRY_SECONDS: yup
+      .number()
+      .typeError("must be a number of seconds (0.01-3600)")
+      .min(0.01, "must be a number of seconds (0.01-3600)")
+      .max(3600, "must be a number of seconds (0.01-3600)")
+      .default(60),
+  })
+  .concat(confirmationSettingsSchema)
+  .concat(courierSettingsSchema);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   let raw: yup.InferType<typeof envSchema>;
@@ -403,63 +300,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       courierProviders: [...new Set(splitList(raw.COURIER_PROVIDERS))],
     },
     confirmation: confirmationConfig(raw, dataDir),
+    couriers: couriersConfig(raw),
     benchQueryCount: raw.BENCH_QUERY_COUNT === "on",
-  };
-}
-
-/**
- * WhatsApp is on when its phone number's id and token are set, SMS when its account, token and
- * sender are; half a channel's settings is a mistake said at start rather than a silent loss.
- */
-function confirmationConfig(raw: yup.InferType<typeof envSchema>, dataDir: string): ConfirmationConfig {
-  const whatsappSet = [raw.WHATSAPP_PHONE_NUMBER_ID, raw.WHATSAPP_TOKEN].filter(Boolean).length;
-  if (whatsappSet === 1) {
-    throw new ConfigError(
-      raw.WHATSAPP_TOKEN ? "WHATSAPP_PHONE_NUMBER_ID" : "WHATSAPP_TOKEN",
-      "is required with WHATSAPP_PHONE_NUMBER_ID and WHATSAPP_TOKEN (both, or neither)",
-    );
-  }
-  const smsSettings = {
-    TWILIO_ACCOUNT_SID: raw.TWILIO_ACCOUNT_SID,
-    TWILIO_AUTH_TOKEN: raw.TWILIO_AUTH_TOKEN,
-    TWILIO_FROM: raw.TWILIO_FROM,
-  };
-  const smsMissing = Object.entries(smsSettings).filter(([, value]) => !value);
-  if (smsMissing.length > 0 && smsMissing.length < 3) {
-    throw new ConfigError(
-      smsMissing[0]![0],
-      "is required with TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM (all, or none)",
-    );
-  }
-  return {
-    whatsapp:
-      whatsappSet === 2
-        ? {
-            apiUrl: raw.WHATSAPP_API_URL.replace(/\/+$/, ""),
-            phoneNumberId: raw.WHATSAPP_PHONE_NUMBER_ID!,
-            token: raw.WHATSAPP_TOKEN!,
-            appSecret: raw.WHATSAPP_APP_SECRET || null,
-            verifyToken: raw.WHATSAPP_VERIFY_TOKEN || null,
-            templates: {
-              confirmation: raw.WHATSAPP_TEMPLATE_CONFIRMATION,
-              reminder: raw.WHATSAPP_TEMPLATE_REMINDER,
-              cancellation: raw.WHATSAPP_TEMPLATE_CANCELLATION,
-            },
-            templateLanguages: { en: raw.WHATSAPP_TEMPLATE_LANGUAGE_EN, ur: raw.WHATSAPP_TEMPLATE_LANGUAGE_UR },
-          }
-        : null,
-    sms:
-      smsMissing.length === 0
-        ? {
-            apiUrl: raw.TWILIO_API_URL.replace(/\/+$/, ""),
-            accountSid: raw.TWILIO_ACCOUNT_SID!,
-            authToken: raw.TWILIO_AUTH_TOKEN!,
-            from: raw.TWILIO_FROM!,
-          }
-        : null,
-    messagesDir: path.join(dataDir, "messages"),
-    remindAfterHours: Number(raw.CONFIRM_REMIND_AFTER),
-    cancelAfterHours: raw.CONFIRM_CANCEL_AFTER === "off" ? null : Number(raw.CONFIRM_CANCEL_AFTER),
   };
 }
 

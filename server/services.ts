@@ -11,6 +11,9 @@ import { TextFilesClient } from "./providers/message-channels/text-files";
 import { WhatsAppClient } from "./providers/message-channels/whatsapp";
 import { EmailChangeFlow } from "./flows/email-change";
 import { FulfilmentFlow } from "./flows/fulfilment";
+import { ShippingFlow, type ApiCourierClient } from "./flows/shipping";
+import { leopardsBooking } from "./providers/couriers/leopards";
+import { postexBooking } from "./providers/couriers/postex";
 import { PageSessionFlow } from "./flows/page-session";
 import { ProductRemovalFlow } from "./flows/product-removal";
 import { ReturnsFlow } from "./flows/returns";
@@ -118,11 +121,28 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
       couriers: courierProvidersChosen(config.providers.courierProviders),
       clock,
     }),
+    shipping: new ShippingFlow(db, {
+      couriers: apiCouriers(config),
+      clock,
+      timeoutMs: config.couriers.timeoutSeconds * 1000,
+    }),
     returns: new ReturnsFlow(db, { mail, messages, clock }),
     productRemoval: new ProductRemovalFlow(db),
     emailChange: new EmailChangeFlow(db, profile),
     pageSession: new PageSessionFlow(accounts),
   };
+}
+
+/** The couriers booked through their APIs: those whose settings are complete (server/courier-settings.ts). */
+function apiCouriers(config: Config): ApiCourierClient[] {
+  const timeoutMs = config.couriers.timeoutSeconds * 1000;
+  const { postex, leopards } = config.couriers;
+  return [
+    ...(postex ? [{ id: "postex", name: "PostEx", booking: postexBooking(postex, { timeoutMs }) } as const] : []),
+    ...(leopards
+      ? [{ id: "leopards", name: "Leopards", booking: leopardsBooking(leopards, { timeoutMs }) } as const]
+      : []),
+  ];
 }
 
 /** The channel a confirmation's text tries first: WhatsApp, else SMS, else a file under DATA_DIR. */

@@ -6,6 +6,7 @@ import { isEmptyStore, seedDemoData } from "../seeds/demo";
 import { demoAccounts } from "../seeds/demo-accounts";
 import { createApp } from "./app";
 import { ConfigError, loadConfig, networkExposure, type Config } from "./config";
+import { describeCouriers } from "./courier-settings";
 import { backupDirSharesDataDirDisk, BackupsOfAnEarlierDatabase } from "./backups/backup-dir";
 import { startWalSwitchAtStop } from "./backups/backup-schedule";
 import { checkDatabase, connectsAsSuperuser, migrateToLatest } from "./db/database";
@@ -187,6 +188,7 @@ async function serve(
   // and last (the line scripts wait for) where to open it.
   logger.info(`mail goes to ${mailTransport.description}, from ${config.mail.from}`);
   logger.info(`order confirmation: ${describeTextChannels(config)}`);
+  logger.info(`couriers: ${describeCouriers(config.couriers)}`);
   if (demoLogins.length > 0) {
     logger.info(`demo accounts, with their published passwords: ${demoLogins.join(", ")}`);
   }

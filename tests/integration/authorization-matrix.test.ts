@@ -282,6 +282,9 @@ const EXPRESS_MATRIX: Record<string, Row> = {
   "GET /api/v1/settings/orders": row(401, 403, 403, 200),
   "PUT /api/v1/settings/orders": row(401, 403, 403, 200),
   "POST /api/v1/orders/:id/received-back": row(401, 403, 403, 409, { params: (f) => ({ id: f.customerOrderId }) }),
+  // Booking with a courier's API: an empty body names no courier (400); there is no booking to cancel (409).
+  "POST /api/v1/orders/:id/shipment": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
+  "DELETE /api/v1/orders/:id/shipment": row(401, 403, 403, 409, { params: (f) => ({ id: f.customerOrderId }) }),
   // The owner's order is Pending (409); to anyone else it does not exist, admins included.
   "POST /api/v1/orders/:id/returns": row(401, 409, 404, 404, {
     params: (f) => ({ id: f.customerOrderId }),

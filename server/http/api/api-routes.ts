@@ -7,6 +7,7 @@ import { ordersApiRoutes } from "./orders.api";
 import { returnsApiRoutes } from "./returns.api";
 import { reviewsApiRoutes } from "./reviews.api";
 import { settingsApiRoutes } from "./settings.api";
+import { shipmentsApiRoutes } from "./shipments.api";
 
 /** Every /api/v1 call, module by module; the router and the OpenAPI document are made from this. */
 export const apiRoutes: ApiRoute[] = [
@@ -18,4 +19,5 @@ export const apiRoutes: ApiRoute[] = [
   ...discountsApiRoutes,
   ...settingsApiRoutes,
   ...reviewsApiRoutes,
+  ...shipmentsApiRoutes,
 ];

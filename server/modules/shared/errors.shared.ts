@@ -58,6 +58,12 @@ export class CodedConflictError extends ConflictError {
 
 export class UnauthorizedError extends DomainError {}
 
+/**
+ * An outside service the request needed refused it or did not answer (a courier's API): a 502,
+ * its message the service's words or what the store knows of the failure.
+ */
+export class OutsideServiceError extends DomainError {}
+
 /** What a caller who is not signed in is told (docs/api.md: no, bad, expired or revoked token). */
 export const SIGN_IN_NEEDED = "Not authorized, please log in";
 
@@ -104,6 +110,7 @@ export function statusOf(error: unknown): number {
   if (error instanceof NotFoundError) return 404;
   if (error instanceof ConflictError) return 409;
   if (error instanceof RateLimitedError) return 429;
+  if (error instanceof OutsideServiceError) return 502;
   if (error instanceof ServiceUnavailableError || isDatabaseUnavailable(error)) return 503;
   if (error instanceof DomainError) return 400;
   return 500;

@@ -27,34 +27,71 @@ export type TrackingNumberRule = {
 };
 
 /**
- * What a courier booked through its merchant API does for an order (the couriers' issue):
- * book a parcel and answer its tracking number and airway bill, cancel it before pickup, and
- * report what happened to parcels since. The flows call these; each provider speaks its API.
+ * What a courier booked through its merchant API does for an order (the couriers' issue; its
+ * formats: docs/couriers.md): list the cities it delivers to, book a parcel and answer its
+ * tracking number and airway bill, find a booking made by a call whose answer was lost, cancel
+ * it before pickup, and report what happened to parcels since. Each client speaks its API
+ * (server/providers/couriers/postex.ts, leopards.ts); the flows call these. A refusal throws
+ * CourierRefused with the courier's words, no answer CourierUnreachable (server/providers/couriers/courier-http.ts).
  */
 export type CourierBooking = {
+  cities(): Promise<CourierCity[]>;
   book(parcel: ParcelToBook): Promise<BookedParcel>;
+  /**
+   * The consignment booked with this reference on that day, or null when the courier certainly
+   * has none; throws when the courier cannot be asked.
+   */
+  findBooked(reference: string, bookedOn: Date): Promise<BookedParcel | null>;
   cancel(trackingNumber: string): Promise<void>;
-  track(trackingNumbers: readonly string[]): Promise<ParcelEvent[]>;
+  /** Each parcel's events as its courier lists them now, oldest first; parcels it does not know are left out. */
+  track(trackingNumbers: readonly string[]): Promise<ParcelTrack[]>;
+  /** The airway bill to print: a PDF the store fetches for the admin, or the courier's own link. */
+  airwayBill(parcel: { trackingNumber: string; airwayBillUrl: string | null }): Promise<AirwayBill>;
 };
+
+/** A city of the courier's list: its id where the API books by id (Leopards), and its name. */
+export type CourierCity = { id: string | null; name: string };
 
 /** A parcel to book: the order's number as the reference, the receiver, and what to collect. */
 export type ParcelToBook = {
   reference: string;
-  receiver: { name: string; phone: string; address: string; city: string };
+  receiver: { name: string; phone: string; email: string; address: string; city: CourierCity };
   pieces: number;
   weightGrams: number;
   /** Whole rupees the courier collects at the door; 0 when paid in advance. */
   collectAmount: number;
+  /** What is in the parcel, for the courier's notes. */
+  description: string;
 };
 
-export type BookedParcel = { courierName: string; trackingNumber: string; airwayBillUrl: string | null };
+export type BookedParcel = { trackingNumber: string; airwayBillUrl: string | null };
+
+export type AirwayBill = { kind: "pdf"; body: Buffer } | { kind: "link"; url: string };
+
+/** Where a parcel is in its life, as the store reads a courier's status (docs/couriers.md). */
+export const PARCEL_STAGES = [
+  "booked",
+  "picked-up",
+  "in-transit",
+  "out-for-delivery",
+  "attempted",
+  "delivered",
+  "returned",
+  "cancelled",
+] as const;
+export type ParcelStage = (typeof PARCEL_STAGES)[number];
 
 /** One step of a parcel as its courier reports it. */
 export type ParcelEvent = {
-  trackingNumber: string;
-  at: string;
-  kind: "picked-up" | "in-transit" | "out-for-delivery" | "delivered" | "attempted" | "returned" | "cancelled";
+  /** When the courier says it happened; null when its answer gives no time. */
+  at: string | null;
+  /** Null: a status the store does not know, kept as the courier said it and not acted on. */
+  stage: ParcelStage | null;
   /** The courier's own words and code. */
   text: string;
   code: string | null;
+  /** Why an attempt failed (or the parcel comes back), when the courier says. */
+  reason: string | null;
 };
+
+export type ParcelTrack = { trackingNumber: string; events: ParcelEvent[] };
