@@ -26,6 +26,10 @@ export const productShape = object({
     }),
   ),
   stock: integer({ minimum: 0 }),
+  reorderLevel: integer({
+    minimum: 0,
+    description: "The stock report lists the product once its stock is at or below this (default 2)",
+  }),
   brand: text(),
   createdAt: dateTime(),
   updatedAt: dateTime(),
@@ -50,6 +54,8 @@ export class Product extends BaseModel {
   /** The Image URL the admin gave while a photo is shown, which comes back when the photo goes. */
   fallbackImageUrl!: string;
   stock!: number;
+  /** The stock report lists the product at or below it (docs/product.md, "Reports"). */
+  reorderLevel!: number;
   brand!: string;
   createdAt!: Date;
   updatedAt!: Date;
@@ -66,6 +72,7 @@ export class Product extends BaseModel {
       images: this.images ?? [],
       imagePlaceholder: this.imagePlaceholder ?? null,
       stock: this.stock,
+      reorderLevel: this.reorderLevel,
       brand: this.brand,
       createdAt: new Date(this.createdAt).toISOString(),
       updatedAt: new Date(this.updatedAt).toISOString(),
