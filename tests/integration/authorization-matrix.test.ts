@@ -270,6 +270,12 @@ const EXPRESS_MATRIX: Record<string, Row> = {
   "POST /api/v1/orders/:id/outcome": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
   "GET /api/v1/settings/orders": row(401, 403, 403, 200),
   "PUT /api/v1/settings/orders": row(401, 403, 403, 200),
+  "GET /api/v1/reports/sales": row(401, 403, 403, 200),
+  "GET /api/v1/reports/products": row(401, 403, 403, 200),
+  "GET /api/v1/reports/deliveries": row(401, 403, 403, 200),
+  "GET /api/v1/reports/confirmation": row(401, 403, 403, 200),
+  "GET /api/v1/reports/payments": row(401, 403, 403, 200),
+  "GET /api/v1/reports/stock": row(401, 403, 403, 200),
   "POST /api/v1/orders/:id/received-back": row(401, 403, 403, 409, { params: (f) => ({ id: f.customerOrderId }) }),
   // The owner's order is Pending (409); to anyone else it does not exist, admins included.
   "POST /api/v1/orders/:id/returns": row(401, 409, 404, 404, {
