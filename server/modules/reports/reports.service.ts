@@ -18,6 +18,7 @@ import {
   type ReportName,
   type ReportPeriod,
 } from "./report-period.shared";
+import { reportCsv } from "./report-csv";
 import { reportRequestOf } from "./report-sql";
 import { salesReport, type SalesReport } from "./sales-report";
 import { stockReport, type StockReport } from "./stock-report";
@@ -97,6 +98,12 @@ export class ReportsService {
     const before = previousPeriod(period);
     const figures = await this.figures(name, period, before, by);
     return { ...figures, period, previousPeriod: before } as Reports[ReportName];
+  }
+
+  /** A report's table as CSV (report-csv.ts), for the same input as report(). */
+  async reportCsv(name: string, input: unknown): Promise<string> {
+    if (!isReportName(name)) throw new NotFoundError(`No report is named ${name}`);
+    return reportCsv(name, await this.report(name, input));
   }
 
   private figures(name: ReportName, period: ReportPeriod, before: ReportPeriod, by: Grouping) {

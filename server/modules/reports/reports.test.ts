@@ -375,3 +375,42 @@ describe("the stock report", () => {
     expect(report.previous).toBeNull();
   });
 });
+
+describe("the CSV downloads", () => {
+  it("write a report's table with the export's rules: a formula typed as a name is made inert", async () => {
+    const sales = await reports.reportCsv("sales", OCTOBER);
+    const lines = sales
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
+    expect(lines[0]).toBe(
+      "Period,Orders,Revenue,Average order value,Collected,To collect,Cancelled orders,Cancelled amount",
+    );
+    expect(lines).toHaveLength(32);
+    expect(lines).toContain("2026-10-31,1,2000,2000,2000,0,0,0");
+
+    const { db } = database;
+    const [order] = await db("orders")
+      .insert({
+        customerName: "Mallory",
+        customerEmail: "m@example.com",
+        city: "Lahore",
+        ...address,
+        totalPrice: 100,
+        status: "Pending",
+        createdAt: karachi("2025-01-10T10:00:00"),
+      })
+      .returning("id");
+    await db("order_items").insert({
+      orderId: order.id,
+      productName: '=HYPERLINK("http://evil.example","x")',
+      quantity: 1,
+      unitPrice: 100,
+    });
+    const products = await reports.reportCsv("products", { from: "2025-01-10", to: "2025-01-10" });
+    expect(products).toBe(
+      '\uFEFFProduct,Brand,Units,Revenue\r\n"\'=HYPERLINK(""http://evil.example"",""x"")",,1,100\r\n',
+    );
+    await expect(reports.reportCsv("refunds", OCTOBER)).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
