@@ -168,6 +168,10 @@ const PAGE_MATRIX: Record<string, Row> = {
   "GET /admin/orders/slips": ADMIN_PAGE,
   // A CSV download of every order: the admin's only.
   "GET /admin/orders/export.csv": ADMIN_PAGE,
+  "GET /admin/reports": ADMIN_PAGE,
+  "GET /admin/reports/:name": row("login", "home", "home", 200, { params: () => ({ name: "deliveries" }) }),
+  // A report's CSV download: the admin's only.
+  "GET /admin/reports/:name/export.csv": row("login", "home", "home", 200, { params: () => ({ name: "stock" }) }),
   "GET /admin/messages": ADMIN_PAGE,
   "GET /admin/discounts": ADMIN_PAGE,
   // An empty deactivate form is refused with a message on the list.
