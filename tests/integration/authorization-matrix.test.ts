@@ -308,13 +308,13 @@ const API_PARAMS = (fixtures: Fixtures): Record<string, string> => ({
 
 // ---- The route tables ----
 
-type ConfigRoute = { path?: string; index?: boolean; file: string; children?: ConfigRoute[] };
+type ConfigRoute = { id?: string; path?: string; index?: boolean; file: string; children?: ConfigRoute[] };
 
 /** Every route of app/routes.ts with its full path, nested routes included. */
-function configRoutes(routes: ConfigRoute[], parent = ""): { path: string; file: string }[] {
+function configRoutes(routes: ConfigRoute[], parent = ""): { path: string; file: string; id?: string }[] {
   return routes.flatMap((route) => {
     const path = route.index || !route.path ? parent : `${parent}/${route.path}`.replace(/\/+/g, "/");
-    const own = route.path !== undefined || route.index ? [{ path: path || "/", file: route.file }] : [];
+    const own = route.path !== undefined || route.index ? [{ path: path || "/", file: route.file, id: route.id }] : [];
     return [...own, ...configRoutes(route.children ?? [], path)];
   });
 }
@@ -322,8 +322,9 @@ function configRoutes(routes: ConfigRoute[], parent = ""): { path: string; file:
 /** "METHOD path" of every page request: GET for each route, POST for each route with an action. */
 async function pageRouteKeys(): Promise<string[]> {
   const build = await (await loadServerBuild()).loadPageBuild();
-  return configRoutes(routeConfig as ConfigRoute[]).flatMap(({ path, file }) => {
-    const id = file.replace(/\.[jt]sx?$/, "");
+  return configRoutes(routeConfig as ConfigRoute[]).flatMap(({ path, file, id: given }) => {
+    // A file serving two paths has an id of its own for each (app/routes.ts).
+    const id = given ?? file.replace(/\.[jt]sx?$/, "");
     const module = build.routes[id]?.module as { action?: unknown } | undefined;
     if (!module) throw new Error(`app/routes.ts names ${file}, which the build does not have (rebuild?)`);
     return [`GET ${path}`, ...(typeof module.action === "function" ? [`POST ${path}`] : [])];

@@ -97,7 +97,11 @@ describe("the report pages", () => {
     expect(guest.location).toMatch(/^\/login/);
   });
 
-  it("are in the admin menu", async () => {
-    expect((await pageOf(admin, "/admin")).text).toMatch(/<a[^>]*href="\/admin\/reports"[^>]*>Reports<\/a>/);
+  it("are in the admin menu, and the dashboard charts the last 30 days' revenue and orders with a link to them", async () => {
+    const dashboard = (await pageOf(admin, "/admin")).text;
+    expect(dashboard).toMatch(/<a[^>]*href="\/admin\/reports"[^>]*>Reports<\/a>/);
+    expect(dashboard).toMatch(/<title id="[^"]+">Revenue, last 30 days<\/title>/);
+    expect(dashboard).toMatch(/<title id="[^"]+">Orders, last 30 days<\/title>/);
+    expect(dashboard).toMatch(/<a[^>]*href="\/admin\/reports"[^>]*>All reports/);
   });
 });
