@@ -66,9 +66,12 @@ export default [
     route("admin/reviews", "admin/reviews.tsx"),
     route("admin/outbox", "admin/outbox.tsx"),
     route("admin/settings/orders", "admin/settings-orders.tsx"),
+    route("admin/reports", "admin/reports.tsx", { id: "admin-reports" }),
+    route("admin/reports/:name", "admin/reports.tsx", { id: "admin-report" }),
   ]),
   // Admin, without the menu: printable packing slips and the CSV download
   route("admin/orders/export.csv", "admin/orders-export.ts"),
+  route("admin/reports/:name/export.csv", "admin/report-export.ts"),
   route("admin/orders/slips", "admin/order-slips.tsx"),
   route("admin/orders/:orderId/slip", "admin/order-slip.tsx"),
 

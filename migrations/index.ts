@@ -29,6 +29,8 @@ import * as brands from "./20261126000032_brands";
 import * as parcelOutcome from "./20261126000035_parcel_outcome";
 import * as orderRules from "./20261126000036_order_rules";
 import * as shipments from "./20261126000040_shipments";
+import * as parcelShippingCost from "./20261126000050_parcel_shipping_cost";
+import * as productReorderLevel from "./20261126000051_product_reorder_level";
 import * as searchVersionFilters from "./20261126000060_search_version_filters";
 import * as reviews from "./20261126000070_reviews";
 
@@ -67,6 +69,8 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261126000035_parcel_outcome": parcelOutcome,
   "20261126000036_order_rules": orderRules,
   "20261126000040_shipments": shipments,
+  "20261126000050_parcel_shipping_cost": parcelShippingCost,
+  "20261126000051_product_reorder_level": productReorderLevel,
   "20261126000060_search_version_filters": searchVersionFilters,
   "20261126000070_reviews": reviews,
 };

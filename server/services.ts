@@ -81,7 +81,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     lastDelivery: new LastDeliveryService(db),
     returnDesk: new ReturnDeskService(db),
     discounts: new DiscountsService(db),
-    reports: new ReportsService(db),
+    reports: new ReportsService(db, clock),
     contact: new ContactService(db, rateLimiter),
     outbox: new OutboxService(db),
     backups: new BackupStatusService(db, config),

@@ -7,6 +7,7 @@ import { Drawer } from "../components/drawer";
  */
 export const ADMIN_AREAS: readonly { to: string; label: string }[] = [
   { to: "/admin", label: "Dashboard" },
+  { to: "/admin/reports", label: "Reports" },
   { to: "/admin/orders", label: "Orders" },
   { to: "/admin/products", label: "Products" },
   { to: "/admin/returns", label: "Returns" },

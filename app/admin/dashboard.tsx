@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
+import { formatStoreDate, formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
@@ -8,18 +8,26 @@ import { OrderNumber, StatusBadge } from "../orders/order-display";
 import type { Route } from "./+types/dashboard";
 import { AdminTable } from "./admin-list";
 import { BackupStatusPanel } from "./backup-status";
+import { ReportChart } from "./report-chart";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
-  const [figures, messageCount, requestedReturns, backups, outbox] = await Promise.all([
+  const [figures, lastMonth, messageCount, requestedReturns, backups, outbox] = await Promise.all([
     services.reports.dashboardFigures(),
+    // No dates: the last 30 days, today included (the sales report's default).
+    services.reports.report("sales", {}),
     services.contact.countMessages(),
     services.returnDesk.countRequested(),
     services.backups.status(),
     services.outbox.counts(),
   ]);
-  return { ...figures, messageCount, requestedReturns, backups, outbox };
+  const lastDays = lastMonth.series.map((point) => ({
+    label: formatStoreDate(`${point.period}T12:00:00Z`),
+    revenue: point.revenue,
+    orders: point.orders,
+  }));
+  return { ...figures, lastDays, messageCount, requestedReturns, backups, outbox };
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Admin Dashboard", path: "/admin", noindex: true });
@@ -69,6 +77,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
     confirmationToday,
     awaitingConfirmation,
     latestOrders,
+    lastDays,
     messageCount,
     requestedReturns,
     backups,
@@ -128,6 +137,30 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           </Link>
         </li>
       </ul>
+      <section className="section dashboard-charts" aria-labelledby="last-30-days">
+        <h2 id="last-30-days">The last 30 days</h2>
+        <div className="dashboard-charts__row">
+          <ReportChart
+            kind="line"
+            money
+            title="Revenue, last 30 days"
+            description={`Revenue of the orders placed each day: ${formatRupees(lastDays.reduce((sum, day) => sum + day.revenue, 0))} in all.`}
+            points={lastDays.map((day) => ({ label: day.label, value: day.revenue }))}
+            xLabel="Day"
+            yLabel="Revenue (Rs.)"
+          />
+          <ReportChart
+            kind="bar"
+            money={false}
+            title="Orders, last 30 days"
+            description={`Orders placed each day, not cancelled: ${lastDays.reduce((sum, day) => sum + day.orders, 0)} in all.`}
+            points={lastDays.map((day) => ({ label: day.label, value: day.orders }))}
+            xLabel="Day"
+            yLabel="Orders"
+          />
+        </div>
+        <Link to="/admin/reports">All reports: sales, products, deliveries, confirmation, payments, stock</Link>
+      </section>
       <ul className="collections">
         {adminAreas(messageCount, requestedReturns, outbox).map((area) => (
           <li key={area.to}>

@@ -22,6 +22,7 @@ export function productFormValues(
     description: product.description,
     price: String(product.price),
     stock: String(product.stock),
+    reorderLevel: String(product.reorderLevel),
     category: product.category,
     imageUrl,
     ...specsFormValues(product.specs),
@@ -107,6 +108,17 @@ export function ProductForm({
             defaultValue={values.stock}
             error={errors.stock}
             required
+          />
+          <Field
+            name="reorderLevel"
+            label="Reorder level"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            step="1"
+            defaultValue={values.reorderLevel}
+            error={errors.reorderLevel}
+            hint="The stock report lists the watch at or below this stock. Empty: 2 for a new watch."
           />
         </div>
         <Field name="category" label="Category" error={errors.category}>

@@ -45,6 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           firstTimeCodLimit: values.firstTimeCodLimit ?? "",
           codLimit: values.codLimit ?? "",
           openCodOrders: values.openCodOrders ?? "",
+          parcelShippingCost: values.parcelShippingCost ?? "",
         },
         admin,
       );
@@ -62,7 +63,9 @@ export const meta: Route.MetaFunction = routeMeta({
   noindex: true,
 });
 
-const RULE_FIELDS: { name: keyof OrderRules; label: string; hint: string; money: boolean }[] = [
+type SettingName = keyof OrderRules | "parcelShippingCost";
+
+const RULE_FIELDS: { name: SettingName; label: string; hint: string; money: boolean }[] = [
   {
     name: "blockAfterReturns",
     label: "Block a phone at this many returns to sender",
@@ -87,6 +90,12 @@ const RULE_FIELDS: { name: keyof OrderRules; label: string; hint: string; money:
     hint: `Pending or shipped, the new order included. Default ${DEFAULT_ORDER_RULES.openCodOrders}; empty: off.`,
     money: false,
   },
+  {
+    name: "parcelShippingCost",
+    label: "Average shipping cost of a parcel, each way (Rs.)",
+    hint: "Not a rule: the deliveries report prices each return to sender at twice it (out and back). Empty: not set.",
+    money: true,
+  },
 ];
 
 /**
@@ -98,7 +107,7 @@ export default function OrderSettings({ loaderData, actionData }: Route.Componen
   const failure = actionData as FormFailure | undefined;
   const errors = failure?.fieldErrors ?? {};
   const failedIntent = failure?.values.intent;
-  const ruleValue = (name: keyof OrderRules) =>
+  const ruleValue = (name: SettingName) =>
     failedIntent !== "block" && failure?.values[name] !== undefined
       ? failure.values[name]
       : settings[name] === null
@@ -124,7 +133,7 @@ export default function OrderSettings({ loaderData, actionData }: Route.Componen
             defaultValue={ruleValue(field.name)}
             error={failedIntent !== "block" ? errors[field.name] : undefined}
             hint={field.hint}
-            min={1}
+            min={field.name === "parcelShippingCost" ? 0 : 1}
             step={field.money ? "0.01" : "1"}
             inputMode={field.money ? "decimal" : "numeric"}
           />

@@ -176,6 +176,10 @@ const PAGE_MATRIX: Record<string, Row> = {
   "GET /admin/orders/slips": ADMIN_PAGE,
   // A CSV download of every order: the admin's only.
   "GET /admin/orders/export.csv": ADMIN_PAGE,
+  "GET /admin/reports": ADMIN_PAGE,
+  "GET /admin/reports/:name": row("login", "home", "home", 200, { params: () => ({ name: "deliveries" }) }),
+  // A report's CSV download: the admin's only.
+  "GET /admin/reports/:name/export.csv": row("login", "home", "home", 200, { params: () => ({ name: "stock" }) }),
   "GET /admin/messages": ADMIN_PAGE,
   "GET /admin/discounts": ADMIN_PAGE,
   // An empty deactivate form is refused with a message on the list.
@@ -281,6 +285,12 @@ const EXPRESS_MATRIX: Record<string, Row> = {
   "POST /api/v1/orders/:id/outcome": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
   "GET /api/v1/settings/orders": row(401, 403, 403, 200),
   "PUT /api/v1/settings/orders": row(401, 403, 403, 200),
+  "GET /api/v1/reports/sales": row(401, 403, 403, 200),
+  "GET /api/v1/reports/products": row(401, 403, 403, 200),
+  "GET /api/v1/reports/deliveries": row(401, 403, 403, 200),
+  "GET /api/v1/reports/confirmation": row(401, 403, 403, 200),
+  "GET /api/v1/reports/payments": row(401, 403, 403, 200),
+  "GET /api/v1/reports/stock": row(401, 403, 403, 200),
   "POST /api/v1/orders/:id/received-back": row(401, 403, 403, 409, { params: (f) => ({ id: f.customerOrderId }) }),
   // Booking with a courier's API: an empty body names no courier (400); there is no booking to cancel (409).
   "POST /api/v1/orders/:id/shipment": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
@@ -322,13 +332,13 @@ const API_PARAMS = (fixtures: Fixtures): Record<string, string> => ({
 
 // ---- The route tables ----
 
-type ConfigRoute = { path?: string; index?: boolean; file: string; children?: ConfigRoute[] };
+type ConfigRoute = { id?: string; path?: string; index?: boolean; file: string; children?: ConfigRoute[] };
 
 /** Every route of app/routes.ts with its full path, nested routes included. */
-function configRoutes(routes: ConfigRoute[], parent = ""): { path: string; file: string }[] {
+function configRoutes(routes: ConfigRoute[], parent = ""): { path: string; file: string; id?: string }[] {
   return routes.flatMap((route) => {
     const path = route.index || !route.path ? parent : `${parent}/${route.path}`.replace(/\/+/g, "/");
-    const own = route.path !== undefined || route.index ? [{ path: path || "/", file: route.file }] : [];
+    const own = route.path !== undefined || route.index ? [{ path: path || "/", file: route.file, id: route.id }] : [];
     return [...own, ...configRoutes(route.children ?? [], path)];
   });
 }
@@ -336,8 +346,9 @@ function configRoutes(routes: ConfigRoute[], parent = ""): { path: string; file:
 /** "METHOD path" of every page request: GET for each route, POST for each route with an action. */
 async function pageRouteKeys(): Promise<string[]> {
   const build = await (await loadServerBuild()).loadPageBuild();
-  return configRoutes(routeConfig as ConfigRoute[]).flatMap(({ path, file }) => {
-    const id = file.replace(/\.[jt]sx?$/, "");
+  return configRoutes(routeConfig as ConfigRoute[]).flatMap(({ path, file, id: given }) => {
+    // A file serving two paths has an id of its own for each (app/routes.ts).
+    const id = given ?? file.replace(/\.[jt]sx?$/, "");
     const module = build.routes[id]?.module as { action?: unknown } | undefined;
     if (!module) throw new Error(`app/routes.ts names ${file}, which the build does not have (rebuild?)`);
     return [`GET ${path}`, ...(typeof module.action === "function" ? [`POST ${path}`] : [])];

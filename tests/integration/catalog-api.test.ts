@@ -114,6 +114,7 @@ describe("GET /products", () => {
       images: [],
       imagePlaceholder: null,
       stock: 3,
+      reorderLevel: 2,
       brand: "Omega",
       specs: expect.objectContaining({ movement: null, caseDiameterMm: null, features: [] }),
       rating: null,
@@ -291,6 +292,26 @@ describe("writing products (admins only)", () => {
     const fetched = (await client.api("GET", `/products/${id}`)).body.data;
     expect(fetched).toMatchObject({ name: "After", price: 99.99, stock: 0, brand: "Omega" });
     expect(Date.parse(fetched.updatedAt)).toBeGreaterThan(Date.parse(fetched.createdAt));
+  });
+
+  it("keeps a reorder level for the stock report: 2 unless given, unchanged by an update without it", async () => {
+    const created = await client.api("POST", "/products", { body: validProduct, token: adminToken });
+    expect(created.body.data.reorderLevel).toBe(2);
+    const id = created.body.data._id;
+    const set = await client.api("PUT", `/products/${id}`, {
+      body: { ...validProduct, reorderLevel: 5 },
+      token: adminToken,
+    });
+    expect(set.body.data.reorderLevel).toBe(5);
+    const kept = await client.api("PUT", `/products/${id}`, { body: { ...validProduct, stock: 9 }, token: adminToken });
+    expect(kept.body.data).toMatchObject({ stock: 9, reorderLevel: 5 });
+    const refused = await client.api("PUT", `/products/${id}`, {
+      body: { ...validProduct, reorderLevel: -1 },
+      token: adminToken,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([{ field: "reorderLevel", message: "Reorder level cannot be negative" }]);
+    expect((await client.api("GET", `/products/${id}`)).body.data.reorderLevel).toBe(5);
   });
 
   it("refuses an invalid update, leaving the product as it was", async () => {

@@ -256,6 +256,37 @@ describe("the settings", () => {
     expect(now).toMatchObject({ ...RULES_OFF, openCodOrders: 2, blocklist: [] });
   });
 
+  it("keep the average shipping cost of a parcel each way, which the deliveries report prices returns at", async () => {
+    expect(
+      (await client.api("GET", "/settings/orders", { token: adminToken })).body.data.parcelShippingCost,
+    ).toBeNull();
+    const refused = await client.api("PUT", "/settings/orders", {
+      body: { parcelShippingCost: "250.555" },
+      token: adminToken,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([
+      { field: "parcelShippingCost", message: "Average shipping cost must have at most 2 decimals" },
+    ]);
+    // Not a rule: setting it leaves checkout's rules off.
+    expect(await setRules({ parcelShippingCost: "250.50" })).toMatchObject({ ...RULES_OFF, parcelShippingCost: 250.5 });
+
+    const page = await adminPages.postForm("/admin/settings/orders", {
+      intent: "rules",
+      blockAfterReturns: "",
+      firstTimeCodLimit: "",
+      codLimit: "",
+      openCodOrders: "",
+      parcelShippingCost: "-1",
+    });
+    expect(page.status).toBe(400);
+    expect(await page.text()).toContain("Average shipping cost must be at least 0, or empty for off");
+    expect((await client.api("GET", "/settings/orders", { token: adminToken })).body.data.parcelShippingCost).toBe(
+      250.5,
+    );
+    await setRules({ parcelShippingCost: null });
+  });
+
   it("count every refusal, and the admin's page lists the latest with their rule", async () => {
     await setRules({ codLimit: 500 });
     const before = (await client.api("GET", "/settings/orders", { token: adminToken })).body.data.refusals.count;

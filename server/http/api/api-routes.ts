@@ -4,6 +4,7 @@ import { cartApiRoutes } from "./cart.api";
 import { catalogApiRoutes } from "./catalog.api";
 import { discountsApiRoutes } from "./discounts.api";
 import { ordersApiRoutes } from "./orders.api";
+import { reportsApiRoutes } from "./reports.api";
 import { returnsApiRoutes } from "./returns.api";
 import { reviewsApiRoutes } from "./reviews.api";
 import { settingsApiRoutes } from "./settings.api";
@@ -20,4 +21,5 @@ export const apiRoutes: ApiRoute[] = [
   ...settingsApiRoutes,
   ...reviewsApiRoutes,
   ...shipmentsApiRoutes,
+  ...reportsApiRoutes,
 ];

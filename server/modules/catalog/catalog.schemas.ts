@@ -220,6 +220,14 @@ export const productSchema = yup.object({
     .integer("Stock must be a whole number")
     .min(0, "Stock cannot be negative")
     .max(STOCK_MAX, `Stock must be at most ${STOCK_MAX}`),
+  // Absent (or empty on the form): 2 for a new product, unchanged for one edited.
+  reorderLevel: yup
+    .number()
+    .transform(emptyToUndefined)
+    .typeError("Reorder level must be a whole number")
+    .integer("Reorder level must be a whole number")
+    .min(0, "Reorder level cannot be negative")
+    .max(STOCK_MAX, `Reorder level must be at most ${STOCK_MAX}`),
   brand: yup.string().trim().max(100, "Brand must be at most 100 characters").default(""),
   // Left out (an API client that knows no specifications), the product's are kept: catalog.service.ts.
   specs: specsSchema.default(undefined).optional(),

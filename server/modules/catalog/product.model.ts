@@ -73,6 +73,10 @@ export const productShape = object({
     }),
   ),
   stock: integer({ minimum: 0 }),
+  reorderLevel: integer({
+    minimum: 0,
+    description: "The stock report lists the product once its stock is at or below this (default 2)",
+  }),
   brand: text(),
   specs: specsShape,
   rating: nullable(
@@ -106,6 +110,8 @@ export class Product extends BaseModel {
   /** The Image URL the admin gave while a photo is shown, which comes back when the photo goes. */
   fallbackImageUrl!: string;
   stock!: number;
+  /** The stock report lists the product at or below it (docs/product.md, "Reports"). */
+  reorderLevel!: number;
   brand!: string;
   // The specifications, one column each (migration 20261126000031).
   reference!: string | null;
@@ -143,6 +149,7 @@ export class Product extends BaseModel {
       images: this.images ?? [],
       imagePlaceholder: this.imagePlaceholder ?? null,
       stock: this.stock,
+      reorderLevel: this.reorderLevel,
       brand: this.brand,
       specs: this.watchSpecs(),
       rating: this.ratingAverage ?? null,

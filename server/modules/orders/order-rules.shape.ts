@@ -31,6 +31,10 @@ export const orderSettingsShape = object({
     nullable(integer({ minimum: 1 })),
     "Open (Pending or Shipped) cash-on-delivery orders a phone may have, the new one included; null: off (default 2)",
   ),
+  parcelShippingCost: described(
+    nullable(number({ minimum: 0 })),
+    "What a parcel costs to send one way, on average, in rupees: the deliveries report prices each return to sender at twice it; null: not set",
+  ),
   blocklist: described(
     arrayOf(
       object({

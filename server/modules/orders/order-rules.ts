@@ -36,6 +36,11 @@ export type RefusalRecord = {
 };
 
 export type OrderSettings = OrderRules & {
+  /**
+   * What a parcel costs to send one way, on average (rupees), null until the merchant sets it:
+   * the deliveries report prices each return to sender at twice it (server/modules/reports).
+   */
+  parcelShippingCost: number | null;
   blocklist: BlockEntry[];
   /** How many checkouts the rules refused, and the latest of them (newest first). */
   refusals: { count: number; latest: RefusalRecord[] };
@@ -93,6 +98,12 @@ export const orderRulesSchema = yup.object({
   firstTimeCodLimit: offOrNumber("First-time limit", { integer: false, min: 1, max: AMOUNT_MAX }),
   codLimit: offOrNumber("Cash-on-delivery limit", { integer: false, min: 1, max: AMOUNT_MAX }),
   openCodOrders: offOrNumber("Open orders", { integer: true, min: 1, max: 1000 }),
+  parcelShippingCost: offOrNumber("Average shipping cost", { integer: false, min: 0, max: 100_000 }).test(
+    "paisa",
+    "Average shipping cost must have at most 2 decimals",
+    // Judged on the number meant: 0.1 + 0.2 style noise is not a third decimal.
+    (value) => value === null || value === undefined || Math.abs(value * 100 - Math.round(value * 100)) < 1e-6,
+  ),
   blocklist: yup
     .array()
     .of(blockEntrySchema)
@@ -129,6 +140,7 @@ export class OrderRulesService {
     ]);
     return {
       ...rulesOf(rules),
+      parcelShippingCost: rules?.parcelShippingCost ?? null,
       blocklist: blocklist.map((row) => ({
         _id: row.id,
         kind: row.kind,

@@ -4,9 +4,37 @@ import { Order } from "../orders/order.model";
 import type { PublicOrder } from "../orders/order.shape";
 import { readOrders } from "../orders/orders.service";
 import { STORE_TIME_ZONE } from "../orders/order-values.shared";
-import { toPaisa } from "../shared/money.shared";
 import type { StoreCounts } from "./store-figures.shared";
-import { PAYMENT_METHODS } from "../../providers/payment-methods/payment-methods.shared";
+import type { Clock } from "../shared/clock";
+import { systemClock } from "../shared/clock";
+import { NotFoundError } from "../shared/errors.shared";
+import { confirmationReport, type ConfirmationReport } from "./confirmation-report";
+import { deliveriesReport, type DeliveriesReport } from "./deliveries-report";
+import { paymentsReport, type PaymentsReport } from "./payments-report";
+import { productsReport, type ProductsReport } from "./products-report";
+import {
+  isReportName,
+  previousPeriod,
+  type Grouping,
+  type ReportName,
+  type ReportPeriod,
+} from "./report-period.shared";
+import { reportCsv } from "./report-csv";
+import { reportRequestOf } from "./report-sql";
+import { salesReport, type SalesReport } from "./sales-report";
+import { stockReport, type StockReport } from "./stock-report";
+import { MONEY_COLUMNS, PAID_ON_DELIVERY, REFUNDS_PAID, moneyOf } from "./report-sql";
+
+/** Each report, with the days it covers and those it compares with. */
+type Covering = { period: ReportPeriod; previousPeriod: ReportPeriod };
+export type Reports = {
+  sales: SalesReport & Covering;
+  products: ProductsReport & Covering;
+  deliveries: DeliveriesReport & Covering;
+  confirmation: ConfirmationReport & Covering;
+  payments: PaymentsReport & Covering;
+  stock: StockReport & Covering;
+};
 
 export type DashboardFigures = {
   totalOrders: number;
@@ -41,9 +69,6 @@ export type Revenue = {
   total: number;
 };
 
-/** Methods whose cash comes with the parcel; a method paid in advance is collected when its payment is verified. */
-const PAID_ON_DELIVERY = PAYMENT_METHODS.filter((method) => !method.paidBeforeShipping).map((method) => method.name);
-
 /** Placed today, counting days in Pakistan (two bindings: the time zone, twice). */
 const TODAY_IN_PAKISTAN = "(created_at AT TIME ZONE ?)::date = (now() AT TIME ZONE ?)::date";
 
@@ -56,7 +81,48 @@ const DASHBOARD_LATEST_ORDERS = 5;
  * charts join it here (docs/recipes.md).
  */
 export class ReportsService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  /**
+   * A report over the period asked for (`from` and `to`, YYYY-MM-DD, both included, or neither
+   * for the last 30 days; `by` day, week or month), compared with as many days before it. An
+   * unknown name is a NotFoundError; bad dates an InvalidInputError.
+   */
+  async report<Name extends ReportName>(name: Name, input: unknown): Promise<Reports[Name]>;
+  async report(name: string, input: unknown): Promise<Reports[ReportName]>;
+  async report(name: string, input: unknown): Promise<Reports[ReportName]> {
+    if (!isReportName(name)) throw new NotFoundError(`No report is named ${name}`);
+    const { period, by } = reportRequestOf(input, this.clock());
+    const before = previousPeriod(period);
+    const figures = await this.figures(name, period, before, by);
+    return { ...figures, period, previousPeriod: before } as Reports[ReportName];
+  }
+
+  /** A report's table as CSV (report-csv.ts), for the same input as report(). */
+  async reportCsv(name: string, input: unknown): Promise<string> {
+    if (!isReportName(name)) throw new NotFoundError(`No report is named ${name}`);
+    return reportCsv(name, await this.report(name, input));
+  }
+
+  private figures(name: ReportName, period: ReportPeriod, before: ReportPeriod, by: Grouping) {
+    switch (name) {
+      case "sales":
+        return salesReport(this.db, period, before, by);
+      case "products":
+        return productsReport(this.db, period, before);
+      case "deliveries":
+        return deliveriesReport(this.db, period, before, by);
+      case "confirmation":
+        return confirmationReport(this.db, period, before, by);
+      case "payments":
+        return paymentsReport(this.db, period, before);
+      case "stock":
+        return stockReport(this.db, period);
+    }
+  }
 
   /**
    * The home page's counts in one round trip: products from the kept per-category counts
@@ -85,22 +151,11 @@ export class ReportsService {
   async dashboardFigures(): Promise<DashboardFigures> {
     const [orderFigures, totalProducts, latestOrders] = await Promise.all([
       Order.query(this.db)
+        .leftJoin(Order.raw(`(${REFUNDS_PAID}) AS refunds`), "refunds.order_id", "orders.id")
         .first()
         .select(
           Order.raw("COUNT(*)::int AS total_orders"),
-          Order.raw(
-            "COALESCE(SUM(total_price) FILTER (WHERE status = 'Delivered' AND payment_method = ANY(?)), 0) AS delivered_amount",
-            [PAID_ON_DELIVERY],
-          ),
-          Order.raw(
-            `(SELECT COALESCE(SUM(order_returns.refund_amount), 0) FROM order_returns
-               JOIN orders refunded ON refunded.id = order_returns.order_id
-              WHERE order_returns.status = 'Received' AND refunded.status <> 'Cancelled') AS refunded_amount`,
-          ),
-          Order.raw(
-            "COALESCE(SUM(total_price) FILTER (WHERE status IN ('Pending', 'Shipped')), 0) AS to_collect_amount",
-          ),
-          Order.raw("COALESCE(SUM(total_price) FILTER (WHERE status = 'Cancelled'), 0) AS cancelled_amount"),
+          Order.raw(MONEY_COLUMNS, [PAID_ON_DELIVERY]),
           Order.raw("(COUNT(*) FILTER (WHERE status = 'Pending'))::int AS pending_orders"),
           Order.raw("(COUNT(*) FILTER (WHERE status = 'Pending' AND confirmed_at IS NULL))::int AS unconfirmed_orders"),
           Order.raw(`(COUNT(*) FILTER (WHERE phone IS NOT NULL AND ${TODAY_IN_PAKISTAN}))::int AS asked_today`, [
@@ -131,12 +186,13 @@ export class ReportsService {
     ]);
     const { deliveredAmount, refundedAmount, toCollectAmount, cancelledAmount, askedToday, confirmedToday } =
       orderFigures;
-    const revenue = revenueOf({
-      deliveredPaisa: toPaisa(deliveredAmount),
-      refundedPaisa: toPaisa(refundedAmount),
-      toCollectPaisa: toPaisa(toCollectAmount),
-      cancelledPaisa: toPaisa(cancelledAmount),
-    });
+    const money = moneyOf({ deliveredAmount, refundedAmount, toCollectAmount, cancelledAmount });
+    const revenue: Revenue = {
+      collected: money.collected / 100,
+      toCollect: money.toCollect / 100,
+      cancelled: money.cancelled / 100,
+      total: money.revenue / 100,
+    };
     // Named one by one: the query answers an Order model, whose other fields are not figures.
     return {
       totalOrders: orderFigures.totalOrders,
@@ -149,19 +205,4 @@ export class ReportsService {
       latestOrders,
     };
   }
-}
-
-function revenueOf(paisa: {
-  deliveredPaisa: number;
-  refundedPaisa: number;
-  toCollectPaisa: number;
-  cancelledPaisa: number;
-}): Revenue {
-  const collectedPaisa = paisa.deliveredPaisa - paisa.refundedPaisa;
-  return {
-    collected: collectedPaisa / 100,
-    toCollect: paisa.toCollectPaisa / 100,
-    cancelled: paisa.cancelledPaisa / 100,
-    total: (collectedPaisa + paisa.toCollectPaisa) / 100,
-  };
 }

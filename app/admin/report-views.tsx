@@ -1,0 +1,380 @@
+import type { ReactNode } from "react";
+import type { Reports } from "../../server/modules/reports/reports.service";
+import { formatStoreDate } from "../../server/modules/shared/store-dates.shared";
+import { formatRupees } from "../lib/money";
+import { AdminTable } from "./admin-list";
+import { ReportChart } from "./report-chart";
+
+/**
+ * Each report's figures on its page (docs/product.md, "Reports"): the totals against the period
+ * before, a chart, and below it a table of the same numbers.
+ */
+
+const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+const count = (value: number) => value.toLocaleString("en-PK");
+/** "31 Oct 2026" for a series' YYYY-MM-DD (noon UTC is the same day in Pakistan). */
+const dayOf = (date: string) => formatStoreDate(`${date}T12:00:00Z`);
+const groupLabel = (by: string) => (by === "day" ? "Day" : by === "week" ? "Week starting" : "Month starting");
+
+function Totals({ items }: { items: { label: string; value: string; before: string | null }[] }) {
+  return (
+    <ul className="figures report-totals">
+      {items.map((item) => (
+        <li key={item.label} className="card figure">
+          <span className="figure__label">{item.label}</span>
+          <span className="figure__value">{item.value}</span>
+          {item.before !== null ? <span className="figure__note">{`Period before: ${item.before}`}</span> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="section report-section">
+      <h2>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+export function SalesView({ report }: { report: Reports["sales"] }) {
+  const { totals, previous, series, by } = report;
+  return (
+    <>
+      <Totals
+        items={[
+          { label: "Orders", value: count(totals.orders), before: count(previous.orders) },
+          { label: "Revenue", value: formatRupees(totals.revenue), before: formatRupees(previous.revenue) },
+          {
+            label: "Average order value",
+            value: formatRupees(totals.averageOrderValue),
+            before: formatRupees(previous.averageOrderValue),
+          },
+          { label: "Collected", value: formatRupees(totals.collected), before: formatRupees(previous.collected) },
+          { label: "To collect", value: formatRupees(totals.toCollect), before: formatRupees(previous.toCollect) },
+        ]}
+      />
+      <ReportChart
+        kind="line"
+        money
+        title={`Revenue by ${by}`}
+        description={`Revenue of the orders placed each ${by}, from ${dayOf(report.period.from)} to ${dayOf(report.period.to)}: ${formatRupees(totals.revenue)} in all.`}
+        points={series.map((point) => ({ label: dayOf(point.period), value: point.revenue }))}
+        xLabel={groupLabel(by)}
+        yLabel="Revenue (Rs.)"
+      />
+      <AdminTable
+        rows={series}
+        rowKey={(point) => point.period}
+        empty="No days in this period."
+        columns={[
+          { header: groupLabel(by), title: true, cell: (point) => dayOf(point.period) },
+          { header: "Orders", cell: (point) => count(point.orders) },
+          { header: "Revenue", cell: (point) => formatRupees(point.revenue) },
+          { header: "Average order value", cell: (point) => formatRupees(point.averageOrderValue) },
+          { header: "Collected", cell: (point) => formatRupees(point.collected) },
+          { header: "To collect", cell: (point) => formatRupees(point.toCollect) },
+          {
+            header: "Cancelled",
+            cell: (point) => `${count(point.cancelledOrders)} (${formatRupees(point.cancelled)})`,
+          },
+        ]}
+      />
+    </>
+  );
+}
+
+export function ProductsView({ report }: { report: Reports["products"] }) {
+  const { totals, previous, series } = report;
+  return (
+    <>
+      <Totals
+        items={[
+          { label: "Units sold", value: count(totals.units), before: count(previous.units) },
+          { label: "Revenue", value: formatRupees(totals.revenue), before: formatRupees(previous.revenue) },
+          { label: "Products sold", value: count(totals.productsSold), before: count(previous.productsSold) },
+        ]}
+      />
+      <ReportChart
+        kind="bar"
+        money
+        title="Revenue of the 10 best sellers"
+        description={`The products that brought the most revenue in the period, before discounts: ${series
+          .slice(0, 10)
+          .map((sold) => `${sold.name} ${formatRupees(sold.revenue)}`)
+          .join("; ")}.`}
+        points={series.slice(0, 10).map((sold) => ({ label: sold.name, value: sold.revenue }))}
+        xLabel="Product"
+        yLabel="Revenue (Rs.)"
+      />
+      <AdminTable
+        rows={series}
+        rowKey={(sold) => sold.productId ?? `deleted:${sold.name}`}
+        empty="Nothing was sold in this period."
+        columns={[
+          { header: "Product", title: true, cell: (sold) => sold.name },
+          { header: "Brand", cell: (sold) => sold.brand || "–" },
+          { header: "Units", cell: (sold) => count(sold.units) },
+          { header: "Revenue", cell: (sold) => formatRupees(sold.revenue) },
+        ]}
+      />
+      <Section title="Per brand">
+        <AdminTable
+          rows={report.brands}
+          rowKey={(brand) => brand.brand}
+          empty="Nothing was sold in this period."
+          columns={[
+            { header: "Brand", title: true, cell: (brand) => brand.brand || "No brand" },
+            { header: "Units", cell: (brand) => count(brand.units) },
+            { header: "Revenue", cell: (brand) => formatRupees(brand.revenue) },
+          ]}
+        />
+      </Section>
+      <Section title="Slowest movers">
+        <AdminTable
+          rows={report.slowestMovers}
+          rowKey={(product) => product.productId}
+          empty="The catalogue is empty."
+          columns={[
+            { header: "Product", title: true, cell: (product) => product.name },
+            { header: "Units sold", cell: (product) => count(product.units) },
+            { header: "In stock", cell: (product) => count(product.stock) },
+          ]}
+        />
+      </Section>
+    </>
+  );
+}
+
+const outcomeColumns = <
+  Row extends { orders: number; delivered: number; returned: number; cancelled: number; open: number },
+>() => [
+  { header: "Orders", cell: (row: Row) => count(row.orders) },
+  { header: "Delivered", cell: (row: Row) => count(row.delivered) },
+  { header: "Returned to sender", cell: (row: Row) => count(row.returned) },
+  { header: "Cancelled", cell: (row: Row) => count(row.cancelled) },
+  { header: "Open", cell: (row: Row) => count(row.open) },
+];
+
+export function DeliveriesView({ report }: { report: Reports["deliveries"] }) {
+  const { totals, previous, series, by } = report;
+  const groups: [string, string, Reports["deliveries"]["byCity"]][] = [
+    ["Per city", "City", report.byCity],
+    ["Per courier", "Courier", report.byCourier],
+    ["Per product", "Product", report.byProduct],
+  ];
+  return (
+    <>
+      <Totals
+        items={[
+          { label: "Delivered", value: count(totals.delivered), before: count(previous.delivered) },
+          { label: "Returned to sender", value: count(totals.returned), before: count(previous.returned) },
+          { label: "Return-to-sender rate", value: percent(totals.returnRate), before: percent(previous.returnRate) },
+          {
+            label: "Shipping lost on returns",
+            value:
+              totals.returnShippingCost === null ? "Set the shipping cost" : formatRupees(totals.returnShippingCost),
+            before: previous.returnShippingCost === null ? null : formatRupees(previous.returnShippingCost),
+          },
+          { label: "Cancelled", value: count(totals.cancelled), before: count(previous.cancelled) },
+          { label: "Open", value: count(totals.open), before: count(previous.open) },
+        ]}
+      />
+      {report.shippingCostEachWay === null ? (
+        <p>
+          The shipping lost on returns needs the average cost of a parcel each way:{" "}
+          <a href="/admin/settings/orders">set it in Order Settings</a>.
+        </p>
+      ) : null}
+      <ReportChart
+        kind="bar"
+        money={false}
+        title={`Returns to sender by ${by}`}
+        description={`Parcels returned to sender among the orders placed each ${by}: ${count(totals.returned)} in all, ${percent(totals.returnRate)} of the parcels that reached the door.`}
+        points={series.map((point) => ({ label: dayOf(point.period), value: point.returned }))}
+        xLabel={groupLabel(by)}
+        yLabel="Returned to sender"
+      />
+      <AdminTable
+        rows={series}
+        rowKey={(point) => point.period}
+        empty="No days in this period."
+        columns={[
+          { header: groupLabel(by), title: true, cell: (point) => dayOf(point.period) },
+          ...outcomeColumns<(typeof series)[number]>(),
+        ]}
+      />
+      {groups.map(([title, header, rows]) => (
+        <Section key={title} title={title}>
+          <AdminTable
+            rows={rows}
+            rowKey={(row) => row.name}
+            empty="No orders in this period."
+            columns={[
+              { header, title: true, cell: (row) => row.name },
+              ...outcomeColumns<(typeof rows)[number]>(),
+              { header: "Return-to-sender rate", cell: (row) => percent(row.returnRate) },
+            ]}
+          />
+        </Section>
+      ))}
+    </>
+  );
+}
+
+export function ConfirmationView({ report }: { report: Reports["confirmation"] }) {
+  const { totals, previous, series, by } = report;
+  const minutes = (value: number | null) => (value === null ? "–" : `${value} min`);
+  return (
+    <>
+      <Totals
+        items={[
+          { label: "Asked", value: count(totals.asked), before: count(previous.asked) },
+          { label: "Confirmed", value: count(totals.confirmed), before: count(previous.confirmed) },
+          {
+            label: "Confirmation rate",
+            value: percent(totals.confirmationRate),
+            before: percent(previous.confirmationRate),
+          },
+          {
+            label: "Cancelled by the customer",
+            value: count(totals.cancelledByCustomer),
+            before: count(previous.cancelledByCustomer),
+          },
+          { label: "Not answered", value: count(totals.notAnswered), before: count(previous.notAnswered) },
+          {
+            label: "Median time to confirm",
+            value: minutes(totals.medianMinutesToConfirm),
+            before: minutes(previous.medianMinutesToConfirm),
+          },
+        ]}
+      />
+      <ReportChart
+        kind="bar"
+        money={false}
+        title={`Orders confirmed by ${by}`}
+        description={`Orders confirmed among those placed each ${by}: ${count(totals.confirmed)} of ${count(totals.asked)} asked.`}
+        points={series.map((point) => ({ label: dayOf(point.period), value: point.confirmed }))}
+        xLabel={groupLabel(by)}
+        yLabel="Orders confirmed"
+      />
+      <AdminTable
+        rows={series}
+        rowKey={(point) => point.period}
+        empty="No days in this period."
+        columns={[
+          { header: groupLabel(by), title: true, cell: (point) => dayOf(point.period) },
+          { header: "Asked", cell: (point) => count(point.asked) },
+          { header: "Confirmed", cell: (point) => count(point.confirmed) },
+          { header: "Cancelled by the customer", cell: (point) => count(point.cancelledByCustomer) },
+          { header: "Not answered", cell: (point) => count(point.notAnswered) },
+          { header: "Rate", cell: (point) => percent(point.confirmationRate) },
+        ]}
+      />
+    </>
+  );
+}
+
+export function PaymentsView({ report }: { report: Reports["payments"] }) {
+  const { totals, previous, series } = report;
+  return (
+    <>
+      <Totals
+        items={[
+          { label: "Revenue", value: formatRupees(totals.revenue), before: formatRupees(previous.revenue) },
+          { label: "Discount uses", value: count(totals.discountUses), before: count(previous.discountUses) },
+          { label: "Given away", value: formatRupees(totals.amountGiven), before: formatRupees(previous.amountGiven) },
+          { label: "Refunded", value: formatRupees(totals.refunded), before: formatRupees(previous.refunded) },
+        ]}
+      />
+      <ReportChart
+        kind="bar"
+        money
+        title="Revenue per payment method"
+        description={series.map((method) => `${method.label}: ${formatRupees(method.revenue)}`).join("; ")}
+        points={series.map((method) => ({ label: method.label, value: method.revenue }))}
+        xLabel="Payment method"
+        yLabel="Revenue (Rs.)"
+      />
+      <AdminTable
+        rows={series}
+        rowKey={(method) => method.method}
+        empty="No payment method."
+        columns={[
+          { header: "Payment method", title: true, cell: (method) => method.label },
+          { header: "Orders", cell: (method) => count(method.orders) },
+          { header: "Revenue", cell: (method) => formatRupees(method.revenue) },
+        ]}
+      />
+      <Section title="Discount codes">
+        <AdminTable
+          rows={report.discountCodes}
+          rowKey={(code) => code.code}
+          empty="No code was used in this period."
+          columns={[
+            { header: "Code", title: true, cell: (code) => code.code },
+            { header: "Uses", cell: (code) => count(code.uses) },
+            { header: "Given away", cell: (code) => formatRupees(code.amountGiven) },
+          ]}
+        />
+      </Section>
+      <Section title="Returns and refunds">
+        <AdminTable
+          rows={report.returnReasons}
+          rowKey={(reason) => reason.reason}
+          empty="No return was asked for in this period."
+          columns={[
+            { header: "Reason", title: true, cell: (reason) => reason.reason },
+            { header: "Returns", cell: (reason) => count(reason.returns) },
+            { header: "Received", cell: (reason) => count(reason.received) },
+            { header: "Refunded", cell: (reason) => formatRupees(reason.refunded) },
+          ]}
+        />
+      </Section>
+    </>
+  );
+}
+
+export function StockView({ report }: { report: Reports["stock"] }) {
+  const { totals, series } = report;
+  const chartRows = series.filter((product) => product.daysOfCover !== null).slice(0, 10);
+  return (
+    <>
+      <Totals
+        items={[
+          { label: "At or below reorder level", value: count(totals.lowStock), before: null },
+          { label: "Out of stock", value: count(totals.outOfStock), before: null },
+          { label: "Customers waiting", value: count(totals.waitingAlerts), before: null },
+        ]}
+      />
+      <p>{`Days of cover at the sales of ${dayOf(report.salesWindow.from)} to ${dayOf(report.salesWindow.to)}. Stock is as it is now.`}</p>
+      <ReportChart
+        kind="bar"
+        money={false}
+        title="Days of cover of the products running out"
+        description={chartRows.map((product) => `${product.name}: ${product.daysOfCover} days`).join("; ") || "None"}
+        points={chartRows.map((product) => ({ label: product.name, value: product.daysOfCover ?? 0 }))}
+        xLabel="Product"
+        yLabel="Days of cover"
+      />
+      <AdminTable
+        rows={series}
+        rowKey={(product) => product.productId}
+        empty="No product is at or below its reorder level."
+        columns={[
+          { header: "Product", title: true, cell: (product) => product.name },
+          { header: "In stock", cell: (product) => count(product.stock) },
+          { header: "Reorder level", cell: (product) => count(product.reorderLevel) },
+          { header: "Sold in 30 days", cell: (product) => count(product.unitsSold) },
+          {
+            header: "Days of cover",
+            cell: (product) => (product.daysOfCover === null ? "No sales" : String(product.daysOfCover)),
+          },
+          { header: "Waiting for it", cell: (product) => count(product.waitingAlerts) },
+        ]}
+      />
+    </>
+  );
+}

@@ -1,0 +1,34 @@
+import { defineApiRoute, type ApiRoute } from "../api-route";
+import { REPORT_NAMES } from "../../modules/reports/report-period.shared";
+import { reportPeriodSchema } from "../../modules/reports/report-sql";
+import { REPORT_SHAPES } from "../../modules/reports/report.shapes";
+
+const SUMMARIES = {
+  sales: "Orders, revenue and average order value by day, week or month; collected and still to collect",
+  products: "Units and revenue per product and per brand; the slowest movers",
+  deliveries:
+    "Delivered, returned to sender, cancelled and open, per day, city, courier and product; the return-to-sender rate and its shipping cost",
+  confirmation: "Confirmed, cancelled by the customer and not answered; the median time to confirm",
+  payments:
+    "Orders and revenue per payment method; each discount code's uses and amount given; returns and refunds by reason",
+  stock:
+    "Products at or below their reorder level with days of cover at the last 30 days' sales; out of stock with waiting alerts",
+} as const;
+
+/**
+ * /api/v1/reports/{name} (docs/api.md, "Reports"): the figures of the admin's report pages, for
+ * the days `from` to `to` (YYYY-MM-DD in Pakistan, both included; neither: the last 30 days),
+ * compared with as many days before. Bad dates: 400.
+ */
+export const reportsApiRoutes: ApiRoute[] = REPORT_NAMES.map((name) =>
+  defineApiRoute({
+    method: "get",
+    path: `/reports/${name}`,
+    tag: "Reports",
+    summary: `${SUMMARIES[name]}, for the days from–to in Pakistan, compared with as many days before`,
+    access: "admin",
+    query: reportPeriodSchema,
+    responseData: REPORT_SHAPES[name],
+    handler: async ({ services, query }) => ({ message: "OK", data: await services.reports.report(name, query) }),
+  }),
+);
