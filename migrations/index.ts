@@ -26,6 +26,8 @@ import * as jobQueue from "./20261125000026_job_queue";
 import * as orderConfirmation from "./20261125000029_order_confirmation";
 import * as parcelOutcome from "./20261126000035_parcel_outcome";
 import * as orderRules from "./20261126000036_order_rules";
+import * as orderPayments from "./20261126000037_order_payments";
+import * as bankTransferSettings from "./20261126000038_bank_transfer_settings";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -59,6 +61,8 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261125000029_order_confirmation": orderConfirmation,
   "20261126000035_parcel_outcome": parcelOutcome,
   "20261126000036_order_rules": orderRules,
+  "20261126000037_order_payments": orderPayments,
+  "20261126000038_bank_transfer_settings": bankTransferSettings,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -20,6 +20,9 @@ export const MAIL_KINDS = [
   "return-approved",
   "return-rejected",
   "return-refunded",
+  "payment-submitted",
+  "payment-verified",
+  "payment-rejected",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
