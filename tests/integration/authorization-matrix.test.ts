@@ -268,6 +268,11 @@ const EXPRESS_MATRIX: Record<string, Row> = {
   "POST /api/v1/orders/:id/confirm": row(401, 403, 403, 200, { params: (f) => ({ id: f.customerOrderId }) }),
   // The parcel's outcome: an empty body is refused; the customer's Pending order was never returned (409).
   "POST /api/v1/orders/:id/outcome": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
+  // A transfer's reference (an empty body is refused, for anyone signed in) and the admin's verdict.
+  "POST /api/v1/orders/:id/payment-reference": row(401, 400, 400, 400, {
+    params: (f) => ({ id: f.customerOrderId }),
+  }),
+  "PATCH /api/v1/orders/:id/payment": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
   "GET /api/v1/settings/orders": row(401, 403, 403, 200),
   "PUT /api/v1/settings/orders": row(401, 403, 403, 200),
   "POST /api/v1/orders/:id/received-back": row(401, 403, 403, 409, { params: (f) => ({ id: f.customerOrderId }) }),
