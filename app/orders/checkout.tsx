@@ -300,7 +300,10 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               discount={quote?.discount ?? null}
             />
           </div>
-          <fieldset className="payment-choice" aria-describedby={errors.paymentMethod ? "paymentMethod-error" : undefined}>
+          <fieldset
+            className="payment-choice"
+            aria-describedby={errors.paymentMethod ? "paymentMethod-error" : undefined}
+          >
             <legend>
               <h2>Payment</h2>
             </legend>

@@ -102,6 +102,8 @@ const PAGE_MATRIX: Record<string, Row> = {
   "POST /my-orders/:orderId/return": row("login", 400, 404, 404),
   // The customer's own order; anyone else, admins included, gets the 404 page.
   "GET /my-orders/:orderId": row("login", 200, 404, 404),
+  // A bank transfer's reference: the empty form is refused (400) before the order is looked up.
+  "POST /my-orders/:orderId": row("login", 400, 400, 400),
   "GET /my-orders/:orderId/cancel": row("login", 200, 404, 404),
   "POST /my-orders/:orderId/cancel": row("login", { redirect: "/my-orders/:orderId" }, 404, 404, {
     params: victimOrder,

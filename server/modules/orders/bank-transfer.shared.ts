@@ -20,7 +20,8 @@ export type BankTransferSettings = {
 
 /** An IBAN as Pakistani banks issue it (24 characters). */
 export const IBAN_PATTERN = /^PK\d{2}[A-Z]{4}\d{16}$/;
-export const IBAN_MESSAGE = "Enter a Pakistani IBAN: PK, 2 digits, 4 letters and 16 digits, e.g. PK36SCBL0000001123456702";
+export const IBAN_MESSAGE =
+  "Enter a Pakistani IBAN: PK, 2 digits, 4 letters and 16 digits, e.g. PK36SCBL0000001123456702";
 
 /** The account the customer pays to, or null while the store has not set one: then the method is not offered. */
 export function bankAccountOf(settings: BankTransferSettings): {

@@ -199,7 +199,7 @@ export function orderStatusMail(
               ? `We cancelled your order ${number} because it was not confirmed in time. Nothing will be sent and there is nothing to pay. If you still want it, you are welcome to order again.`
               : options.notPaid
                 ? `We cancelled your order ${number} because its bank transfer did not reach us in time. Nothing will be sent. If you did pay, please reply with the transaction reference and we will sort it out; if you still want the watch, you are welcome to order again.`
-              : `We cancelled your order ${number}. Nothing will be sent and there is nothing to pay. If you did not expect this, please contact us.`,
+                : `We cancelled your order ${number}. Nothing will be sent and there is nothing to pay. If you did not expect this, please contact us.`,
         },
         link,
       ],

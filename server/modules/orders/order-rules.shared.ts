@@ -58,8 +58,14 @@ export type CodFacts = {
 /** What the shopper can still do: pay in advance by bank transfer when the store offers it, else ask. */
 const advanceWords = (offered: boolean) =>
   offered
-    ? { sentence: "You can still order it by paying in advance by bank transfer.", clause: "pay in advance by bank transfer." }
-    : { sentence: "You can still order it by paying in advance: please contact us.", clause: "pay in advance: please contact us." };
+    ? {
+        sentence: "You can still order it by paying in advance by bank transfer.",
+        clause: "pay in advance by bank transfer.",
+      }
+    : {
+        sentence: "You can still order it by paying in advance: please contact us.",
+        clause: "pay in advance: please contact us.",
+      };
 
 /**
  * Whether a cash-on-delivery order passes the rules, and if not which rule refused it and why, in

@@ -43,10 +43,10 @@ export type RefusalRecord = {
 
 export type OrderSettings = OrderRules &
   BankTransferSettings & {
-  blocklist: BlockEntry[];
-  /** How many checkouts the rules refused, and the latest of them (newest first). */
-  refusals: { count: number; latest: RefusalRecord[] };
-};
+    blocklist: BlockEntry[];
+    /** How many checkouts the rules refused, and the latest of them (newest first). */
+    refusals: { count: number; latest: RefusalRecord[] };
+  };
 
 /** The admin's page lists this many of the latest refusals. */
 export const LATEST_REFUSALS = 20;

@@ -71,7 +71,10 @@ export const orderShape = object({
       ),
       reference: described(nullable(text()), "The transaction reference the customer sent; null until then"),
       submittedAt: described(nullable(dateTime()), "When the customer last sent the reference; null until then"),
-      verifiedAmount: described(nullable(number({ minimum: 0 })), "The amount verified as received; null until verified"),
+      verifiedAmount: described(
+        nullable(number({ minimum: 0 })),
+        "The amount verified as received; null until verified",
+      ),
       verifiedAt: described(nullable(dateTime()), "When an admin verified the payment; null until then"),
       rejectedReason: described(
         nullable(text()),
