@@ -37,5 +37,10 @@ describe("demo data", () => {
     expect(second).toEqual({ products: 0, users: 0 });
     const [{ count }] = await database.db("products").count<{ count: number }[]>("* as count");
     expect(count).toBe(demoWatches.length);
+    // A new store offers paying in advance, to a demo account.
+    expect(await database.db("order_rules").where({ id: 1 }).first("bankIban", "bankAccountTitle")).toEqual({
+      bankIban: "PK00DEMO0000000000000000",
+      bankAccountTitle: "Waqt Demo Store",
+    });
   });
 });

@@ -3,6 +3,14 @@ import { hashPassword } from "../server/modules/accounts/passwords";
 import { demoAccounts } from "./demo-accounts";
 import { demoWatches } from "./data/demo-watches";
 
+/** A demo account: an IBAN of the right form, not a real account. */
+export const DEMO_BANK_ACCOUNT = {
+  bankAccountTitle: "Waqt Demo Store",
+  bankName: "Demo Bank",
+  bankIban: "PK00DEMO0000000000000000",
+  raastId: "+923000000000",
+};
+
 export type SeedReport = { products: number; users: number };
 
 /**
@@ -47,6 +55,15 @@ export async function seedDemoData(knex: Knex): Promise<SeedReport> {
       await trx("users").insert({ ...fields, passwordHash: await hashPassword(password) });
       users += 1;
     }
+    // Demo details of the store's bank account, so a new store offers paying in advance
+    // (docs/product.md, "Paying in advance"); a store whose admin set or cleared them keeps its own.
+    await trx("order_rules")
+      .where({ id: 1 })
+      .whereNull("bankAccountTitle")
+      .whereNull("bankName")
+      .whereNull("bankIban")
+      .whereNull("updatedByName")
+      .update(DEMO_BANK_ACCOUNT);
     return { products: newProducts.length, users };
   });
 }
