@@ -20,7 +20,6 @@ export async function up(knex: Knex): Promise<void> {
     t.check(`payment_method IN (${list(PAYMENT_METHOD_NAMES)})`, [], "orders_payment_method_valid");
     t.string("payment_status", 12).notNullable().defaultTo("on-delivery");
     t.string("payment_reference", 100);
-    t.string("payment_screenshot_id", 36);
     t.timestamp("payment_submitted_at", { useTz: true });
     t.decimal("payment_verified_amount", 12, 2);
     t.timestamp("payment_verified_at", { useTz: true });
@@ -57,7 +56,6 @@ export async function down(knex: Knex): Promise<void> {
     t.dropColumns(
       "payment_status",
       "payment_reference",
-      "payment_screenshot_id",
       "payment_submitted_at",
       "payment_verified_amount",
       "payment_verified_at",
