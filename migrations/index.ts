@@ -28,6 +28,8 @@ import * as watchSpecs from "./20261126000031_watch_specs";
 import * as brands from "./20261126000032_brands";
 import * as parcelOutcome from "./20261126000035_parcel_outcome";
 import * as orderRules from "./20261126000036_order_rules";
+import * as orderPayments from "./20261126000037_order_payments";
+import * as bankTransferSettings from "./20261126000038_bank_transfer_settings";
 import * as shipments from "./20261126000040_shipments";
 import * as parcelShippingCost from "./20261126000050_parcel_shipping_cost";
 import * as productReorderLevel from "./20261126000051_product_reorder_level";
@@ -68,6 +70,8 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261126000032_brands": brands,
   "20261126000035_parcel_outcome": parcelOutcome,
   "20261126000036_order_rules": orderRules,
+  "20261126000037_order_payments": orderPayments,
+  "20261126000038_bank_transfer_settings": bankTransferSettings,
   "20261126000040_shipments": shipments,
   "20261126000050_parcel_shipping_cost": parcelShippingCost,
   "20261126000051_product_reorder_level": productReorderLevel,

@@ -58,5 +58,10 @@ describe("demo data", () => {
     for (const brand of brands) expect(brand.description, brand.slug).not.toBe("");
     const prx = await database.db("products").where("name", "Tissot PRX Powermatic 80").first();
     expect(prx).toMatchObject({ movement: "Automatic", caseDiameterMm: 40, waterResistanceM: 100, features: ["date"] });
+    // A new store offers paying in advance, to a demo account.
+    expect(await database.db("order_rules").where({ id: 1 }).first("bankIban", "bankAccountTitle")).toEqual({
+      bankIban: "PK00DEMO0000000000000000",
+      bankAccountTitle: "Waqt Demo Store",
+    });
   });
 });

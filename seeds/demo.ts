@@ -5,6 +5,14 @@ import { demoWatches } from "./data/demo-watches";
 import { demoWatchSpecs } from "./data/demo-watch-specs";
 import { demoBrandTexts } from "./data/demo-brands";
 
+/** A demo account: an IBAN of the right form, not a real account. */
+export const DEMO_BANK_ACCOUNT = {
+  bankAccountTitle: "Waqt Demo Store",
+  bankName: "Demo Bank",
+  bankIban: "PK00DEMO0000000000000000",
+  raastId: "+923000000000",
+};
+
 export type SeedReport = { products: number; users: number };
 
 /**
@@ -54,6 +62,15 @@ export async function seedDemoData(knex: Knex): Promise<SeedReport> {
       await trx("users").insert({ ...fields, passwordHash: await hashPassword(password) });
       users += 1;
     }
+    // Demo details of the store's bank account, so a new store offers paying in advance
+    // (docs/product.md, "Paying in advance"); a store whose admin set or cleared them keeps its own.
+    await trx("order_rules")
+      .where({ id: 1 })
+      .whereNull("bankAccountTitle")
+      .whereNull("bankName")
+      .whereNull("bankIban")
+      .whereNull("updatedByName")
+      .update(DEMO_BANK_ACCOUNT);
     return { products: newProducts.length, users };
   });
 }

@@ -195,7 +195,7 @@ const envSchema = yup
       .min(1, "must be a whole number of days (1-3650)")
       .max(3650, "must be a whole number of days (1-3650)")
       .default(7),
-    PAYMENT_METHODS: providerList(PAYMENT_METHOD_IDS, "cash-on-delivery"),
+    PAYMENT_METHODS: providerList(PAYMENT_METHOD_IDS, "cash-on-delivery,bank-transfer"),
     MESSAGE_CHANNELS: providerList(MESSAGE_CHANNEL_IDS, "email"),
     COURIER_PROVIDERS: providerList(COURIER_PROVIDER_IDS, "manual"),
     MAIL_RETRY_SECONDS: yup

@@ -1,6 +1,7 @@
 import { BackupStatusService } from "./backups/backup-status.service";
 import type { Config, ConfirmationConfig } from "./config";
 import type { Database } from "./db/database";
+import { AdvancePaymentFlow } from "./flows/advance-payment";
 import { CancellationFlow } from "./flows/cancellation";
 import { CheckoutFlow } from "./flows/checkout";
 import { ConfirmationRepliesFlow } from "./flows/confirmation-replies";
@@ -127,6 +128,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
       timeoutMs: config.couriers.timeoutSeconds * 1000,
     }),
     returns: new ReturnsFlow(db, { mail, messages, clock }),
+    advancePayment: new AdvancePaymentFlow(db, { mail, messages, clock }),
     productRemoval: new ProductRemovalFlow(db),
     emailChange: new EmailChangeFlow(db, profile),
     pageSession: new PageSessionFlow(accounts),

@@ -6,6 +6,7 @@ import { formatRupees } from "../lib/money";
 import { OrderAddress, OrderItems, ReturnStatusBadge, StatusBadge } from "../orders/order-display";
 import { TrackingNumber } from "../orders/tracking-number";
 import { CustomerRecord, OrderConfirmation } from "./order-confirmation";
+import { AdminOrderPayment } from "./order-payment";
 import { OrderStatusForm, shipOrderPath } from "./order-status-form";
 
 /** An order's details for the admin: on its own page, or in the list's dialog with JavaScript. */
@@ -31,7 +32,15 @@ export function OrderDetailsBody({ order }: { order: DeskOrder }) {
           <OrderAddress order={order} />
         </dd>
         <dt>Payment</dt>
-        <dd>{order.paymentMethod}</dd>
+        <dd>
+          <AdminOrderPayment order={order} />
+        </dd>
+        {order.payment.discount ? (
+          <>
+            <dt>Discount for paying in advance</dt>
+            <dd>{`−${formatRupees(order.payment.discount)}`}</dd>
+          </>
+        ) : null}
         {order.discount ? (
           <>
             <dt>Subtotal</dt>

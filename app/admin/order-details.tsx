@@ -18,7 +18,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { order, texts, replies };
 }
 
-/** "Send again": the confirmation text once more (a few times per order at most); answered by a redirect with what happened. */
+/**
+ * "Send again": the confirmation text once more (a few times per order at most); a bank transfer's
+ * payment verified or rejected. Answered by a redirect with what happened.
+ */
 export async function action({ request, params, context }: Route.ActionArgs) {
   requireAdmin(context, request);
   const { services, session } = context.get(requestContext);
@@ -30,6 +33,22 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     } catch (error) {
       if (error instanceof NotFoundError) throw data(error.message, { status: 404 });
       flashRefusal(session, error, "Failed to send the confirmation again");
+    }
+  } else if (values.intent === "payment-verified" || values.intent === "payment-rejected") {
+    // The admin's verdict on a bank transfer (docs/product.md, "Paying in advance").
+    const status = values.intent === "payment-verified" ? "verified" : "rejected";
+    try {
+      await services.advancePayment.review(params.orderId, { status, reason: values.reason });
+      session.setFlash({
+        tone: "success",
+        message:
+          status === "verified"
+            ? "Payment verified: the order may ship."
+            : "Payment rejected: the customer was told why.",
+      });
+    } catch (error) {
+      if (error instanceof NotFoundError) throw data(error.message, { status: 404 });
+      flashRefusal(session, error, "Failed to update the payment");
     }
   } else {
     session.setFlash({ tone: "error", message: "Something went wrong" });

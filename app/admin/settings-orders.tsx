@@ -1,5 +1,6 @@
 import { Form, redirect } from "react-router";
 import { DEFAULT_ORDER_RULES, type OrderRules } from "../../server/modules/orders/order-rules.shared";
+import { formatIban, type BankTransferSettings } from "../../server/modules/orders/bank-transfer.shared";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { requestContext } from "../context";
@@ -35,7 +36,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw redirect("/admin/settings/orders", 303);
   }
   try {
-    if (values.intent === "block") {
+    if (values.intent === "bank-transfer") {
+      await services.orderRules.update(
+        {
+          bankAccountTitle: values.bankAccountTitle ?? "",
+          bankName: values.bankName ?? "",
+          iban: values.iban ?? "",
+          raastId: values.raastId ?? "",
+          bankTransferDiscountPercent: values.bankTransferDiscountPercent ?? "",
+          unpaidTransferHours: values.unpaidTransferHours ?? "",
+        },
+        admin,
+      );
+      session.setFlash({ tone: "success", message: "Bank transfer details saved" });
+    } else if (values.intent === "block") {
       await services.orderRules.block({ value: values.value, note: values.note }, admin);
       session.setFlash({ tone: "success", message: `${values.value?.trim()} is on the blocklist` });
     } else {
@@ -98,6 +112,42 @@ const RULE_FIELDS: { name: SettingName; label: string; hint: string; money: bool
   },
 ];
 
+const BANK_FIELDS: {
+  name: keyof BankTransferSettings;
+  label: string;
+  hint?: string;
+  type?: string;
+  maxLength?: number;
+  step?: string;
+  inputMode?: "numeric" | "decimal";
+}[] = [
+  { name: "bankAccountTitle", label: "Account title", maxLength: 100 },
+  { name: "bankName", label: "Bank", maxLength: 100 },
+  { name: "iban", label: "IBAN", hint: "e.g. PK36 SCBL 0000 0011 2345 6702", maxLength: 40 },
+  {
+    name: "raastId",
+    label: "Raast ID (optional)",
+    hint: "The mobile number your Raast ID is, e.g. 0300-1234567",
+    maxLength: 30,
+  },
+  {
+    name: "bankTransferDiscountPercent",
+    label: "Discount for paying in advance (%, optional)",
+    hint: "Taken off the order after any discount code, and shown at checkout. Empty: none.",
+    type: "number",
+    step: "0.01",
+    inputMode: "decimal",
+  },
+  {
+    name: "unpaidTransferHours",
+    label: "Cancel unpaid transfers after (hours)",
+    hint: "Counted from when the order was placed; a reference sent in time keeps it. Default 48; empty: never.",
+    type: "number",
+    step: "1",
+    inputMode: "numeric",
+  },
+];
+
 /**
  * The merchant's cash-on-delivery rules (docs/product.md, "Cash-on-delivery rules"): the limits,
  * the blocklist and the checkouts they refused, each with its rule.
@@ -107,8 +157,20 @@ export default function OrderSettings({ loaderData, actionData }: Route.Componen
   const failure = actionData as FormFailure | undefined;
   const errors = failure?.fieldErrors ?? {};
   const failedIntent = failure?.values.intent;
+  const bankValue = (name: keyof BankTransferSettings) =>
+    failedIntent === "bank-transfer" && failure?.values[name] !== undefined
+      ? failure.values[name]
+      : settings[name] === null
+        ? ""
+        : name === "raastId"
+          ? formatPakistaniMobile(settings.raastId)
+          : name === "iban"
+            ? formatIban(settings.iban!)
+            : String(settings[name]);
+  // The rules' form is the one posted without another intent.
+  const rulesFailed = failedIntent !== "block" && failedIntent !== "bank-transfer";
   const ruleValue = (name: SettingName) =>
-    failedIntent !== "block" && failure?.values[name] !== undefined
+    rulesFailed && failure?.values[name] !== undefined
       ? failure.values[name]
       : settings[name] === null
         ? ""
@@ -121,7 +183,7 @@ export default function OrderSettings({ loaderData, actionData }: Route.Componen
         keeps their cart and is asked to pay in advance.
       </p>
       <h2>Rules</h2>
-      <FormError message={failedIntent !== "block" ? failure?.formError : undefined} />
+      <FormError message={rulesFailed ? failure?.formError : undefined} />
       <Form method="post" noValidate className="card">
         <input type="hidden" name="intent" value="rules" />
         {RULE_FIELDS.map((field) => (
@@ -131,7 +193,7 @@ export default function OrderSettings({ loaderData, actionData }: Route.Componen
             label={field.label}
             type="number"
             defaultValue={ruleValue(field.name)}
-            error={failedIntent !== "block" ? errors[field.name] : undefined}
+            error={rulesFailed ? errors[field.name] : undefined}
             hint={field.hint}
             min={field.name === "parcelShippingCost" ? 0 : 1}
             step={field.money ? "0.01" : "1"}
@@ -141,6 +203,36 @@ export default function OrderSettings({ loaderData, actionData }: Route.Componen
         <div className="actions">
           <button type="submit" className="button">
             Save rules
+          </button>
+        </div>
+      </Form>
+
+      <h2 id="bank-transfer">Bank transfer / Raast</h2>
+      <p>
+        Checkout offers paying in advance to your account once the account title, bank and IBAN are set, to anyone who
+        prefers it and to shoppers a rule refuses. An order paid so ships only after you verify its payment on the
+        order&apos;s page.
+      </p>
+      <FormError message={failedIntent === "bank-transfer" ? failure?.formError : undefined} />
+      <Form method="post" noValidate className="card">
+        <input type="hidden" name="intent" value="bank-transfer" />
+        {BANK_FIELDS.map((field) => (
+          <Field
+            key={field.name}
+            name={field.name}
+            label={field.label}
+            type={field.type ?? "text"}
+            defaultValue={bankValue(field.name)}
+            error={failedIntent === "bank-transfer" ? errors[field.name] : undefined}
+            hint={field.hint}
+            maxLength={field.maxLength}
+            step={field.step}
+            inputMode={field.inputMode}
+          />
+        ))}
+        <div className="actions">
+          <button type="submit" className="button">
+            Save bank transfer details
           </button>
         </div>
       </Form>

@@ -1,7 +1,9 @@
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import { DISCOUNT_CODE_MAX } from "../../server/modules/discounts/discount-values.shared";
 import type { CheckoutQuote } from "../../server/flows/checkout";
-import { DomainError } from "../../server/modules/shared/errors.shared";
+import { CodedConflictError, DomainError } from "../../server/modules/shared/errors.shared";
+import { COD_REFUSAL_CODES } from "../../server/modules/orders/order-rules.shared";
+import { advanceDiscount } from "../../server/modules/orders/bank-transfer.shared";
 import { countryOrDefault } from "../../server/modules/shared/address.shared";
 import { lineTotal } from "../../server/modules/cart/cart-lines.shared";
 import {
@@ -23,9 +25,10 @@ import type { Route } from "./+types/checkout";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const { services } = context.get(requestContext);
-  const [{ cart, total }, last] = await Promise.all([
+  const [{ cart, total }, last, payment] = await Promise.all([
     services.cart.getCart(user._id),
     services.lastDelivery.of(user._id),
+    services.checkout.paymentChoice(),
   ]);
   // The address and mobile number of the newest order fill the form, else the profile's
   // (docs/product.md, "Orders"): the shopper is never asked twice. Pakistan unless said otherwise.
@@ -38,15 +41,27 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     phone: formatPakistaniMobile(last?.phone ?? normalisePakistaniMobile(user.phone)),
     // One key per checkout form: a second submit of this form finds the first order.
     checkoutKey: crypto.randomUUID(),
-    // How the order is paid: the methods offered (PAYMENT_METHODS), the first being the order's.
-    paymentMethods: services.checkout.paymentMethods.map(({ label, checkoutNote }) => ({ label, checkoutNote })),
+    // How the order is paid: the methods offered now (PAYMENT_METHODS, a bank transfer only while
+    // the store's account is set), the first being the order's unless the shopper picks another.
+    paymentMethods: payment.methods.map(({ name, label, checkoutNote, paidBeforeShipping }) => ({
+      name,
+      label,
+      checkoutNote,
+      discountPercent: paidBeforeShipping ? payment.discountPercent : null,
+    })),
     // The language of the order's confirmation messages: the last choice, else Urdu.
     language: await services.checkout.messageLanguage(user._id),
   };
 }
 
-/** What the action answers: the form's problems and values, and the summary with the code applied. */
-type CheckoutAnswer = FormFailure & { quote: CheckoutQuote | null };
+/**
+ * What the action answers: the form's problems and values, the summary with the code applied, and
+ * whether a cash-on-delivery rule refused the order (then paying in advance is offered for it).
+ */
+type CheckoutAnswer = FormFailure & { quote: CheckoutQuote | null; codRefused?: boolean };
+
+/** The button a refused cash-on-delivery order offers: the same form, paid by bank transfer. */
+const PAY_IN_ADVANCE = "pay-in-advance";
 
 /**
  * Two buttons post this form (told apart by `intent`): Apply recomputes the summary with the
@@ -59,6 +74,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const client = { ip: clientIp };
   const values = formValues(await request.formData());
   const { street, city, state, zipCode, country, phone, checkoutKey, discountCode, language } = values;
+  // "Pay in advance by bank transfer", offered when a cash-on-delivery rule refused the order.
+  if (values.intent === PAY_IN_ADVANCE) values.paymentMethod = "Bank Transfer";
+  const { paymentMethod } = values;
   // Only the discount code is rate limited here (too many codes that are not valid): said beside it.
   const fieldFor = { 429: "discountCode" };
   if (values.intent === "apply") {
@@ -83,6 +101,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           idempotencyKey: checkoutKey,
           discountCode,
           language,
+          paymentMethod,
         },
         values,
         { phone: PHONE_MESSAGE },
@@ -100,7 +119,9 @@ export async function action({ request, context }: Route.ActionArgs) {
             throw refusal;
           })
         : null;
-    return data<CheckoutAnswer>({ ...failure.data, quote }, failure.init ?? undefined);
+    const codRefused =
+      error instanceof CodedConflictError && (COD_REFUSAL_CODES as readonly string[]).includes(error.code);
+    return data<CheckoutAnswer>({ ...failure.data, quote, codRefused }, failure.init ?? undefined);
   }
   throw redirect(`/order-success/${orderId}`, 303);
 }
@@ -131,6 +152,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   // After a refusal the form shows what the shopper typed, not the saved address.
   const values = actionData?.values ?? { ...address, phone, language };
   const quote = actionData?.quote ?? null;
+  const chosenMethod = values.paymentMethod ?? paymentMethods[0]?.name;
+  const advanceOffered = paymentMethods.some((method) => method.name === "Bank Transfer");
   return (
     <section>
       <h1>Checkout</h1>
@@ -144,6 +167,14 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         <div className="card checkout__address">
           <h2>Shipping Address</h2>
           <FormError message={actionData?.formError} />
+          {actionData?.codRefused && advanceOffered ? (
+            <p className="pay-in-advance">
+              <button type="submit" name="intent" value={PAY_IN_ADVANCE} className="button" disabled={posting}>
+                Pay in advance by bank transfer
+              </button>{" "}
+              Your cart and details stay as they are; we ship once your payment is verified.
+            </p>
+          ) : null}
           <input type="hidden" name="checkoutKey" value={actionData?.values.checkoutKey ?? checkoutKey} />
           <Field
             name="street"
@@ -269,13 +300,38 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               discount={quote?.discount ?? null}
             />
           </div>
-          <h2>Payment</h2>
-          {paymentMethods.map((method) => (
-            <p className="payment-method" key={method.label}>
-              <strong>{method.label}</strong>
-              {`: ${method.checkoutNote}`}
-            </p>
-          ))}
+          <fieldset
+            className="payment-choice"
+            aria-describedby={errors.paymentMethod ? "paymentMethod-error" : undefined}
+          >
+            <legend>
+              <h2>Payment</h2>
+            </legend>
+            {paymentMethods.map((method) => {
+              const discounted = method.discountPercent
+                ? ` ${method.discountPercent}% off: you pay ${formatRupees(
+                    (quote?.totalPrice ?? total) - advanceDiscount(quote?.totalPrice ?? total, method.discountPercent),
+                  )}.`
+                : "";
+              return (
+                <label className="payment-method" key={method.name}>
+                  <input
+                    type="radio"
+                    name="paymentMethod"
+                    value={method.name}
+                    defaultChecked={method.name === chosenMethod}
+                  />{" "}
+                  <strong>{method.label}</strong>
+                  {`: ${method.checkoutNote}${discounted}`}
+                </label>
+              );
+            })}
+            {errors.paymentMethod ? (
+              <p className="field-error" id="paymentMethod-error" role="alert">
+                {errors.paymentMethod}
+              </p>
+            ) : null}
+          </fieldset>
           <button type="submit" className="button button--block" disabled={posting}>
             {processing ? "Processing..." : "Place Order"}
           </button>

@@ -1,8 +1,10 @@
-import { Link } from "react-router";
+import { Link, data, redirect } from "react-router";
 import { RETURN_WINDOW_DAYS } from "../../server/modules/orders/return-values.shared";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { requestContext } from "../context";
 import { requireUser } from "../lib/guards";
+import { formFailure, formValues } from "../lib/forms";
+import { TransferPayment } from "./transfer-payment";
 import { routeMeta } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
 import { formatRupees } from "../lib/money";
@@ -35,13 +37,34 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     order,
     cancellable: services.orders.isCancellable(order),
     canReturn: services.orders.returnRefusal(order) === null,
+    // A bank transfer's page shows where to send it (docs/product.md, "Paying in advance").
+    account: order.payment.status === "on-delivery" ? null : await services.advancePayment.account(),
   };
+}
+
+/** The transaction reference of a bank transfer: kept with its message beside the field when refused. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const { services, session } = context.get(requestContext);
+  const values = formValues(await request.formData());
+  try {
+    await services.advancePayment.submitReference(user._id, params.orderId, { reference: values.reference });
+  } catch (error) {
+    const failure = formFailure(error, values, { fallback: "Failed to send the reference" });
+    if (failure.init?.status === 404) throw data("Order not found", { status: 404 });
+    return failure;
+  }
+  session.setFlash({
+    tone: "success",
+    message: "Thank you: we check your transfer and ship your order once it is verified.",
+  });
+  throw redirect(`/my-orders/${encodeURIComponent(params.orderId)}`, 303);
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Order details", noindex: true });
 
-export default function CustomerOrderDetails({ loaderData }: Route.ComponentProps) {
-  const { order, cancellable, canReturn } = loaderData;
+export default function CustomerOrderDetails({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, cancellable, canReturn, account } = loaderData;
   return (
     <section className="card order-details">
       <p>
@@ -58,6 +81,12 @@ export default function CustomerOrderDetails({ loaderData }: Route.ComponentProp
         <dd>{formatOrderDateTime(order.createdAt)}</dd>
         <dt>Payment</dt>
         <dd>{`${order.paymentMethod}: ${formatRupees(order.totalPrice)}`}</dd>
+        {order.payment.discount ? (
+          <>
+            <dt>Discount for paying in advance</dt>
+            <dd>{`−${formatRupees(order.payment.discount)}`}</dd>
+          </>
+        ) : null}
         <dt>Mobile Number</dt>
         <dd>{order.phone ? formatPakistaniMobile(order.phone) : "Not given"}</dd>
         <dt>{deliveryLabel(order.status)}</dt>
@@ -65,6 +94,9 @@ export default function CustomerOrderDetails({ loaderData }: Route.ComponentProp
           <OrderAddress order={order} />
         </dd>
       </dl>
+      {order.payment.status !== "on-delivery" ? (
+        <TransferPayment order={order} account={account} answer={actionData} />
+      ) : null}
       <OrderShipping order={order} />
       <h2>Items</h2>
       <OrderItems order={order} />

@@ -1,6 +1,7 @@
 import * as yup from "yup";
 import { discountCodeField } from "../modules/discounts/discounts.schemas";
 import { MESSAGE_LANGUAGES } from "../modules/orders/order-confirmation.shared";
+import { PAYMENT_METHOD_NAMES } from "../providers/payment-methods/payment-methods.shared";
 import { blankToUndefined } from "../modules/shared/list-query";
 import {
   PHONE_INPUT_MAX,
@@ -61,6 +62,12 @@ export const placeOrderSchema = yup.object({
   idempotencyKey: yup.string().trim().max(100, "Idempotency key must be at most 100 characters").default(""),
   /** Optional, in any case (docs/product.md, "Discount codes"). */
   discountCode: discountCodeField(),
+  /** How the order is paid, by the method's name; without it, cash on delivery (the first method offered). */
+  paymentMethod: yup
+    .string()
+    .transform(blankToUndefined)
+    .typeError(`Payment method must be one of: ${PAYMENT_METHOD_NAMES.join(", ")}`)
+    .oneOf([...PAYMENT_METHOD_NAMES], `Payment method must be one of: ${PAYMENT_METHOD_NAMES.join(", ")}`),
   /** The language of the order's messages (and the account's from now on); without it, the account's, else Urdu for a mobile number. */
   language: yup
     .string()

@@ -21,7 +21,14 @@ import {
   type TextChannel,
 } from "../modules/orders/order-confirmation.shared";
 import { newOrderMail, orderPlacedMail, type MailOrder } from "../modules/orders/order-mails";
-import { ORDER_RULES_EXPRESSION, codFacts, orderRulesFrom, recordCodRefusal } from "../modules/orders/order-rules";
+import { advanceDiscountPaisa, bankAccountOf } from "../modules/orders/bank-transfer.shared";
+import {
+  ORDER_RULES_EXPRESSION,
+  bankTransferSettings,
+  codFacts,
+  orderRulesFrom,
+  recordCodRefusal,
+} from "../modules/orders/order-rules";
 import { codRefusal, type CodRefusal } from "../modules/orders/order-rules.shared";
 import type { PublicOrder } from "../modules/orders/order.shape";
 import { readOrder } from "../modules/orders/orders.service";
@@ -30,6 +37,7 @@ import {
   CallerAccountGoneError,
   CodedConflictError,
   ConflictError,
+  InvalidInputError,
   RuleViolationError,
 } from "../modules/shared/errors.shared";
 import { fromPaisa, toPaisa } from "../modules/shared/money.shared";
@@ -38,7 +46,11 @@ import { composeStatement, type StatementPart } from "../modules/shared/statemen
 import { validateInput } from "../modules/shared/validation";
 import { messageOf, type MessageChannels } from "../providers/message-channels/message-channels";
 import { cashOnDelivery } from "../providers/payment-methods/cash-on-delivery.shared";
-import type { PaymentMethod, PaymentMethodName } from "../providers/payment-methods/payment-methods.shared";
+import {
+  paymentMethodNamed,
+  type PaymentMethod,
+  type PaymentMethodName,
+} from "../providers/payment-methods/payment-methods.shared";
 import { checkoutQuoteSchema, placeOrderSchema } from "./checkout.schemas";
 
 /** What the cart comes to at checkout with a discount code (docs/product.md, "Discount codes"). */
@@ -50,11 +62,19 @@ export type CheckoutQuote = {
 
 /** What placing an order takes, as validated. */
 type CheckoutInput = {
+  paymentMethod?: string;
   address: { street: string; city: string; state: string; zipCode: string; country: string };
   phone?: string | null;
   idempotencyKey?: string | null;
   discountCode?: string | null;
   language?: MessageLanguage;
+};
+
+/** What checkout offers: the methods, and for a bank transfer the store's account and its discount. */
+export type PaymentChoice = {
+  methods: readonly PaymentMethod[];
+  account: ReturnType<typeof bankAccountOf>;
+  discountPercent: number | null;
 };
 
 /** Tries of a checkout whose cart keeps changing under it before the answer is a plain 409. */
@@ -112,9 +132,19 @@ export class CheckoutFlow {
     return chosen === "en" || chosen === "ur" ? chosen : defaultMessageLanguage("+92");
   }
 
-  /** The payment methods offered at checkout, the first being the one an order takes. */
-  get paymentMethods(): readonly PaymentMethod[] {
-    return this.deps.paymentMethods;
+  /**
+   * The payment methods offered at checkout now, the first being the one an order takes when it
+   * names none: those PAYMENT_METHODS chose, a method paid in advance only while the store's bank
+   * account is set (docs/product.md, "Paying in advance"); with the account and its discount.
+   */
+  async paymentChoice(db: Knex = this.db): Promise<PaymentChoice> {
+    const settings = await bankTransferSettings(db);
+    const account = bankAccountOf(settings);
+    return {
+      methods: this.deps.paymentMethods.filter((method) => !method.paidBeforeShipping || account !== null),
+      account,
+      discountPercent: account ? settings.bankTransferDiscountPercent : null,
+    };
   }
 
   /**
@@ -127,9 +157,13 @@ export class CheckoutFlow {
    * is made from what is at hand rather than read back.
    */
   async placeOrder(userId: string, input: unknown, options: { client?: { ip: string } } = {}): Promise<PublicOrder> {
-    const { address, phone, idempotencyKey, discountCode, language } = validateInput(placeOrderSchema, input);
+    const { address, phone, idempotencyKey, discountCode, language, paymentMethod } = validateInput(
+      placeOrderSchema,
+      input,
+    );
     const place = () =>
       this.placeOrderTrying(userId, {
+        paymentMethod,
         address,
         phone,
         idempotencyKey,
@@ -162,6 +196,16 @@ export class CheckoutFlow {
 
   private async placeOrderIn(trx: Knex.Transaction, userId: string, input: CheckoutInput): Promise<PublicOrder> {
     const { address, phone, idempotencyKey, discountCode, language } = input;
+    // An order names its method, else takes the first offered (cash on delivery): a method paid in
+    // advance is judged against the store's account, read only for such an order.
+    const named = input.paymentMethod ? paymentMethodNamed(input.paymentMethod) : this.deps.paymentMethods[0]!;
+    const choice = named.paidBeforeShipping ? await this.paymentChoice(trx) : null;
+    if (choice && !choice.methods.includes(named)) {
+      throw new InvalidInputError([{ field: "paymentMethod", message: `${named.label} is not offered by this store` }]);
+    }
+    if (!choice && !this.deps.paymentMethods.includes(named)) {
+      throw new InvalidInputError([{ field: "paymentMethod", message: `${named.label} is not offered by this store` }]);
+    }
     const { user, cart, fresh, earlierOrderId, lines, rules, lockedPhone } = await lockCheckout(trx, {
       userId,
       idempotencyKey: idempotencyKey || "",
@@ -188,8 +232,11 @@ export class CheckoutFlow {
     // checkout is prefilled with it.
     const profilePhone = phone && !user.phone.trim() ? formatPakistaniMobile(phone) : null;
 
-    const totalPrice = fromPaisa(subtotalPaisa - (discount?.amountPaisa ?? 0));
-    const paymentMethod = this.deps.paymentMethods[0]!.name as PaymentMethodName;
+    const afterCodePaisa = subtotalPaisa - (discount?.amountPaisa ?? 0);
+    // The store's discount for paying in advance, on what the order comes to after the code.
+    const paymentDiscountPaisa = choice ? advanceDiscountPaisa(afterCodePaisa, choice.discountPercent) : 0;
+    const totalPrice = fromPaisa(afterCodePaisa - paymentDiscountPaisa);
+    const paymentMethod = named.name as PaymentMethodName;
     // The id is made here so that the mails can name the order and everything is written at once.
     const orderId = randomUUID();
     const orderPhone = phone ?? normalisePakistaniMobile(user.phone);
@@ -200,7 +247,11 @@ export class CheckoutFlow {
       // The profile's number as written by hand may read otherwise in SQL than here: lock it now.
       if (orderPhone && orderPhone !== lockedPhone) await trx.raw(PHONE_LOCK_SQL, { phone: orderPhone });
       const facts = await codFacts(trx, { phone: orderPhone, email: user.email, userId, total: totalPrice });
-      const refusal = codRefusal(rules, facts);
+      let refusal = codRefusal(rules, facts);
+      // The refusal offers paying in advance by bank transfer when the store offers it.
+      if (refusal && (await this.paymentChoice(trx)).methods.some((method) => method.paidBeforeShipping)) {
+        refusal = codRefusal(rules, facts, true);
+      }
       if (refusal) {
         throw new CodRefused(refusal, { phone: orderPhone, email: user.email, userId, amount: totalPrice });
       }
@@ -214,6 +265,8 @@ export class CheckoutFlow {
       phone: orderPhone,
       totalPrice,
       paymentMethod,
+      paymentStatus: named.paidBeforeShipping ? "awaiting" : "on-delivery",
+      paymentDiscount: fromPaisa(paymentDiscountPaisa),
       idempotencyKey: idempotencyKey || null,
       discountCodeId: discount?.discountCodeId ?? null,
       discountCode: discount?.code ?? null,
@@ -241,6 +294,7 @@ export class CheckoutFlow {
       items: items.map((item) => ({ name: item.name, quantity: item.quantity, unitPrice: item.unitPrice })),
       subtotal: fromPaisa(subtotalPaisa),
       discount: orderDiscount,
+      paymentDiscount: paymentDiscountPaisa > 0 ? fromPaisa(paymentDiscountPaisa) : null,
       totalPrice,
       address,
       phone: order.phone,
@@ -302,6 +356,16 @@ export class CheckoutFlow {
       totalPrice,
       status: "Pending",
       paymentMethod,
+      payment: {
+        method: paymentMethod,
+        status: order.paymentStatus,
+        discount: paymentDiscountPaisa > 0 ? fromPaisa(paymentDiscountPaisa) : null,
+        reference: null,
+        submittedAt: null,
+        verifiedAmount: null,
+        verifiedAt: null,
+        rejectedReason: null,
+      },
       courier: null,
       trackingNumber: null,
       confirmedAt: null,

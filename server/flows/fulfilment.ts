@@ -11,6 +11,7 @@ import {
   setOrderStatus,
   undoConfirmation,
 } from "../modules/orders/order-life";
+import { refuseUnpaidShipping } from "../modules/orders/order-payment";
 import type { PublicOrder } from "../modules/orders/order.shape";
 import { readOrder } from "../modules/orders/orders.service";
 import { systemClock, type Clock } from "../modules/shared/clock";
@@ -61,6 +62,8 @@ export class FulfilmentFlow {
     const now = (this.deps.clock ?? systemClock)();
     await this.db.transaction(async (trx) => {
       const order = await lockOrder(trx, orderId);
+      // A bank transfer ships only once its payment is verified (docs/product.md, "Paying in advance").
+      if (status !== order.status) refuseUnpaidShipping(order, status);
       if (order.status === "Delivered" && status !== "Delivered") await refuseWithReturns(trx, orderId);
       const wasCancelled = order.status === "Cancelled";
       const willBeCancelled = status === "Cancelled";

@@ -16,6 +16,8 @@ export interface JobPayloads {
   "send-text": { messageId: string };
   /** The confirmations' deadlines: reminders due, and orders nobody confirmed in time cancelled (the crontab). */
   "confirmation-deadlines": Record<string, never>;
+  /** Bank-transfer orders left unpaid past the settings' hours cancelled (the crontab). */
+  "unpaid-transfers": Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;

@@ -62,6 +62,10 @@ export function storeJobHandlers(options: Omit<StoreJobsOptions, "connectionStri
       const { reminded, cancelled } = await options.services.orderConfirmation.runDeadlines();
       if (reminded + cancelled > 0) logger.info({ reminded, cancelled }, "confirmation deadlines");
     },
+    "unpaid-transfers": async () => {
+      const { cancelled } = await options.services.advancePayment.cancelUnpaid();
+      if (cancelled > 0) logger.info({ cancelled }, "unpaid bank transfers cancelled");
+    },
     "base-backup": async (_payload, { signal }) => {
       if (backups) await takeBaseBackupIfDue(backups, signal);
       else logger.warn("base-backup job ignored: the store uses DATABASE_URL, whose operator owns backups");
@@ -81,6 +85,8 @@ export async function startStoreJobs(options: StoreJobsOptions): Promise<JobRunn
       : []),
     // Reminders and cancels of unanswered orders are due by the hour: a minute's slot is soon enough.
     { task: "confirmation-deadlines", schedule: "* * * * *", jobKey: "confirmation-deadlines", catchUpMs: 60_000 },
+    // Unpaid transfers are due by the hour too (docs/product.md, "Paying in advance").
+    { task: "unpaid-transfers", schedule: "* * * * *", jobKey: "unpaid-transfers", catchUpMs: 60_000 },
   ];
   const local: LocalRecurringTask[] = [
     {

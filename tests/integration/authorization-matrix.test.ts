@@ -110,6 +110,8 @@ const PAGE_MATRIX: Record<string, Row> = {
   "POST /my-orders/:orderId/return": row("login", 400, 404, 404),
   // The customer's own order; anyone else, admins included, gets the 404 page.
   "GET /my-orders/:orderId": row("login", 200, 404, 404),
+  // A bank transfer's reference: the empty form is refused (400) before the order is looked up.
+  "POST /my-orders/:orderId": row("login", 400, 400, 400),
   "GET /my-orders/:orderId/cancel": row("login", 200, 404, 404),
   "POST /my-orders/:orderId/cancel": row("login", { redirect: "/my-orders/:orderId" }, 404, 404, {
     params: victimOrder,
@@ -283,6 +285,11 @@ const EXPRESS_MATRIX: Record<string, Row> = {
   "POST /api/v1/orders/:id/confirm": row(401, 403, 403, 200, { params: (f) => ({ id: f.customerOrderId }) }),
   // The parcel's outcome: an empty body is refused; the customer's Pending order was never returned (409).
   "POST /api/v1/orders/:id/outcome": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
+  // A transfer's reference (an empty body is refused, for anyone signed in) and the admin's verdict.
+  "POST /api/v1/orders/:id/payment-reference": row(401, 400, 400, 400, {
+    params: (f) => ({ id: f.customerOrderId }),
+  }),
+  "PATCH /api/v1/orders/:id/payment": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
   "GET /api/v1/settings/orders": row(401, 403, 403, 200),
   "PUT /api/v1/settings/orders": row(401, 403, 403, 200),
   "GET /api/v1/reports/sales": row(401, 403, 403, 200),

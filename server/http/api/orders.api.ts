@@ -5,6 +5,7 @@ import { arrayOf } from "../../modules/shared/shapes";
 import { orderListQuerySchema } from "../../modules/orders/orders.schemas";
 import { placeOrderSchema, shippingAddressSchema } from "../../flows/checkout.schemas";
 import { orderOutcomeSchema, orderStatusSchema } from "../../flows/fulfilment.schemas";
+import { paymentReferenceSchema, paymentVerdictSchema } from "../../modules/orders/order-payment";
 
 /** /api/v1/orders (docs/api.md). */
 export const ordersApiRoutes: ApiRoute[] = [
@@ -13,10 +14,10 @@ export const ordersApiRoutes: ApiRoute[] = [
     path: "/orders",
     tag: "Orders",
     summary:
-      "Place a cash-on-delivery order from the cart, which is then empty. An optional phone (a Pakistani mobile number: 03XX-XXXXXXX, 03XXXXXXXXX or +92 3XX XXXXXXX) is the receiver's; without it the profile's phone is used if it is one, else the order has none. An optional discountCode (any case) takes its discount off the goods; a code that is unknown, inactive, not yet started, expired or used up, or a first-order code for a customer with an order that is not Cancelled, is a 400 on discountCode and places nothing; after 20 codes that are not valid in a quarter hour (40 from one client address), any code is a 429 with Retry-After until it ends. An optional language (ur or en) is that of the order's confirmation messages and becomes the account's; without it the account's, else Urdu for an order with a phone. An optional Idempotency-Key header makes a retried request answer the first order instead of making a second. The store's cash-on-delivery rules (GET /settings/orders) may refuse the order: 409 with a top-level code, COD_BLOCKED, COD_LIMIT or COD_OPEN_ORDERS, and the cart stays.",
+      "Place an order from the cart, which is then empty. An optional phone (a Pakistani mobile number: 03XX-XXXXXXX, 03XXXXXXXXX or +92 3XX XXXXXXX) is the receiver's; without it the profile's phone is used if it is one, else the order has none. An optional discountCode (any case) takes its discount off the goods; a code that is unknown, inactive, not yet started, expired or used up, or a first-order code for a customer with an order that is not Cancelled, is a 400 on discountCode and places nothing; after 20 codes that are not valid in a quarter hour (40 from one client address), any code is a 429 with Retry-After until it ends. An optional language (ur or en) is that of the order's confirmation messages and becomes the account's; without it the account's, else Urdu for an order with a phone. An optional Idempotency-Key header makes a retried request answer the first order instead of making a second. The store's cash-on-delivery rules (GET /settings/orders) may refuse the order: 409 with a top-level code, COD_BLOCKED, COD_LIMIT or COD_OPEN_ORDERS, and the cart stays. An optional paymentMethod: \"Cash on Delivery\" (the default) or \"Bank Transfer\" (paid in advance to the store's account, offered only while the store has set one, else 400 on paymentMethod; the cash-on-delivery rules do not apply to it, the store's discount for paying in advance does): the order's payment is then awaiting until the customer sends the transfer's reference (POST /orders/{id}/payment-reference), and it ships only once an admin verified it.",
     access: "signed-in",
     body: placeOrderSchema
-      .pick(["address", "phone", "discountCode", "language"])
+      .pick(["address", "phone", "discountCode", "language", "paymentMethod"])
       .shape({ address: shippingAddressSchema.required("Address is required") }),
     successStatus: 201,
     responseData: orderShape,
@@ -75,7 +76,7 @@ export const ordersApiRoutes: ApiRoute[] = [
     path: "/orders/:id/status",
     tag: "Orders",
     summary:
-      "Set the status (any of the four from any state); Cancelled returns the stock, leaving Cancelled claims it again. With Shipped, optionally the courier and the tracking number (given with another status: 400); both are kept when the status changes later",
+      "Set the status (any of the four from any state); a bank-transfer order becomes Shipped or Delivered only once its payment is verified (else 409). Cancelled returns the stock, leaving Cancelled claims it again. With Shipped, optionally the courier and the tracking number (given with another status: 400); both are kept when the status changes later",
     access: "admin",
     body: orderStatusSchema,
     responseData: orderShape,
@@ -111,6 +112,36 @@ export const ordersApiRoutes: ApiRoute[] = [
     handler: async ({ services, params, user }) => ({
       message: "Order confirmed",
       data: await services.fulfilment.confirmOrder(params.id, user!),
+    }),
+  }),
+  defineApiRoute({
+    method: "post",
+    path: "/orders/:id/payment-reference",
+    tag: "Orders",
+    summary:
+      "The customer sends the transaction reference of the bank transfer or Raast payment for their own order: {reference} (letters, digits, spaces, dashes, slashes; at most 60). The payment becomes submitted, for an admin to verify; it may be sent again until it is verified (after a rejection too). An order paid on delivery, cancelled, or already verified: 409. Anyone else's order: 404",
+    access: "signed-in",
+    body: paymentReferenceSchema,
+    responseData: orderShape,
+    errorStatuses: [404, 409],
+    handler: async ({ services, params, user, body }) => ({
+      message: "Payment reference received",
+      data: await services.advancePayment.submitReference(user!._id, params.id, body),
+    }),
+  }),
+  defineApiRoute({
+    method: "patch",
+    path: "/orders/:id/payment",
+    tag: "Orders",
+    summary:
+      'An admin\'s verdict on a bank-transfer order\'s payment: {status: "verified"} records the order\'s total as received, now (the order may then ship); {status: "rejected", reason} (a submitted reference only) tells the customer why, and they may send another. An order paid on delivery, cancelled, or already verified, or a rejection without a submitted reference: 409',
+    access: "admin",
+    body: paymentVerdictSchema,
+    responseData: orderShape,
+    errorStatuses: [404, 409],
+    handler: async ({ services, params, body }) => ({
+      message: "Payment updated",
+      data: await services.advancePayment.review(params.id, body),
     }),
   }),
   defineApiRoute({

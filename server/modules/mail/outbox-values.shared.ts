@@ -21,6 +21,9 @@ export const MAIL_KINDS = [
   "return-rejected",
   "return-refunded",
   "review-published",
+  "payment-submitted",
+  "payment-verified",
+  "payment-rejected",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

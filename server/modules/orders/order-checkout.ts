@@ -35,6 +35,10 @@ export type NewOrder = {
   phone: string | null;
   totalPrice: number;
   paymentMethod: PaymentMethodName;
+  /** on-delivery for cash on delivery, awaiting for a method paid in advance. */
+  paymentStatus: "on-delivery" | "awaiting";
+  /** What the discount for paying in advance took off. */
+  paymentDiscount: number;
   idempotencyKey: string | null;
   discountCodeId: string | null;
   discountCode: string | null;
@@ -69,10 +73,10 @@ export function orderPlacedParts(order: NewOrder, items: NewOrderItem[]): Statem
     {
       name: "placed",
       sql: `INSERT INTO orders (id, user_id, customer_name, customer_email, street, city, state, zip_code, country,
-                                phone, total_price, status, payment_method, idempotency_key,
+                                phone, total_price, status, payment_method, payment_status, payment_discount, idempotency_key,
                                 discount_code_id, discount_code, discount_amount, language, confirmation_token_hash)
             VALUES (:orderId, :userId, :customerName, :customerEmail, :street, :city, :state, :zipCode, :country,
-                    :phone, :totalPrice, 'Pending', :paymentMethod, :idempotencyKey,
+                    :phone, :totalPrice, 'Pending', :paymentMethod, :paymentStatus, :paymentDiscount, :idempotencyKey,
                     :discountCodeId, :discountCode, :discountAmount, :language, :confirmationTokenHash)
             RETURNING created_at, updated_at`,
       bindings: {
@@ -88,6 +92,8 @@ export function orderPlacedParts(order: NewOrder, items: NewOrderItem[]): Statem
         phone: order.phone,
         totalPrice: order.totalPrice,
         paymentMethod: order.paymentMethod,
+        paymentStatus: order.paymentStatus,
+        paymentDiscount: order.paymentDiscount,
         idempotencyKey: order.idempotencyKey,
         discountCodeId: order.discountCodeId,
         discountCode: order.discountCode,

@@ -29,6 +29,8 @@ export type LockedOrder = Pick<
   | "discountCode"
   | "outcomeKind"
   | "receivedBackAt"
+  | "paymentMethod"
+  | "paymentStatus"
 >;
 
 /**
@@ -53,6 +55,8 @@ export async function lockOrder(trx: Knex, orderId: string, options: { ownerId?:
     "discountCode",
     "outcomeKind",
     "receivedBackAt",
+    "paymentMethod",
+    "paymentStatus",
   );
   if (!order) throw new NotFoundError("Order not found");
   return order;

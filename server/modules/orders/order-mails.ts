@@ -17,6 +17,8 @@ export type MailOrder = {
   /** What the items come to before the discount, and the discount, when the order took a code. */
   subtotal?: number;
   discount?: { code: string; amount: number } | null;
+  /** What the store's discount for paying in advance took off, when it did. */
+  paymentDiscount?: number | null;
   totalPrice: number;
   address: { street: string; city: string; state: string; zipCode: string; country: string };
   phone: string | null;
@@ -35,11 +37,15 @@ function itemsTable(order: MailOrder): MailBlock {
     `${item.name} × ${item.quantity}`,
     formatRupees((Math.round(item.unitPrice * 100) * item.quantity) / 100),
   ]);
-  if (order.discount) {
-    rows.push(
-      ["Subtotal", formatRupees(order.subtotal ?? order.totalPrice + order.discount.amount)],
-      [`Discount (${order.discount.code})`, `−${formatRupees(order.discount.amount)}`],
-    );
+  if (order.discount || order.paymentDiscount) {
+    rows.push([
+      "Subtotal",
+      formatRupees(order.subtotal ?? order.totalPrice + (order.discount?.amount ?? 0) + (order.paymentDiscount ?? 0)),
+    ]);
+  }
+  if (order.discount) rows.push([`Discount (${order.discount.code})`, `−${formatRupees(order.discount.amount)}`]);
+  if (order.paymentDiscount) {
+    rows.push(["Discount for paying in advance", `−${formatRupees(order.paymentDiscount)}`]);
   }
   return { kind: "table", rows, total: ["Total (delivery free)", formatRupees(order.totalPrice)] };
 }
@@ -114,14 +120,17 @@ export function newOrderMail(context: MailContext, order: MailOrder): MailToQueu
   };
 }
 
-type StatusMailOrder = Pick<MailOrder, "id" | "customerName" | "customerEmail" | "courier" | "trackingNumber">;
+type StatusMailOrder = Pick<MailOrder, "id" | "customerName" | "customerEmail" | "courier" | "trackingNumber"> & {
+  /** The payment method's name: an order paid in advance has no cash to keep ready. */
+  paymentMethod?: string;
+};
 
 /** To the customer when an order is Shipped, Delivered or Cancelled (by the store or by them). */
 export function orderStatusMail(
   context: MailContext,
   order: StatusMailOrder,
   status: "Shipped" | "Delivered" | "Cancelled",
-  options: { byCustomer?: boolean; notConfirmed?: boolean } = {},
+  options: { byCustomer?: boolean; notConfirmed?: boolean; notPaid?: boolean } = {},
 ): MailToQueue {
   const number = `#${shortOrderId(order.id)}`;
   const link = { kind: "link", label: "View your order", url: siteLink(context, `/my-orders/${order.id}`) } as const;
@@ -141,7 +150,16 @@ export function orderStatusMail(
         text: `Tracking number: ${order.trackingNumber}. Enter it on ${order.courier && order.courier !== "Other" ? `${order.courier}'s` : "the courier's"} website to follow your parcel.`,
       });
     }
-    blocks.push({ kind: "paragraph", text: "Please keep the cash ready for the courier." }, link);
+    const paidInAdvance = order.paymentMethod ? paymentMethodNamed(order.paymentMethod).paidBeforeShipping : false;
+    blocks.push(
+      {
+        kind: "paragraph",
+        text: paidInAdvance
+          ? "You paid in advance: there is nothing to pay the courier."
+          : "Please keep the cash ready for the courier.",
+      },
+      link,
+    );
     return {
       kind: "order-shipped",
       to: order.customerEmail,
@@ -179,7 +197,9 @@ export function orderStatusMail(
             ? `You cancelled your order ${number}, as you asked. Nothing will be sent and there is nothing to pay.`
             : options.notConfirmed
               ? `We cancelled your order ${number} because it was not confirmed in time. Nothing will be sent and there is nothing to pay. If you still want it, you are welcome to order again.`
-              : `We cancelled your order ${number}. Nothing will be sent and there is nothing to pay. If you did not expect this, please contact us.`,
+              : options.notPaid
+                ? `We cancelled your order ${number} because its bank transfer did not reach us in time. Nothing will be sent. If you did pay, please reply with the transaction reference and we will sort it out; if you still want the watch, you are welcome to order again.`
+                : `We cancelled your order ${number}. Nothing will be sent and there is nothing to pay. If you did not expect this, please contact us.`,
         },
         link,
       ],

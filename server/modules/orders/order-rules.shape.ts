@@ -35,6 +35,27 @@ export const orderSettingsShape = object({
     nullable(number({ minimum: 0 })),
     "What a parcel costs to send one way, on average, in rupees: the deliveries report prices each return to sender at twice it; null: not set",
   ),
+  bankAccountTitle: described(
+    nullable(text()),
+    "The store's bank account title for advance payments; null: not set (bank transfer is offered only when the title, bank and IBAN are set)",
+  ),
+  bankName: described(nullable(text()), "The bank of the store's account; null: not set"),
+  iban: described(
+    nullable(text({ pattern: "^PK[0-9]{2}[A-Z]{4}[0-9]{16}$" })),
+    "The account's IBAN (PK, 2 digits, 4 letters, 16 digits; spaces and small letters are taken on PUT); null: not set",
+  ),
+  raastId: described(
+    nullable(text({ pattern: "^\\+923[0-9]{9}$" })),
+    "The store's Raast ID, a mobile number as +923XXXXXXXXX (any accepted form on PUT); null: not set",
+  ),
+  bankTransferDiscountPercent: described(
+    nullable(number({ minimum: 0.01, maximum: 50 })),
+    "Percent taken off an order paid by bank transfer (after any discount code); null: none (the default)",
+  ),
+  unpaidTransferHours: described(
+    nullable(integer({ minimum: 1, maximum: 720 })),
+    "A bank-transfer order still unpaid (awaiting or rejected) this many hours after it was placed is cancelled, its stock and discount code's use given back; null: never (default 48)",
+  ),
   blocklist: described(
     arrayOf(
       object({

@@ -55,7 +55,17 @@ export type CodFacts = {
   accountDelivered: number;
 };
 
-const ADVANCE = "You can still order it by paying in advance: please contact us.";
+/** What the shopper can still do: pay in advance by bank transfer when the store offers it, else ask. */
+const advanceWords = (offered: boolean) =>
+  offered
+    ? {
+        sentence: "You can still order it by paying in advance by bank transfer.",
+        clause: "pay in advance by bank transfer.",
+      }
+    : {
+        sentence: "You can still order it by paying in advance: please contact us.",
+        clause: "pay in advance: please contact us.",
+      };
 
 /**
  * Whether a cash-on-delivery order passes the rules, and if not which rule refused it and why, in
@@ -63,27 +73,28 @@ const ADVANCE = "You can still order it by paying in advance: please contact us.
  * N or more returns; "first-time" means the phone (or, without one, the account) has no delivered
  * order; the blocklist, the returns and the open orders count phones only.
  */
-export function codRefusal(rules: OrderRules, facts: CodFacts): CodRefusal | null {
+export function codRefusal(rules: OrderRules, facts: CodFacts, advanceOffered = false): CodRefusal | null {
   const { phone, phoneRecord } = facts;
+  const advance = advanceWords(advanceOffered);
   if (phone && facts.blocked) {
     return {
       code: "COD_BLOCKED",
       rule: COD_RULE_NAMES.blocklist,
-      message: `Cash on delivery is not available for this mobile number or email. ${ADVANCE}`,
+      message: `Cash on delivery is not available for this mobile number or email. ${advance.sentence}`,
     };
   }
   if (phone && rules.blockAfterReturns !== null && phoneRecord.returned >= rules.blockAfterReturns) {
     return {
       code: "COD_BLOCKED",
       rule: COD_RULE_NAMES.returns,
-      message: `Cash on delivery is not available for this mobile number: ${phoneRecord.returned} earlier ${phoneRecord.returned === 1 ? "parcel was" : "parcels were"} returned to sender. ${ADVANCE}`,
+      message: `Cash on delivery is not available for this mobile number: ${phoneRecord.returned} earlier ${phoneRecord.returned === 1 ? "parcel was" : "parcels were"} returned to sender. ${advance.sentence}`,
     };
   }
   if (phone && rules.openCodOrders !== null && phoneRecord.openCod >= rules.openCodOrders) {
     return {
       code: "COD_OPEN_ORDERS",
       rule: COD_RULE_NAMES.openOrders,
-      message: `This mobile number already has ${phoneRecord.openCod} cash-on-delivery ${phoneRecord.openCod === 1 ? "order" : "orders"} on the way, the most we take at once. You can order again when one is delivered, or pay in advance: please contact us.`,
+      message: `This mobile number already has ${phoneRecord.openCod} cash-on-delivery ${phoneRecord.openCod === 1 ? "order" : "orders"} on the way, the most we take at once. You can order again when one is delivered, or ${advance.clause}`,
     };
   }
   const firstTime = (phone ? phoneRecord.delivered : facts.accountDelivered) === 0;
@@ -92,14 +103,14 @@ export function codRefusal(rules: OrderRules, facts: CodFacts): CodRefusal | nul
     return {
       code: "COD_LIMIT",
       rule: COD_RULE_NAMES.firstTimeLimit,
-      message: `A first cash-on-delivery order can be at most ${formatRupees(rules.firstTimeCodLimit)}; this one is ${formatRupees(facts.total)}. Remove some items, or pay in advance: please contact us.`,
+      message: `A first cash-on-delivery order can be at most ${formatRupees(rules.firstTimeCodLimit)}; this one is ${formatRupees(facts.total)}. Remove some items, or ${advance.clause}`,
     };
   }
   if (rules.codLimit !== null && totalPaisa > toPaisa(rules.codLimit)) {
     return {
       code: "COD_LIMIT",
       rule: COD_RULE_NAMES.codLimit,
-      message: `A cash-on-delivery order can be at most ${formatRupees(rules.codLimit)}; this one is ${formatRupees(facts.total)}. Remove some items, or pay in advance: please contact us.`,
+      message: `A cash-on-delivery order can be at most ${formatRupees(rules.codLimit)}; this one is ${formatRupees(facts.total)}. Remove some items, or ${advance.clause}`,
     };
   }
   return null;

@@ -3,10 +3,16 @@ import * as yup from "yup";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
 import { NotFoundError } from "../shared/errors.shared";
-import { PHONE_MESSAGE, isStoredPakistaniMobile, normalisePakistaniMobile } from "../shared/phone.shared";
+import {
+  PHONE_INPUT_MAX,
+  PHONE_MESSAGE,
+  isStoredPakistaniMobile,
+  normalisePakistaniMobile,
+} from "../shared/phone.shared";
 import { validateInput } from "../shared/validation";
 import { PHONE_RECORD_COLUMNS } from "./phone-record";
 import type { CodFacts, CodRefusal, CodRuleName, CodRefusalCode, OrderRules } from "./order-rules.shared";
+import { IBAN_MESSAGE, IBAN_PATTERN, type BankTransferSettings } from "./bank-transfer.shared";
 
 /**
  * The merchant's cash-on-delivery rules on their tables (docs/product.md, "Cash-on-delivery
@@ -35,16 +41,17 @@ export type RefusalRecord = {
   createdAt: string;
 };
 
-export type OrderSettings = OrderRules & {
-  /**
-   * What a parcel costs to send one way, on average (rupees), null until the merchant sets it:
-   * the deliveries report prices each return to sender at twice it (server/modules/reports).
-   */
-  parcelShippingCost: number | null;
-  blocklist: BlockEntry[];
-  /** How many checkouts the rules refused, and the latest of them (newest first). */
-  refusals: { count: number; latest: RefusalRecord[] };
-};
+export type OrderSettings = OrderRules &
+  BankTransferSettings & {
+    /**
+     * What a parcel costs to send one way, on average (rupees), null until the merchant sets it:
+     * the deliveries report prices each return to sender at twice it (server/modules/reports).
+     */
+    parcelShippingCost: number | null;
+    blocklist: BlockEntry[];
+    /** How many checkouts the rules refused, and the latest of them (newest first). */
+    refusals: { count: number; latest: RefusalRecord[] };
+  };
 
 /** The admin's page lists this many of the latest refusals. */
 export const LATEST_REFUSALS = 20;
@@ -69,6 +76,21 @@ const offOrNumber = (label: string, rule: { integer: boolean; min: number; max: 
   if (rule.integer) schema = schema.integer(`${label} must be a whole number`);
   return schema;
 };
+
+/** Text that blank or null clears (null), absent leaves as it is. */
+const clearableText = (label: string, max: number) =>
+  yup
+    .string()
+    .transform((value: unknown, original: unknown) =>
+      original === null || (typeof original === "string" && original.trim() === "")
+        ? null
+        : typeof original === "string"
+          ? original.trim()
+          : value,
+    )
+    .nullable()
+    .typeError(`${label} must be text`)
+    .max(max, `${label} must be at most ${max} characters`);
 
 /** A phone or an email for the blocklist, as one field: an @ makes it an email. */
 const blockEntrySchema = yup.object({
@@ -104,6 +126,21 @@ export const orderRulesSchema = yup.object({
     // Judged on the number meant: 0.1 + 0.2 style noise is not a third decimal.
     (value) => value === null || value === undefined || Math.abs(value * 100 - Math.round(value * 100)) < 1e-6,
   ),
+  bankAccountTitle: clearableText("Account title", 100),
+  bankName: clearableText("Bank", 100),
+  // Spaces as banks print it are taken, and small letters.
+  iban: clearableText("IBAN", 40)
+    .transform((value: unknown) => (typeof value === "string" ? value.replace(/\s+/g, "").toUpperCase() : value))
+    .matches(IBAN_PATTERN, { message: IBAN_MESSAGE, excludeEmptyString: true }),
+  raastId: clearableText("Raast ID", PHONE_INPUT_MAX)
+    .transform((value: unknown) => (typeof value === "string" ? (normalisePakistaniMobile(value) ?? value) : value))
+    .test(
+      "raast-mobile",
+      `Raast ID: ${PHONE_MESSAGE.replace(/^Enter a /, "a ")}`,
+      (value) => value === null || value === undefined || isStoredPakistaniMobile(value),
+    ),
+  bankTransferDiscountPercent: offOrNumber("Discount for paying in advance", { integer: false, min: 0.01, max: 50 }),
+  unpaidTransferHours: offOrNumber("Hours to pay", { integer: true, min: 1, max: 24 * 30 }),
   blocklist: yup
     .array()
     .of(blockEntrySchema)
@@ -141,6 +178,7 @@ export class OrderRulesService {
     return {
       ...rulesOf(rules),
       parcelShippingCost: rules?.parcelShippingCost ?? null,
+      ...bankTransferOf(rules),
       blocklist: blocklist.map((row) => ({
         _id: row.id,
         kind: row.kind,
@@ -167,8 +205,10 @@ export class OrderRulesService {
 
   /** Changes the rules (and, when sent, the whole blocklist) in one transaction. */
   async update(input: unknown, admin: Admin): Promise<OrderSettings> {
-    const { blocklist, ...rules } = validateInput(orderRulesSchema, input);
-    const changed = Object.fromEntries(Object.entries(rules).filter(([, value]) => value !== undefined));
+    const { blocklist, iban, ...rules } = validateInput(orderRulesSchema, input);
+    const changed = Object.fromEntries(
+      Object.entries({ ...rules, bankIban: iban }).filter(([, value]) => value !== undefined),
+    );
     await this.db.transaction(async (trx) => {
       await trx("order_rules")
         .where({ id: 1 })
@@ -209,6 +249,38 @@ export class OrderRulesService {
     const removed = await this.db("order_blocklist").where({ id: entryId }).delete();
     if (removed === 0) throw new NotFoundError("Blocklist entry not found");
   }
+}
+
+/**
+ * The store's bank account and the advance payment's settings (checkout, the order's page, the
+ * unpaid sweep): one read of the settings' row.
+ */
+export async function bankTransferSettings(db: Knex): Promise<BankTransferSettings> {
+  return bankTransferOf(
+    await db("order_rules")
+      .where({ id: 1 })
+      .first(
+        "bankAccountTitle",
+        "bankName",
+        "bankIban",
+        "raastId",
+        "bankTransferDiscountPercent",
+        "unpaidTransferHours",
+      ),
+  );
+}
+
+function bankTransferOf(row: Record<string, unknown> | undefined): BankTransferSettings {
+  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
+  const number = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+  return {
+    bankAccountTitle: text(row?.bankAccountTitle),
+    bankName: text(row?.bankName),
+    iban: text(row?.bankIban),
+    raastId: text(row?.raastId),
+    bankTransferDiscountPercent: number(row?.bankTransferDiscountPercent),
+    unpaidTransferHours: number(row?.unpaidTransferHours),
+  };
 }
 
 function rulesOf(row: Record<string, unknown> | undefined): OrderRules {

@@ -49,3 +49,31 @@ export const CANCEL_NOT_PENDING = "Only pending orders can be cancelled";
 export function isCancellableByCustomer(order: { status: string; createdAt: string | Date }, now: Date): boolean {
   return order.status === "Pending" && now.getTime() - new Date(order.createdAt).getTime() < CANCEL_WINDOW_MS;
 }
+
+/**
+ * An order's payment (docs/product.md, "Paying in advance"): `on-delivery` for cash on delivery;
+ * a bank transfer is `awaiting` the customer's transfer, `submitted` with its reference, then
+ * `verified` or `rejected` by an admin (the customer may then send a reference again).
+ */
+export const PAYMENT_STATUSES = ["on-delivery", "awaiting", "submitted", "verified", "rejected"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** How the pages name a payment's status. */
+export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
+  "on-delivery": "Paid on delivery",
+  awaiting: "Awaiting your transfer",
+  submitted: "Reference received, being checked",
+  verified: "Payment verified",
+  rejected: "Payment not found",
+};
+
+/** A transaction reference as banks and Raast print it: letters, digits, dashes, slashes and spaces. */
+export const PAYMENT_REFERENCE_MAX = 60;
+export const PAYMENT_REJECT_REASON_MAX = 300;
+
+/** Why an unpaid transfer order was cancelled (its cancelReason). */
+export const NOT_PAID_REASON = "Not paid";
+
+/** Shipping a bank-transfer order before its payment is verified: the 409's words (RULINGS, fifth wave). */
+export const SHIP_UNPAID_REFUSED =
+  "This order is paid by bank transfer and its payment is not verified yet: verify the payment before shipping it";

@@ -5,7 +5,7 @@ import { OrderReturn } from "./order-return.model";
 import type { ProductImage } from "../shared/product-images.shared";
 import type { Courier } from "../../providers/couriers/courier-providers.shared";
 import type { PaymentMethodName } from "../../providers/payment-methods/payment-methods.shared";
-import type { OrderStatus, OutcomeKind, ReturnToSenderReason } from "./order-values.shared";
+import type { OrderStatus, OutcomeKind, PaymentStatus, ReturnToSenderReason } from "./order-values.shared";
 import type { ConfirmationChannel, ConfirmationStatus, Confirmer, MessageLanguage } from "./order-confirmation.shared";
 import type { PublicOrder } from "./order.shape";
 
@@ -83,6 +83,15 @@ export class Order extends BaseModel {
   outcomeAt!: Date | null;
   /** When the returned parcel was back on the shelf (its units back in stock); null until then. */
   receivedBackAt!: Date | null;
+  /** The payment's status and, for a bank transfer, its reference and the admin's verdict (docs/product.md, "Paying in advance"). */
+  paymentStatus!: PaymentStatus;
+  paymentReference!: string | null;
+  paymentSubmittedAt!: Date | null;
+  paymentVerifiedAmount!: number | null;
+  paymentVerifiedAt!: Date | null;
+  paymentRejectedReason!: string | null;
+  /** What the store's discount for paying in advance took off the total. */
+  paymentDiscount!: number;
   /** The customer cancelled it themselves (My Orders): counted in their phone's record. */
   cancelledByCustomer!: boolean;
   createdAt!: Date;
@@ -118,6 +127,8 @@ export class Order extends BaseModel {
     // totalPrice is what the customer pays: the subtotal less the discount (docs/product.md,
     // "Discount codes"). Orders from before codes have no discount, so their subtotal is their total.
     const discountPaisa = toPaisa(this.discountAmount ?? 0);
+    const paymentDiscountPaisa = toPaisa(this.paymentDiscount ?? 0);
+    const iso = (date: Date | null | undefined) => (date ? new Date(date).toISOString() : null);
     // A row marked Delivered without the moment (written by hand) reads its last update, as the
     // migration that added the column filled in older ones.
     const deliveredAt = this.deliveredAt ?? (this.status === "Delivered" ? this.updatedAt : null);
@@ -142,11 +153,21 @@ export class Order extends BaseModel {
         country: this.country,
       },
       phone: this.phone ?? null,
-      subtotal: fromPaisa(toPaisa(this.totalPrice) + discountPaisa),
+      subtotal: fromPaisa(toPaisa(this.totalPrice) + discountPaisa + paymentDiscountPaisa),
       discount: this.discountCode ? { code: this.discountCode, amount: fromPaisa(discountPaisa) } : null,
       totalPrice: this.totalPrice,
       status: this.status,
       paymentMethod: this.paymentMethod,
+      payment: {
+        method: this.paymentMethod,
+        status: this.paymentStatus ?? "on-delivery",
+        discount: paymentDiscountPaisa > 0 ? fromPaisa(paymentDiscountPaisa) : null,
+        reference: this.paymentReference ?? null,
+        submittedAt: iso(this.paymentSubmittedAt),
+        verifiedAmount: this.paymentVerifiedAmount === null ? null : Number(this.paymentVerifiedAmount),
+        verifiedAt: iso(this.paymentVerifiedAt),
+        rejectedReason: this.paymentRejectedReason ?? null,
+      },
       courier: this.courier ?? null,
       trackingNumber: this.trackingNumber ?? null,
       confirmedAt: this.confirmedAt ? new Date(this.confirmedAt).toISOString() : null,

@@ -16,7 +16,7 @@ import {
 import { productImagesShape } from "../shared/product-images.shape";
 import { COURIER_NAMES } from "../../providers/couriers/courier-providers.shared";
 import { PAYMENT_METHOD_NAMES } from "../../providers/payment-methods/payment-methods.shared";
-import { ORDER_STATUSES, OUTCOME_KINDS, RETURN_TO_SENDER_REASONS } from "./order-values.shared";
+import { ORDER_STATUSES, OUTCOME_KINDS, PAYMENT_STATUSES, RETURN_TO_SENDER_REASONS } from "./order-values.shared";
 import {
   CONFIRMATION_CHANNELS,
   CONFIRMATION_STATUSES,
@@ -54,10 +54,35 @@ export const orderShape = object({
   discount: orderDiscountShape,
   totalPrice: described(
     number({ minimum: 0 }),
-    "What the customer pays: subtotal less the discount (delivery is free)",
+    "What the customer pays: subtotal less the discount and any discount for paying in advance (payment.discount); delivery is free",
   ),
   status: oneOf(ORDER_STATUSES),
   paymentMethod: described(oneOf(PAYMENT_METHOD_NAMES), "How the order is paid: one of the store's payment methods"),
+  payment: described(
+    object({
+      method: oneOf(PAYMENT_METHOD_NAMES),
+      status: described(
+        oneOf(PAYMENT_STATUSES),
+        "on-delivery for cash on delivery; a bank transfer is awaiting, then submitted (the customer sent its reference), then verified or rejected by an admin. Only a verified transfer ships",
+      ),
+      discount: described(
+        nullable(number({ minimum: 0 })),
+        "What the store's discount for paying in advance took off the total (rupees); null without one",
+      ),
+      reference: described(nullable(text()), "The transaction reference the customer sent; null until then"),
+      submittedAt: described(nullable(dateTime()), "When the customer last sent the reference; null until then"),
+      verifiedAmount: described(
+        nullable(number({ minimum: 0 })),
+        "The amount verified as received; null until verified",
+      ),
+      verifiedAt: described(nullable(dateTime()), "When an admin verified the payment; null until then"),
+      rejectedReason: described(
+        nullable(text()),
+        "Why an admin rejected the last reference (the customer may send another); null otherwise",
+      ),
+    }),
+    "How the order is paid and where its payment stands",
+  ),
   courier: described(
     nullable(oneOf(COURIER_NAMES)),
     "Set when the order is shipped (null until then); kept afterwards",

@@ -1,3 +1,4 @@
+import { bankTransfer } from "./bank-transfer.shared";
 import { cashOnDelivery } from "./cash-on-delivery.shared";
 import type { PaymentMethod } from "./payment-method.shared";
 
@@ -9,7 +10,7 @@ export type { PaymentMethod };
  * one an order gets when it names none. A method stays here while orders carry its name, even
  * when it is no longer offered. Adding one: docs/recipes.md.
  */
-export const PAYMENT_METHODS = [cashOnDelivery] as const;
+export const PAYMENT_METHODS = [cashOnDelivery, bankTransfer] as const;
 
 export type PaymentMethodId = (typeof PAYMENT_METHODS)[number]["id"];
 export type PaymentMethodName = (typeof PAYMENT_METHODS)[number]["name"];

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
 import { ConfigError, loadConfig } from "../../config";
 import { orderShape } from "../../modules/orders/order.shape";
+import { bankTransfer } from "./bank-transfer.shared";
 import { cashOnDelivery } from "./cash-on-delivery.shared";
 import { PAYMENT_METHOD_NAMES, paymentMethodNamed, paymentMethodsChosen } from "./payment-methods.shared";
 
@@ -23,24 +24,26 @@ afterAll(async () => {
 });
 
 describe("payment methods", () => {
-  it("are registered in one place and chosen by PAYMENT_METHODS, cash on delivery by default", () => {
-    expect(loadConfig(env()).providers.paymentMethods).toEqual(["cash-on-delivery"]);
+  it("are registered in one place and chosen by PAYMENT_METHODS, cash on delivery first by default", () => {
+    expect(loadConfig(env()).providers.paymentMethods).toEqual(["cash-on-delivery", "bank-transfer"]);
     expect(
       loadConfig(env({ PAYMENT_METHODS: " cash-on-delivery , cash-on-delivery" })).providers.paymentMethods,
     ).toEqual(["cash-on-delivery"]);
-    for (const setting of ["bank-transfer", ",", "cash-on-delivery,cheque"]) {
+    expect(loadConfig(env({ PAYMENT_METHODS: "bank-transfer" })).providers.paymentMethods).toEqual(["bank-transfer"]);
+    for (const setting of ["cheque", ",", "cash-on-delivery,cheque"]) {
       expect(() => loadConfig(env({ PAYMENT_METHODS: setting })), setting).toThrow(ConfigError);
       expect(() => loadConfig(env({ PAYMENT_METHODS: setting })), setting).toThrow(
-        "Invalid configuration: PAYMENT_METHODS must be a comma-separated list of cash-on-delivery (at least one)",
+        "Invalid configuration: PAYMENT_METHODS must be a comma-separated list of cash-on-delivery, bank-transfer (at least one)",
       );
     }
-    expect(paymentMethodsChosen(["cash-on-delivery"])).toEqual([cashOnDelivery]);
+    expect(paymentMethodsChosen(["cash-on-delivery", "bank-transfer"])).toEqual([cashOnDelivery, bankTransfer]);
   });
 
   it("say how an order is paid: cash on delivery is collected at the door, in the store's words", () => {
     const method = paymentMethodNamed("Cash on Delivery");
     expect(method.paidBeforeShipping).toBe(false);
     expect(method.howToPay("Rs. 5,000")).toBe("Pay the courier Rs. 5,000 in cash when your parcel arrives.");
+    expect(paymentMethodNamed("Bank Transfer").paidBeforeShipping).toBe(true);
     expect(() => paymentMethodNamed("Cheque")).toThrow();
   });
 

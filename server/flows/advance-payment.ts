@@ -1,0 +1,129 @@
+import type { Database } from "../db/database";
+import { isUuid } from "../db/ids";
+import type { MailContext } from "../modules/mail/mail-layout";
+import { bankAccountOf } from "../modules/orders/bank-transfer.shared";
+import { recordCancelReason } from "../modules/orders/order-confirmation";
+import { setOrderStatus } from "../modules/orders/order-life";
+import { orderStatusMail } from "../modules/orders/order-mails";
+import {
+  lockPaymentOrder,
+  paymentReferenceSchema,
+  paymentVerdictSchema,
+  recordPaymentReference,
+  recordPaymentVerdict,
+  unpaidTransferIds,
+} from "../modules/orders/order-payment";
+import { bankTransferSettings } from "../modules/orders/order-rules";
+import { NOT_PAID_REASON } from "../modules/orders/order-values.shared";
+import type { PublicOrder } from "../modules/orders/order.shape";
+import { readOrder } from "../modules/orders/orders.service";
+import { paymentRejectedMail, paymentSubmittedMail, paymentVerifiedMail } from "../modules/orders/payment-mails";
+import { systemClock, type Clock } from "../modules/shared/clock";
+import { NotFoundError } from "../modules/shared/errors.shared";
+import { validateInput } from "../modules/shared/validation";
+import { messageOf, type MessageChannels } from "../providers/message-channels/message-channels";
+import { giveStockBack } from "./cancellation";
+
+/** Orders cancelled by one sweep at most; the next minute's takes the rest. */
+const UNPAID_BATCH = 200;
+
+/**
+ * Paying in advance by bank transfer or Raast (docs/product.md, "Paying in advance"), after
+ * checkout: the customer's transaction reference, the admin's verdict, and the sweep that cancels
+ * transfers left unpaid, each with its mails, in one transaction. The ship guard is the
+ * fulfilment flow's (fulfilment.ts).
+ */
+export class AdvancePaymentFlow {
+  constructor(
+    private readonly db: Database,
+    private readonly deps: { mail: MailContext; messages: MessageChannels; clock?: Clock },
+  ) {}
+
+  private now(): Date {
+    return (this.deps.clock ?? systemClock)();
+  }
+
+  /** The store's account an order is paid to (the order's page shows it); null while none is set. */
+  async account() {
+    return bankAccountOf(await bankTransferSettings(this.db));
+  }
+
+  /**
+   * The customer's transaction reference for their own order (anyone else's: 404): the payment
+   * becomes submitted and the store is mailed to check it. An order paid on delivery, cancelled,
+   * or already verified: 409.
+   */
+  async submitReference(userId: string, orderId: string, input: unknown): Promise<PublicOrder> {
+    const { reference } = validateInput(paymentReferenceSchema, input);
+    if (!isUuid(orderId)) throw new NotFoundError("Order not found");
+    const now = this.now();
+    await this.db.transaction(async (trx) => {
+      const order = await lockPaymentOrder(trx, orderId, { ownerId: userId });
+      await recordPaymentReference(trx, order, { reference, now });
+      await this.deps.messages.queue(trx, [messageOf(paymentSubmittedMail(this.deps.mail, order, reference))]);
+    });
+    return readOrder(this.db, orderId);
+  }
+
+  /**
+   * An admin verifies the transfer (the order may then ship) or rejects its reference with a
+   * reason (the customer may send another); the customer is told either way.
+   */
+  async review(orderId: string, input: unknown): Promise<PublicOrder> {
+    const verdict = validateInput(paymentVerdictSchema, input);
+    if (!isUuid(orderId)) throw new NotFoundError("Order not found");
+    const now = this.now();
+    await this.db.transaction(async (trx) => {
+      const order = await lockPaymentOrder(trx, orderId);
+      if (verdict.status === "verified") {
+        await recordPaymentVerdict(trx, order, { status: "verified", now });
+        await this.deps.messages.queue(trx, [
+          messageOf(paymentVerifiedMail(this.deps.mail, order, order.totalPrice), order.phone),
+        ]);
+      } else {
+        const reason = verdict.reason!;
+        await recordPaymentVerdict(trx, order, { status: "rejected", reason });
+        await this.deps.messages.queue(trx, [
+          messageOf(paymentRejectedMail(this.deps.mail, order, reason), order.phone),
+        ]);
+      }
+    });
+    return readOrder(this.db, orderId);
+  }
+
+  /**
+   * The crontab's sweep: bank-transfer orders still unpaid (awaiting, or their reference rejected)
+   * the settings' hours after they were placed are cancelled with the reason "Not paid", their
+   * stock and discount code's use given back, and the customer mailed. A reference sent meanwhile
+   * keeps the order for the admin to judge. Each order under its own lock: a payment that arrives
+   * while the sweep runs wins.
+   */
+  async cancelUnpaid(): Promise<{ cancelled: number }> {
+    const { unpaidTransferHours } = await bankTransferSettings(this.db);
+    if (unpaidTransferHours === null) return { cancelled: 0 };
+    const now = this.now();
+    const before = new Date(now.getTime() - unpaidTransferHours * 3600_000);
+    let cancelled = 0;
+    for (const orderId of await unpaidTransferIds(this.db, before, UNPAID_BATCH)) {
+      const done = await this.db.transaction(async (trx) => {
+        const order = await lockPaymentOrder(trx, orderId);
+        if (order.status !== "Pending" || !["awaiting", "rejected"].includes(order.paymentStatus)) return false;
+        if (new Date(order.createdAt).getTime() > before.getTime()) return false;
+        await giveStockBack(trx, this.deps.mail, order.id);
+        await setOrderStatus(trx, order, { status: "Cancelled", now });
+        await recordCancelReason(trx, order.id, NOT_PAID_REASON);
+        await this.deps.messages.queue(trx, [
+          messageOf(
+            orderStatusMail(this.deps.mail, { ...order, courier: null, trackingNumber: null }, "Cancelled", {
+              notPaid: true,
+            }),
+            order.phone,
+          ),
+        ]);
+        return true;
+      });
+      if (done) cancelled += 1;
+    }
+    return { cancelled };
+  }
+}
