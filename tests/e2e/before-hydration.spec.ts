@@ -99,7 +99,7 @@ test.describe("before the scripts run", () => {
     await open(page, "/products?sort=name");
     const card = page
       .locator(".product-card")
-      .filter({ has: page.locator("button:not([disabled])") })
+      .filter({ has: page.locator(".add-to-cart button:not([disabled])") })
       .first();
     const name = (await card.locator(".product-card__name").textContent())!;
     await card.getByRole("button", { name: `Add to Cart ${name}` }).click();

@@ -82,7 +82,7 @@ test.describe("catalogue", () => {
     await page.goto("/products?category=Women&sort=name");
     const firstInStock = page
       .locator(".product-card")
-      .filter({ has: page.locator("button:not([disabled])") })
+      .filter({ has: page.locator(".add-to-cart button:not([disabled])") })
       .first();
     const name = await firstInStock.locator(".product-card__name").textContent();
     await firstInStock.getByRole("button", { name: /^Add to Cart / }).click();

@@ -61,7 +61,7 @@ test.describe("orders a courier can deliver", () => {
     await page.goto("/products?sort=-price");
     const card = page
       .locator(".product-card")
-      .filter({ has: page.locator("button:not([disabled])") })
+      .filter({ has: page.locator(".add-to-cart button:not([disabled])") })
       .first();
     const watch = (await card.locator(".product-card__name").textContent())!;
     await card.getByRole("button", { name: /^Add to Cart / }).click();

@@ -40,7 +40,7 @@ test.describe("lite mode", () => {
     await page.getByRole("button", { name: "Search" }).click();
     const card = page
       .locator(".product-card")
-      .filter({ has: page.locator("button:not([disabled])") })
+      .filter({ has: page.locator(".add-to-cart button:not([disabled])") })
       .first();
     const name = (await card.locator(".product-card__name").textContent())!;
     await card.getByRole("link").first().click();

@@ -71,7 +71,7 @@ test.describe("fewer parcels back", () => {
       );
       await page
         .locator(".product-card")
-        .filter({ has: page.locator("button:not([disabled])") })
+        .filter({ has: page.locator(".add-to-cart button:not([disabled])") })
         .first()
         .getByRole("button", { name: /^Add to Cart / })
         .click();
@@ -86,7 +86,8 @@ test.describe("fewer parcels back", () => {
       await expect(
         page.getByRole("alert").filter({ hasText: "A cash-on-delivery order can be at most Rs. 1,000" }),
       ).toBeVisible();
-      await expect(page.getByText("pay in advance")).toBeVisible();
+      // The way on: the same order, paid in advance (the store offers bank transfer).
+      await expect(page.getByRole("button", { name: "Pay in advance by bank transfer" })).toBeVisible();
       await expect(page.getByLabel("Street Address")).toHaveValue("House 12, Street 9, G-10/4");
       await expect(page.getByLabel("Mobile Number")).toHaveValue("0321 5550001");
       await page.goto("/cart");

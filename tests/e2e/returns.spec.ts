@@ -11,7 +11,7 @@ async function addFromCatalogue(page: Page, index: number): Promise<string> {
   await page.goto("/products?sort=name&page=2");
   const card = page
     .locator(".product-card")
-    .filter({ has: page.locator("button:not([disabled])") })
+    .filter({ has: page.locator(".add-to-cart button:not([disabled])") })
     .nth(index);
   const name = (await card.locator(".product-card__name").textContent())!;
   const badge = page.locator(".cart-link");
