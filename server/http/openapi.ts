@@ -96,6 +96,9 @@ export function buildOpenApiDocument(routes: ApiRoute[], options: { title: strin
       summary: route.summary,
       operationId: `${route.method}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
       ...(route.access === "public" ? { security: [] } : {}),
+      // Who may call it, for tools and the contract tests: a 403 alone does not say (a review's
+      // 403 is for a customer who did not buy the watch, not for a missing role).
+      "x-access": route.access,
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(route.photoUpload
         ? {

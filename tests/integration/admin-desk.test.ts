@@ -18,9 +18,11 @@ let params: Record<string, string>;
 /** The admin areas, in the menu's order (app/admin/admin-menu.tsx). */
 const AREAS = [
   ["/admin", "Dashboard"],
+  ["/admin/reports", "Reports"],
   ["/admin/orders", "Orders"],
   ["/admin/products", "Products"],
   ["/admin/returns", "Returns"],
+  ["/admin/reviews", "Reviews"],
   ["/admin/discounts", "Discounts"],
   ["/admin/users", "Users"],
   ["/admin/outbox", "Outbox"],
@@ -68,6 +70,8 @@ beforeAll(async () => {
     userId: customerId,
     returnId: orderReturn._id,
     discountId: discount.id,
+    // A report's page (any of the six).
+    name: "deliveries",
   };
 });
 afterAll(async () => {

@@ -210,6 +210,17 @@ describe("POST /orders", () => {
         cancelReason: null,
         deliveredAt: null,
         outcome: null,
+        // Cash on delivery: nothing to pay before the parcel arrives.
+        payment: {
+          method: "Cash on Delivery",
+          status: "on-delivery",
+          discount: null,
+          reference: null,
+          submittedAt: null,
+          verifiedAmount: null,
+          verifiedAt: null,
+          rejectedReason: null,
+        },
         returns: [],
         createdAt: expect.any(String),
         updatedAt: expect.any(String),

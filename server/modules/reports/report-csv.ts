@@ -1,6 +1,6 @@
 import { csvCell } from "../orders/orders-csv";
 import type { ReportName } from "./report-period.shared";
-import type { Reports } from "./reports.service";
+import type { Reports } from "./report-kinds";
 
 /**
  * A report as a CSV download (docs/product.md, "Reports"): its table, the one below its chart,

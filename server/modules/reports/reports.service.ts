@@ -8,10 +8,10 @@ import type { StoreCounts } from "./store-figures.shared";
 import type { Clock } from "../shared/clock";
 import { systemClock } from "../shared/clock";
 import { NotFoundError } from "../shared/errors.shared";
-import { confirmationReport, type ConfirmationReport } from "./confirmation-report";
-import { deliveriesReport, type DeliveriesReport } from "./deliveries-report";
-import { paymentsReport, type PaymentsReport } from "./payments-report";
-import { productsReport, type ProductsReport } from "./products-report";
+import { confirmationReport } from "./confirmation-report";
+import { deliveriesReport } from "./deliveries-report";
+import { paymentsReport } from "./payments-report";
+import { productsReport } from "./products-report";
 import {
   isReportName,
   previousPeriod,
@@ -21,20 +21,13 @@ import {
 } from "./report-period.shared";
 import { reportCsv } from "./report-csv";
 import { reportRequestOf } from "./report-sql";
-import { salesReport, type SalesReport } from "./sales-report";
-import { stockReport, type StockReport } from "./stock-report";
+import { salesReport } from "./sales-report";
+import { stockReport } from "./stock-report";
 import { MONEY_COLUMNS, PAID_ON_DELIVERY, REFUNDS_PAID, moneyOf } from "./report-sql";
 
-/** Each report, with the days it covers and those it compares with. */
-type Covering = { period: ReportPeriod; previousPeriod: ReportPeriod };
-export type Reports = {
-  sales: SalesReport & Covering;
-  products: ProductsReport & Covering;
-  deliveries: DeliveriesReport & Covering;
-  confirmation: ConfirmationReport & Covering;
-  payments: PaymentsReport & Covering;
-  stock: StockReport & Covering;
-};
+import type { Reports } from "./report-kinds";
+
+export type { Reports };
 
 export type DashboardFigures = {
   totalOrders: number;

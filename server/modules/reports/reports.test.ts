@@ -329,6 +329,8 @@ describe("the payments and discounts report", () => {
     const report = await reports.report("payments", OCTOBER);
     expect(report.series).toEqual([
       { method: "Cash on Delivery", label: "Cash on Delivery", orders: 3, revenue: 5350 },
+      // Every method the store offers has its row, with none of its orders too.
+      { method: "Bank Transfer", label: "Bank transfer / Raast", orders: 0, revenue: 0 },
     ]);
     expect(report.discountCodes).toEqual([{ code: "FIRST10", uses: 1, amountGiven: 150 }]);
     expect(report.returnReasons).toEqual([{ reason: "Damaged or defective", returns: 1, received: 1, refunded: 2000 }]);
