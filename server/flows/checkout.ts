@@ -1,19 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { Database } from "../db/database";
-import { accountMessageLanguage, customerLockPart, profileFilledPart } from "../modules/accounts/checkout-customer";
-import {
-  CART_READ_AS_LOCKED,
-  cartEmptiedParts,
-  cartLockParts,
-  cartPrices,
-  type CheckoutLine,
-} from "../modules/cart/cart-checkout";
+import { accountMessageLanguage, profileFilledPart } from "../modules/accounts/checkout-customer";
+import { cartEmptiedParts, cartPrices } from "../modules/cart/cart-checkout";
 import { NOT_ENOUGH_STOCK } from "../modules/cart/cart.service";
 import { stockTakenPart } from "../modules/catalog/stock";
 import { applyDiscount, type DiscountCodeGuard } from "../modules/discounts/discounts.service";
 import type { MailContext } from "../modules/mail/mail-layout";
-import { earlierOrderExpression, orderPlacedParts, type NewOrder } from "../modules/orders/order-checkout";
+import { orderPlacedParts, type NewOrder } from "../modules/orders/order-checkout";
 import { confirmationToken, confirmationTokenHash, orderTextsInsertPart } from "../modules/orders/order-confirmation";
 import {
   defaultMessageLanguage,
@@ -21,14 +15,8 @@ import {
   type TextChannel,
 } from "../modules/orders/order-confirmation.shared";
 import { newOrderMail, orderPlacedMail, type MailOrder } from "../modules/orders/order-mails";
-import { advanceDiscountPaisa, bankAccountOf } from "../modules/orders/bank-transfer.shared";
-import {
-  ORDER_RULES_EXPRESSION,
-  bankTransferSettings,
-  codFacts,
-  orderRulesFrom,
-  recordCodRefusal,
-} from "../modules/orders/order-rules";
+import { advanceDiscountPaisa } from "../modules/orders/bank-transfer.shared";
+import { codFacts, recordCodRefusal } from "../modules/orders/order-rules";
 import { codRefusal, type CodRefusal } from "../modules/orders/order-rules.shared";
 import type { PublicOrder } from "../modules/orders/order.shape";
 import { readOrder } from "../modules/orders/orders.service";
@@ -41,8 +29,8 @@ import {
   RuleViolationError,
 } from "../modules/shared/errors.shared";
 import { fromPaisa, toPaisa } from "../modules/shared/money.shared";
-import { PHONE_INPUT_MAX, formatPakistaniMobile, normalisePakistaniMobile } from "../modules/shared/phone.shared";
-import { composeStatement, type StatementPart } from "../modules/shared/statement";
+import { formatPakistaniMobile, normalisePakistaniMobile } from "../modules/shared/phone.shared";
+import { composeStatement } from "../modules/shared/statement";
 import { validateInput } from "../modules/shared/validation";
 import { messageOf, type MessageChannels } from "../providers/message-channels/message-channels";
 import { cashOnDelivery } from "../providers/payment-methods/cash-on-delivery.shared";
@@ -52,6 +40,10 @@ import {
   type PaymentMethodName,
 } from "../providers/payment-methods/payment-methods.shared";
 import { checkoutQuoteSchema, placeOrderSchema } from "./checkout.schemas";
+import { PHONE_LOCK_SQL, lockCheckout } from "./checkout-lock";
+import { paymentChoice, type PaymentChoice } from "./checkout-payment";
+
+export type { PaymentChoice };
 
 /** What the cart comes to at checkout with a discount code (docs/product.md, "Discount codes"). */
 export type CheckoutQuote = {
@@ -68,13 +60,6 @@ type CheckoutInput = {
   idempotencyKey?: string | null;
   discountCode?: string | null;
   language?: MessageLanguage;
-};
-
-/** What checkout offers: the methods, and for a bank transfer the store's account and its discount. */
-export type PaymentChoice = {
-  methods: readonly PaymentMethod[];
-  account: ReturnType<typeof bankAccountOf>;
-  discountPercent: number | null;
 };
 
 /** Tries of a checkout whose cart keeps changing under it before the answer is a plain 409. */
@@ -132,19 +117,9 @@ export class CheckoutFlow {
     return chosen === "en" || chosen === "ur" ? chosen : defaultMessageLanguage("+92");
   }
 
-  /**
-   * The payment methods offered at checkout now, the first being the one an order takes when it
-   * names none: those PAYMENT_METHODS chose, a method paid in advance only while the store's bank
-   * account is set (docs/product.md, "Paying in advance"); with the account and its discount.
-   */
-  async paymentChoice(db: Knex = this.db): Promise<PaymentChoice> {
-    const settings = await bankTransferSettings(db);
-    const account = bankAccountOf(settings);
-    return {
-      methods: this.deps.paymentMethods.filter((method) => !method.paidBeforeShipping || account !== null),
-      account,
-      discountPercent: account ? settings.bankTransferDiscountPercent : null,
-    };
+  /** The payment methods offered at checkout now, with the store's account and its discount (checkout-payment.ts). */
+  paymentChoice(db: Knex = this.db): Promise<PaymentChoice> {
+    return paymentChoice(db, this.deps.paymentMethods);
   }
 
   /**
@@ -403,128 +378,4 @@ export class CheckoutFlow {
       totalPrice: fromPaisa(subtotalPaisa - (discount?.amountPaisa ?? 0)),
     };
   }
-}
-
-/**
- * Checkout's reads in one round trip, under their locks: the customer (key-share), then the
- * cart (for update), then the lines' products (for update, in id order), and the order an
- * Idempotency-Key already made. Each lock follows from the row before it (the cart is found
- * through the locked customer, the lines through the locked cart), so PostgreSQL cannot take
- * them in another order. `fresh` false: the cart changed while this waited (CART_READ_AS_LOCKED).
- */
-async function lockCheckout(
-  trx: Knex.Transaction,
-  request: { userId: string; idempotencyKey: string; phone: string | null },
-) {
-  const { userId, idempotencyKey, phone } = request;
-  const earlier = earlierOrderExpression("customer", idempotencyKey);
-  const { sql, bindings } = composeStatement(
-    [customerLockPart(userId), ...phoneLockParts("customer", phone), ...cartLockParts("checkout_customer")],
-    {
-      sql: `SELECT customer.name AS "customerName", customer.email AS "customerEmail", customer.phone AS "customerPhone",
-                 customer.language AS "customerLanguage", phone_lock.rules, phone_lock.phone AS "lockedPhone",
-                 cart.id AS "cartId", ${CART_READ_AS_LOCKED} AS fresh, ${earlier.sql} AS "earlierOrderId",
-                 lines.id, lines.name, lines.price, lines.image_url AS "imageUrl", lines.photo_id AS "photoId",
-                 lines.images, lines.stock, lines.quantity
-            FROM customer JOIN phone_lock ON true LEFT JOIN cart ON true LEFT JOIN lines ON cart.id IS NOT NULL
-           ORDER BY lines.id`,
-      bindings: earlier.bindings,
-    },
-  );
-  const { rows } = await trx.raw<{ rows: CheckoutRow[] }>(sql, bindings);
-  const first = rows[0];
-  if (!first) {
-    return {
-      user: undefined,
-      cart: undefined,
-      fresh: true,
-      earlierOrderId: null,
-      lines: [],
-      rules: null,
-      lockedPhone: null,
-    };
-  }
-  return {
-    user: {
-      name: first.customerName,
-      email: first.customerEmail,
-      phone: first.customerPhone,
-      language: first.customerLanguage,
-    },
-    cart: first.cartId ? { id: first.cartId } : undefined,
-    // No cart: nothing was read that could be stale.
-    fresh: first.cartId === null || first.fresh === true,
-    earlierOrderId: first.earlierOrderId,
-    rules: orderRulesFrom(first.rules),
-    lockedPhone: first.lockedPhone,
-    lines: rows
-      .filter((row) => row.id !== null)
-      .map((row): CheckoutLine => ({
-        id: row.id!,
-        name: row.name!,
-        price: row.price!,
-        imageUrl: row.imageUrl!,
-        photoId: row.photoId,
-        images: row.images,
-        stock: row.stock!,
-        quantity: row.quantity!,
-      })),
-  };
-}
-
-type CheckoutRow = {
-  rules: Record<string, unknown> | null;
-  lockedPhone: string | null;
-  customerName: string;
-  customerEmail: string;
-  customerPhone: string;
-  customerLanguage: MessageLanguage | null;
-  cartId: string | null;
-  fresh: boolean | null;
-  earlierOrderId: string | null;
-  id: string | null;
-  name: string | null;
-  price: number | null;
-  imageUrl: string | null;
-  photoId: string | null;
-  images: CheckoutLine["images"];
-  stock: number | null;
-  quantity: number | null;
-};
-
-/** The advisory lock on a phone's cash-on-delivery record: one checkout of a phone at a time. */
-const PHONE_LOCK_SQL = "SELECT pg_advisory_xact_lock(hashtextextended('cod-phone:' || :phone::text, 0))";
-
-/**
- * The merchant's rules (`phone_lock.rules`, null when none is on) and, when one is, the lock on
- * the order's phone (`phone_lock.phone`: the order's number, else the profile's read as the
- * checkout reads it), taken after the customer's lock and before the cart's: `checkout_customer`
- * is the customer once the phone is locked, and the cart is found through it, so every checkout
- * takes customer, phone, cart and products in that order. The counts the rules judge are read by
- * the next statement, whose snapshot is taken after this lock was granted.
- */
-function phoneLockParts(customer: string, phone: string | null): StatementPart[] {
-  const compact = `regexp_replace(btrim(${customer}.phone), '[ -]', '', 'g')`;
-  return [
-    {
-      name: "phone_lock",
-      materialized: true,
-      sql: `SELECT rules, key.phone,
-                   CASE WHEN rules IS NOT NULL AND key.phone IS NOT NULL
-                        THEN pg_advisory_xact_lock(hashtextextended('cod-phone:' || key.phone, 0))::text END AS locked
-              FROM ${customer},
-                   LATERAL (SELECT ${ORDER_RULES_EXPRESSION} AS rules) AS rules,
-                   LATERAL (SELECT COALESCE(:orderPhone::text,
-                                            CASE WHEN length(${customer}.phone) > ${PHONE_INPUT_MAX} THEN NULL
-                                                 WHEN ${compact} ~ '^03[0-9]{9}$' THEN '+92' || substr(${compact}, 2)
-                                                 WHEN ${compact} ~ '^\\+923[0-9]{9}$' THEN ${compact} END) AS phone) AS key`,
-      bindings: { orderPhone: phone },
-    },
-    {
-      name: "checkout_customer",
-      materialized: true,
-      sql: `SELECT ${customer}.id FROM ${customer} CROSS JOIN phone_lock`,
-      bindings: {},
-    },
-  ];
 }

@@ -1,7 +1,7 @@
 import type { Database } from "../db/database";
 import { isUuid } from "../db/ids";
 import { noteProductLeavingCarts } from "../modules/cart/cart.service";
-import { deleteProduct } from "../modules/catalog/catalog.service";
+import { deleteProduct } from "../modules/catalog/product-editing";
 import { NotFoundError } from "../modules/shared/errors.shared";
 
 /**

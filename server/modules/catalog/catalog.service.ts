@@ -1,40 +1,16 @@
-import type { Knex } from "knex";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
-import { InvalidInputError, NotFoundError, TooLargeError, type FieldError } from "../shared/errors.shared";
-import { paginationOf, type Pagination } from "../shared/list-query";
-import { containsPattern } from "../shared/search";
-import { validateInput } from "../shared/validation";
-import { DEFAULT_PRODUCT_SORT, type ProductSort } from "./catalog-values.shared";
-import { productListQuerySchema, productSchema, type ProductInput } from "./catalog.schemas";
-import { acceptedPhotoFormats, inspectPhoto, preparePhoto, type PhotoUpload } from "./photo-processing";
-import { readPhotoFile, releasePhoto, storePhoto, withoutPhoto } from "./photo-store";
-import { PHOTO_FIELD } from "./photo-values.shared";
+import { NotFoundError } from "../shared/errors.shared";
+import type { Pagination } from "../shared/list-query";
+import { acceptedPhotoFormats, type PhotoUpload } from "./photo-processing";
+import { readPhotoFile } from "./photo-store";
 import { Product, type PublicProduct } from "./product.model";
 import type { MailContext } from "../mail/mail-layout";
-import { queueDueStockAlerts } from "./stock-alerts.service";
-import { CACHED_SEARCH_RESULTS, SearchCache, type CachedSearch } from "./search-cache";
-import { FacetCountCache } from "./facet-count-cache";
-import { ONE_WORD, SORT_ORDER, catalogueSizeSql, inOrder, orderBySort, relevanceKey, seekTo } from "./catalog-sql";
-import {
-  FACETS,
-  facetQueries,
-  filterConditions,
-  hasFilters,
-  whereAll,
-  type CatalogFilters,
-  type Condition,
-  type Facet,
-  type FacetCounts,
-} from "./catalog-filters";
-import { brandSlug } from "./brands.shared";
-import {
-  CASE_SIZE_BANDS,
-  MOVEMENTS,
-  WATCH_FEATURES,
-  WATER_RESISTANCE_MINIMUMS,
-  type CaseSizeBand,
-} from "./watch-specs.shared";
+import type { SearchCache } from "./search-cache";
+import { orderBySort } from "./catalog-sql";
+import type { FacetCounts } from "./catalog-filters";
+import { CatalogListing } from "./catalog-listing";
+import { ProductEditing } from "./product-editing";
 
 export type { PhotoUpload };
 
@@ -46,251 +22,27 @@ export type Brand = { name: string; slug: string; description: string };
 
 export type ProductList = { products: PublicProduct[]; pagination: Pagination; facets?: FacetCounts };
 
+/**
+ * The catalogue module's one entry for the pages and the API: the listing (catalog-listing.ts)
+ * and the product editing (product-editing.ts) are split by job, and reached through here.
+ */
 export class CatalogService {
-  private readonly searchCache: SearchCache | null;
-  private readonly facetCountCache = new FacetCountCache();
-  /**
-   * The searches under way, by cache key: the same search asked meanwhile (ten visitors after a
-   * change, say) waits for that one instead of reading every match again, then checks its
-   * version like a kept result's, so it never answers from before a change it could have seen.
-   */
-  private readonly searching = new Map<string, Promise<CachedSearch>>();
+  private readonly listing: CatalogListing;
+  private readonly editing: ProductEditing;
 
   /** `searchCache: null` searches every time (the bench's cost of a term never seen before). */
   constructor(
     private readonly db: Database,
-    private readonly mail: MailContext,
+    mail: MailContext,
     options: { searchCache?: SearchCache | null } = {},
   ) {
-    this.searchCache = options.searchCache === undefined ? new SearchCache() : options.searchCache;
+    this.listing = new CatalogListing(db, options);
+    this.editing = new ProductEditing(db, mail);
   }
 
-  /**
-   * One page of the catalogue, and how many products match in all (exactly: docs/api.md).
-   * Without a search the page is read from its sort's index and the total from the counts of
-   * migration 19. A search matches name, brand and description: whole words through the
-   * text-search index, any part of a word through the trigram index of migration 20. Without an
-   * explicit sort a search puts matches in the name first, then in the brand, then the rest,
-   * each newest first.
-   */
-  async listProducts(input: unknown): Promise<ProductList> {
-    const query = validateInput(productListQuerySchema, input);
-    const { page, limit, search, category, facets } = query;
-    const sort = query.sort as ProductSort | undefined;
-    const filters: CatalogFilters = {
-      ...query,
-      brand: query.brand.flatMap((brand) => brandSlug(brand) ?? []),
-      caseSize: query.caseSize as CaseSizeBand[],
-    };
-    const base = baseConditions(search, category);
-    // Without a filter the list keeps its own fast paths (the sort's index, the kept counts, the
-    // search cache); the counts, when asked for, come alongside.
-    const [list, counts] = await Promise.all([
-      hasFilters(filters)
-        ? this.filteredProducts(filters, base, { search, sort, page, limit })
-        : this.unfilteredProducts({ page, limit, search, category, sort }),
-      facets ? this.facetCounts(filters, base) : undefined,
-    ]);
-    return counts ? { ...list, facets: counts } : list;
-  }
-
-  /**
-   * A page of the products that pass the filters, and how many pass, in one statement: their ids
-   * and sort keys gathered once, then counted and the page taken (as findMatches does for a
-   * search); only the page's products are read whole.
-   */
-  private async filteredProducts(
-    filters: CatalogFilters,
-    base: Condition[],
-    options: { search: string; sort?: ProductSort; page: number; limit: number },
-  ): Promise<ProductList> {
-    const { search, sort, page, limit } = options;
-    const where = whereAll(filterConditions(filters), base);
-    const ranked = !sort && search;
-    const key = ranked ? relevanceKey.replaceAll(":search", "?") : SORT_ORDER[sort ?? DEFAULT_PRODUCT_SORT].expression;
-    const direction = ranked ? "" : SORT_ORDER[sort ?? DEFAULT_PRODUCT_SORT].order;
-    const order = ranked ? "key DESC, created_at DESC, id DESC" : `key ${direction}, id ${direction}`;
-    const { rows } = await this.db.raw<{ rows: { total: number; ids: string[] }[] }>(
-      `WITH matches AS MATERIALIZED (SELECT id, created_at, ${key} AS key FROM products WHERE ${where.sql})
-       SELECT (SELECT count(*) FROM matches)::int AS total,
-              ARRAY(SELECT id FROM matches ORDER BY ${order} LIMIT ? OFFSET ?) AS ids`,
-      [...(ranked ? [search, search] : []), ...where.bindings, limit, (page - 1) * limit],
-    );
-    const { total, ids } = rows[0]!;
-    const products = ids.length > 0 ? await Product.query(this.db).findByIds(ids) : [];
-    return { products: inOrder(ids, products), pagination: paginationOf(page, limit, total) };
-  }
-
-  /**
-   * Each facet's options with their counts (every other filter applied: catalog-filters.ts), in
-   * one round trip; options no product has are left out, the rest in their list's order.
-   */
-  private async facetCounts(filters: CatalogFilters, base: Condition[]): Promise<FacetCounts> {
-    const queries = facetQueries(filterConditions(filters), base);
-    const sql = `SELECT ${FACETS.map((facet) => `(SELECT coalesce(json_agg(f), '[]') FROM (${queries[facet].sql}) f) AS "${facet}"`).join(", ")},
-                        (SELECT version FROM search_version) AS version`;
-    const bindings = FACETS.flatMap((facet) => queries[facet].bindings);
-    // Counting reads every product the other filters let through (all of them for the whole
-    // catalogue); counts kept from the same catalogue are used instead (facet-count-cache.ts).
-    const key = JSON.stringify([sql, bindings]);
-    const kept = this.facetCountCache.get(key);
-    if (kept) {
-      const { rows } = await this.db.raw<{ rows: { version: string }[] }>("SELECT version FROM search_version");
-      if (rows[0]!.version === kept.version) return kept.counts;
-      this.facetCountCache.delete(key);
-    }
-    const { rows } = await this.db.raw<{
-      rows: (Record<Facet, { value: string; label?: string; count: number }[] | null> & { version: string })[];
-    }>(sql, bindings);
-    const { version, ...facetRows } = rows[0]!;
-    const counts = facetOptions(facetRows);
-    this.facetCountCache.set(key, { version, counts });
-    return counts;
-  }
-
-  private async unfilteredProducts(options: {
-    page: number;
-    limit: number;
-    search: string;
-    category?: string;
-    sort?: ProductSort;
-  }): Promise<ProductList> {
-    const { page, limit, search, category, sort } = options;
-    const offset = (page - 1) * limit;
-    if (search) return this.searchProducts({ search, category, sort: sort as ProductSort | undefined, page, limit });
-    const order = (sort as ProductSort | undefined) ?? DEFAULT_PRODUCT_SORT;
-    const query = Product.query(this.db);
-    if (category) query.where("category", category);
-    if (offset > 0) seekTo(query, order, offset, category);
-    orderBySort(query, order);
-    // The total rides along with the page, one round trip for both; a page past the end has no
-    // row to carry it, and asks for it on its own.
-    const rows = (await query
-      .select(
-        "products.*",
-        this.db.raw(`(${catalogueSizeSql(category)}) AS catalogue_size`, category ? [category] : []),
-      )
-      .limit(limit)) as (Product & { catalogueSize?: number | string | null })[];
-    const total = rows.length > 0 ? Number(rows[0]!.catalogueSize ?? 0) : await this.catalogueSize(category);
-    return {
-      products: rows.map((product) => product.toPublic()),
-      pagination: paginationOf(page, limit, total),
-    };
-  }
-
-  /**
-   * A search visits its matches once: their ids and sort keys are gathered (a bitmap scan of
-   * the two search indexes), then counted and the page taken from that small set; only the
-   * page's products are read whole. A broad term matches tens of thousands of products, and
-   * counting and ranking them in two queries read them twice.
-   *
-   * The count and the first CACHED_SEARCH_RESULTS ids in order are kept (search-cache.ts) with
-   * the search version they were found in; the same search again reads only its page's products
-   * and the version, in one statement, and is answered from the cache only if the version is
-   * unchanged (else it searches again). Deeper pages are searched every time.
-   */
-  private async searchProducts(options: {
-    search: string;
-    category?: string;
-    sort?: ProductSort;
-    page: number;
-    limit: number;
-  }): Promise<ProductList> {
-    const { search, category, sort, page, limit } = options;
-    const offset = (page - 1) * limit;
-    const cache = offset + limit <= CACHED_SEARCH_RESULTS ? this.searchCache : null;
-    const cacheKey = SearchCache.key(search, category, sort);
-    // Kept, or being found by another request: either is checked against the version read now.
-    // (No await between looking for a search under way and starting one: two would start.)
-    let cached = cache?.get(cacheKey);
-    const underWay = cache && !cached ? this.searching.get(cacheKey) : undefined;
-    if (underWay) cached = await underWay.catch(() => undefined);
-    if (cached) {
-      const shown = await this.productsAtVersion(cached.ids.slice(offset, offset + limit));
-      if (shown?.version === cached.version) {
-        return { products: shown.products, pagination: paginationOf(page, limit, cached.total) };
-      }
-      cache!.delete(cacheKey);
-    }
-    let found: CachedSearch;
-    if (cache) {
-      const searching = this.findMatches({ search, category, sort, limit: CACHED_SEARCH_RESULTS, offset: 0 });
-      this.searching.set(cacheKey, searching);
-      try {
-        found = await searching;
-      } finally {
-        if (this.searching.get(cacheKey) === searching) this.searching.delete(cacheKey);
-      }
-      cache.set(cacheKey, found);
-    } else {
-      found = await this.findMatches({ search, category, sort, limit, offset });
-    }
-    const ids = cache ? found.ids.slice(offset, offset + limit) : found.ids;
-    const products = ids.length > 0 ? await Product.query(this.db).findByIds(ids) : [];
-    return { products: inOrder(ids, products), pagination: paginationOf(page, limit, found.total) };
-  }
-
-  /**
-   * A search's matches, counted, and the ids of `limit` of them from `offset` in the search's
-   * order, with the search version read in the same statement (so from the same snapshot).
-   */
-  private async findMatches(options: {
-    search: string;
-    category?: string;
-    sort?: ProductSort;
-    limit: number;
-    offset: number;
-  }): Promise<CachedSearch> {
-    const { search, category, sort, limit, offset } = options;
-    const { key, order } = sort
-      ? { key: SORT_ORDER[sort].expression, order: `key ${SORT_ORDER[sort].order}, id ${SORT_ORDER[sort].order}` }
-      : { key: relevanceKey, order: "key DESC, created_at DESC, id DESC" };
-    // The substring test first: PostgreSQL checks each candidate row in the order written, and
-    // most matches of a term of several words have it as written, so their search_vector is
-    // never read.
-    const { rows } = await this.db.raw<{ rows: CachedSearch[] }>(
-      `WITH matches AS MATERIALIZED (
-         SELECT id, created_at, ${key} AS key FROM products
-          WHERE (search_text LIKE lower(:pattern)
-                 ${ONE_WORD.test(search) ? "" : "OR search_vector @@ plainto_tsquery('simple', :search)"})
-                ${category ? "AND category = :category" : ""}
-       )
-       SELECT (SELECT count(*) FROM matches)::int AS total,
-              ARRAY(SELECT id FROM matches ORDER BY ${order} LIMIT :limit OFFSET :offset) AS ids,
-              (SELECT version FROM search_version) AS version`,
-      { search, pattern: containsPattern(search), category: category ?? null, limit, offset },
-    );
-    return rows[0]!;
-  }
-
-  /**
-   * A page's products and the search version, read in one statement (one snapshot); null when
-   * none of them is there any more (a deletion, which changed the version: search again).
-   */
-  private async productsAtVersion(ids: string[]): Promise<{ version: string; products: PublicProduct[] } | null> {
-    if (ids.length === 0) {
-      const { rows } = await this.db.raw<{ rows: { version: string }[] }>("SELECT version FROM search_version");
-      return { version: rows[0]!.version, products: [] };
-    }
-    const found = (await Product.query(this.db)
-      .findByIds(ids)
-      .select("products.*", this.db.raw("(SELECT version FROM search_version) AS search_version"))) as (Product & {
-      searchVersion: string;
-    })[];
-    if (found.length === 0) return null;
-    return { version: found[0]!.searchVersion, products: inOrder(ids, found) };
-  }
-
-  /**
-   * The exact number of products, of one category or all, as the triggers of migration 19 keep
-   * it: one row read instead of every product counted.
-   */
-  private async catalogueSize(category?: string): Promise<number> {
-    const { rows } = await this.db.raw<{ rows: { total: number | string | null }[] }>(
-      `SELECT (${catalogueSizeSql(category)}) AS total`,
-      category ? [category] : [],
-    );
-    return Number(rows[0]?.total ?? 0);
+  /** One page of the catalogue and its exact total, by sort, search and filters (catalog-listing.ts). */
+  listProducts(input: unknown): Promise<ProductList> {
+    return this.listing.listProducts(input);
   }
 
   /** A brand's record, by the slug of its page (docs/product.md, "Brands"). */
@@ -306,116 +58,32 @@ export class CatalogService {
     return product.toPublic();
   }
 
-  /**
-   * A new product (docs/product.md, "Products"): a photo or an Image URL, one of them at least.
-   * With both, the photo is shown and the URL kept for when the photo is removed.
-   */
-  async createProduct(input: unknown, photo: PhotoUpload | null = null): Promise<PublicProduct> {
-    const values = await validateWithPhoto(input, photo);
-    if (!photo && !values.imageUrl) throw photoOrUrlMissing();
-    if (!photo) return (await Product.query(this.db).insertAndFetch(productRow(values))).toPublic();
-    const prepared = await preparePhoto(photo);
-    return this.db.transaction(async (trx) => {
-      const shown = await storePhoto(trx, prepared, values.imageUrl);
-      const product = await Product.query(trx).insertAndFetch({ ...productRow(values), ...shown });
-      return product.toPublic();
-    });
+  createProduct(input: unknown, photo: PhotoUpload | null = null): Promise<PublicProduct> {
+    return this.editing.createProduct(input, photo);
   }
 
-  /**
-   * Replaces every field (PUT): the API sends the whole product. Its `imageUrl` is the image
-   * shown, so a client that sends back the photo's address it was given keeps the photo; any
-   * other address replaces the photo (docs/api.md, "Values"). Stock raised from zero sends the
-   * waiting stock alerts in the same transaction (docs/product.md, "Back in stock").
-   */
-  async updateProduct(id: string, input: unknown): Promise<PublicProduct> {
-    const values = validateInput(productSchema, input);
-    if (!isUuid(id)) throw new NotFoundError("Product not found");
-    return this.db.transaction(async (trx) => {
-      const current = await lockProduct(trx, id);
-      const keepsPhoto = current.photoId !== null && pointsToPhotoOf(values.imageUrl, current);
-      if (!keepsPhoto && !values.imageUrl) throw photoOrUrlMissing();
-      const product = await Product.query(trx).patchAndFetchById(
-        id,
-        keepsPhoto
-          ? { ...productRow(values), imageUrl: current.imageUrl }
-          : { ...productRow(values), ...withoutPhoto(values.imageUrl) },
-      );
-      if (!keepsPhoto && current.photoId) await releasePhoto(trx, current.photoId);
-      if (product.stock > 0) await queueDueStockAlerts(trx, this.mail, [id]);
-      return product.toPublic();
-    });
+  updateProduct(id: string, input: unknown): Promise<PublicProduct> {
+    return this.editing.updateProduct(id, input);
   }
 
-  /**
-   * Edits a product as the product form does: the fields, and the photo kept, replaced (a new one
-   * chosen) or removed. Here the Image URL is the URL shown without a photo (where PUT's is the
-   * image shown: updateProduct); a product needs a photo or an Image URL, except right after its
-   * photo is removed (then the placeholder shows).
-   */
-  async editProduct(
+  editProduct(
     id: string,
     input: unknown,
     options: { photo: PhotoUpload | null; removePhoto: boolean },
   ): Promise<PublicProduct> {
-    const { photo, removePhoto } = options;
-    const values = await validateWithPhoto(input, photo);
-    if (!isUuid(id)) throw new NotFoundError("Product not found");
-    const current = await Product.query(this.db).findById(id).select("photoId");
-    if (!current) throw new NotFoundError("Product not found");
-    if (!photo && !values.imageUrl && !removePhoto && !current.photoId) throw photoOrUrlMissing();
-    // Decoded and encoded before the transaction: seconds of work that hold no lock.
-    const prepared = photo ? await preparePhoto(photo) : null;
-    return this.db.transaction(async (trx) => {
-      const locked = await lockProduct(trx, id);
-      let patch;
-      if (prepared) patch = await storePhoto(trx, prepared, values.imageUrl);
-      else if (locked.photoId && !removePhoto) patch = { imageUrl: locked.imageUrl, fallbackImageUrl: values.imageUrl };
-      else patch = withoutPhoto(values.imageUrl);
-      const product = await Product.query(trx).patchAndFetchById(id, { ...productRow(values), ...patch });
-      if (locked.photoId && patch.imageUrl !== locked.imageUrl) await releasePhoto(trx, locked.photoId);
-      if (product.stock > 0) await queueDueStockAlerts(trx, this.mail, [id]);
-      return product.toPublic();
-    });
+    return this.editing.editProduct(id, input, options);
   }
 
-  /** A new photo for a product (POST /api/v1/products/{id}/image); its Image URL is kept for later. */
-  async setProductPhoto(id: string, photo: PhotoUpload | null): Promise<PublicProduct> {
-    if (!photo) throw new InvalidInputError([{ field: PHOTO_FIELD, message: "Choose a photo to upload" }]);
-    await inspectPhoto(photo);
-    if (!isUuid(id) || !(await Product.query(this.db).findById(id).select("id"))) {
-      throw new NotFoundError("Product not found");
-    }
-    const prepared = await preparePhoto(photo);
-    return this.db.transaction(async (trx) => {
-      const locked = await lockProduct(trx, id);
-      const fallback = locked.photoId ? locked.fallbackImageUrl : locked.imageUrl;
-      const product = await Product.query(trx).patchAndFetchById(id, await storePhoto(trx, prepared, fallback));
-      if (locked.photoId) await releasePhoto(trx, locked.photoId);
-      return product.toPublic();
-    });
+  setProductPhoto(id: string, photo: PhotoUpload | null): Promise<PublicProduct> {
+    return this.editing.setProductPhoto(id, photo);
   }
 
-  /** Takes a product's photo away: back to the Image URL it had, or the placeholder without one. */
-  async removeProductPhoto(id: string): Promise<PublicProduct> {
-    if (!isUuid(id)) throw new NotFoundError("Product not found");
-    return this.db.transaction(async (trx) => {
-      const locked = await lockProduct(trx, id);
-      if (!locked.photoId) return (await Product.query(trx).findById(id))!.toPublic();
-      const product = await Product.query(trx).patchAndFetchById(id, withoutPhoto(locked.fallbackImageUrl));
-      await releasePhoto(trx, locked.photoId);
-      return product.toPublic();
-    });
+  removeProductPhoto(id: string): Promise<PublicProduct> {
+    return this.editing.removeProductPhoto(id);
   }
 
-  /** The product for its edit form, whose Image URL field holds the URL given (not the photo's). */
-  async getProductForEditing(id: string): Promise<ProductForEditing> {
-    const product = isUuid(id) ? await Product.query(this.db).findById(id) : undefined;
-    if (!product) throw new NotFoundError("Product not found");
-    return {
-      product: product.toPublic(),
-      imageUrl: product.photoId !== null ? product.fallbackImageUrl : product.imageUrl,
-    };
+  getProductForEditing(id: string): Promise<ProductForEditing> {
+    return this.editing.getProductForEditing(id);
   }
 
   /** The formats a photo may have here (HEIC only where the installed sharp reads it). */
@@ -434,8 +102,8 @@ export class CatalogService {
     return products.map((product) => product.toPublic());
   }
 
-  async countProducts(): Promise<number> {
-    return this.catalogueSize();
+  countProducts(): Promise<number> {
+    return this.listing.catalogueSize();
   }
 
   /** Ids and change times for the sitemap, in a stable order, one slice at a time. */
@@ -443,123 +111,4 @@ export class CatalogService {
     const rows = await Product.query(this.db).select("id", "updatedAt").orderBy("id").offset(offset).limit(limit);
     return rows.map((row) => ({ id: row.id, updatedAt: new Date(row.updatedAt).toISOString() }));
   }
-}
-
-/**
- * Deletes a product, in the caller's transaction (server/flows/product-removal.ts): the database
- * takes it out of every cart; orders keep their copy, photo included. A photo that no order sold
- * goes with the product.
- */
-export async function deleteProduct(trx: Knex.Transaction, id: string): Promise<void> {
-  const product = await Product.query(trx).findById(id).forUpdate().select("photoId");
-  if (!product) throw new NotFoundError("Product not found");
-  await Product.query(trx).deleteById(id);
-  if (product.photoId) await releasePhoto(trx, product.photoId);
-}
-
-/** The search and the category as conditions of a filtered list, in the search's own terms (findMatches). */
-function baseConditions(search: string, category: string | undefined): Condition[] {
-  const base: Condition[] = [];
-  if (search) {
-    base.push(
-      ONE_WORD.test(search)
-        ? { sql: "search_text LIKE lower(?)", bindings: [containsPattern(search)] }
-        : {
-            sql: "(search_text LIKE lower(?) OR search_vector @@ plainto_tsquery('simple', ?))",
-            bindings: [containsPattern(search), search],
-          },
-    );
-  }
-  if (category) base.push({ sql: "category = ?", bindings: [category] });
-  return base;
-}
-
-/**
- * The facets' rows as options: labels for the bands and minimums, the fixed lists in their own
- * order, brands, straps and dials by name.
- */
-function facetOptions(rows: Record<Facet, { value: string; label?: string; count: number }[] | null>): FacetCounts {
-  const counted = (facet: Facet) => new Map((rows[facet] ?? []).map((row) => [row.value, row]));
-  const inOrderOf = (facet: Facet, values: readonly (string | number)[], label: (value: string) => string) => {
-    const found = counted(facet);
-    return values.flatMap((value) => {
-      const row = found.get(String(value));
-      return row ? [{ value: String(value), label: label(String(value)), count: row.count }] : [];
-    });
-  };
-  const byName = (facet: Facet) =>
-    [...counted(facet).values()]
-      .map((row) => ({ value: row.value, label: row.label ?? row.value, count: row.count }))
-      .sort((a, b) => a.label.localeCompare(b.label, "en"));
-  const bandLabels = new Map<string, string>(CASE_SIZE_BANDS.map((band) => [band.value, band.label]));
-  return {
-    brand: byName("brand"),
-    movement: inOrderOf("movement", MOVEMENTS, (value) => value),
-    caseSize: inOrderOf(
-      "caseSize",
-      CASE_SIZE_BANDS.map((band) => band.value),
-      (value) => bandLabels.get(value)!,
-    ),
-    strap: byName("strap"),
-    dial: byName("dial"),
-    waterResistance: inOrderOf("waterResistance", WATER_RESISTANCE_MINIMUMS, (value) => `At least ${value} m`),
-    feature: inOrderOf("feature", WATCH_FEATURES, (value) => value),
-  };
-}
-
-/** The product's row, locked for the change (a checkout copying its photo waits, or went first). */
-async function lockProduct(trx: Knex.Transaction, id: string): Promise<Product> {
-  const product = await Product.query(trx).findById(id).forUpdate();
-  if (!product) throw new NotFoundError("Product not found");
-  return product;
-}
-
-/** True when an address is the product's photo, as a site path or absolute under any host name. */
-function pointsToPhotoOf(address: string, product: Product): boolean {
-  let path: string;
-  try {
-    path = new URL(address, "http://site.invalid").pathname;
-  } catch {
-    return false;
-  }
-  return path === product.imageUrl || (product.images ?? []).some((image) => image.url === path);
-}
-
-/**
- * A product's row from its fields: the specifications are columns of their own. Without `specs`
- * (an API client that predates them) the columns are not written, so a PUT keeps them and a new
- * product has none.
- */
-function productRow({ specs, ...fields }: ProductInput): Partial<Product> {
-  return { ...fields, ...(specs ?? {}) } as Partial<Product>;
-}
-
-const photoOrUrlMissing = () =>
-  new InvalidInputError([{ field: PHOTO_FIELD, message: "Choose a photo or enter an image URL" }]);
-
-/**
- * The form's fields and its photo checked together, so that every problem is said at once (a
- * photo too large makes the whole answer a 413).
- */
-async function validateWithPhoto(input: unknown, photo: PhotoUpload | null) {
-  const problems: FieldError[] = [];
-  let tooLarge = false;
-  let values: ReturnType<typeof productSchema.validateSync> | undefined;
-  try {
-    values = validateInput(productSchema, input);
-  } catch (error) {
-    if (!(error instanceof InvalidInputError)) throw error;
-    problems.push(...error.errors);
-  }
-  if (photo) {
-    try {
-      await inspectPhoto(photo);
-    } catch (error) {
-      if (!(error instanceof InvalidInputError)) throw error;
-      tooLarge = error instanceof TooLargeError;
-      problems.push(...error.errors);
-    }
-  }
-  if (problems.length > 0 || !values) throw tooLarge ? new TooLargeError(problems) : new InvalidInputError(problems);
-  return values;
 }
