@@ -155,6 +155,9 @@ async function serve(
   const sessionPool = new pg.Pool({ connectionString: database.url, max: 5, connectionTimeoutMillis: 5_000 });
   sessionPool.on("error", (error) => logger.warn({ err: error }, "session pool connection lost"));
   const pageCache = config.pageCache ? startPageCache(database.url, logger) : null;
+  // The filters' counting index is read beside the first requests, which count in SQL until it is
+  // in (server/modules/catalog/facet-index.ts); a failed reading leaves the counts to SQL.
+  void services.catalog.refreshFacetIndex();
 
   const app = createApp({
     config,

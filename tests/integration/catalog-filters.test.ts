@@ -59,6 +59,7 @@ const watchArbitrary = (index: number) =>
   });
 
 type Filters = {
+  search?: string;
   category?: "Men" | "Women";
   brand: string[];
   minPrice?: number;
@@ -72,8 +73,11 @@ type Filters = {
 };
 
 const some = <T>(values: T[]) => fc.subarray(values, { maxLength: 2 });
+/** Terms of one word (the list's substring search: name, brand or description, without regard to case). */
+const SEARCHES = ["casio", "HEUER", "1", "watch", "tag"];
 const filtersArbitrary: fc.Arbitrary<Filters> = fc.record(
   {
+    search: fc.constantFrom(...SEARCHES),
     category: fc.constantFrom("Men" as const, "Women" as const),
     brand: some(["casio", "SEIKO", "Tag Heuer", "orient", "rolex"]),
     minPrice: fc.integer({ min: 0, max: 20 }).map((thousands) => thousands * 1000),
@@ -89,11 +93,27 @@ const filtersArbitrary: fc.Arbitrary<Filters> = fc.record(
 );
 
 type Group =
-  "category" | "brand" | "price" | "movement" | "caseSize" | "strap" | "dial" | "waterResistance" | "feature";
+  | "search"
+  | "category"
+  | "brand"
+  | "price"
+  | "movement"
+  | "caseSize"
+  | "strap"
+  | "dial"
+  | "waterResistance"
+  | "feature";
 
 /** Whether a watch passes one filter group, by the rule as the issue states it. */
 function passes(watch: Watch, filters: Filters, group: Group): boolean {
   switch (group) {
+    case "search":
+      return (
+        !filters.search ||
+        [watch.name, watch.brand, `${watch.name} description`].some((text) =>
+          text.toLowerCase().includes(filters.search!.toLowerCase()),
+        )
+      );
     case "category":
       return !filters.category || watch.category === filters.category;
     case "brand":
@@ -125,6 +145,7 @@ function passes(watch: Watch, filters: Filters, group: Group): boolean {
 }
 
 const GROUPS: Group[] = [
+  "search",
   "category",
   "brand",
   "price",
@@ -174,7 +195,25 @@ function queryOf(filters: Filters): string {
 type FacetOption = { value: string; label: string; count: number };
 
 describe("filters and their counts", () => {
-  it("find exactly the watches and counts a brute force finds, for many random catalogues and combinations", async () => {
+  /** The list and its counts as GET /api/v1/products gives them, against the brute force. */
+  async function expectBruteForce(watches: Watch[], filters: Filters, path: string) {
+    const query = queryOf(filters);
+    const response = await client.api("GET", `/products?${query}`);
+    expect(response.status, query).toBe(200);
+    const expected = watches.filter((watch) => passesAllBut(watch, filters)).map((watch) => watch.name);
+    expect(response.body.pagination.total, query).toBe(expected.length);
+    expect(response.body.data.map((product: { name: string }) => product.name).sort(), query).toEqual(expected.sort());
+    const facets = response.body.facets as Record<string, FacetOption[]>;
+    const counted = Object.fromEntries(
+      Object.entries(facets).map(([facet, options]) => [
+        facet,
+        Object.fromEntries(options.map((option) => [option.value, option.count])),
+      ]),
+    );
+    expect(counted, `${path}: ${query}`).toEqual(bruteFacets(watches, filters));
+  }
+
+  it("find exactly the watches and counts a brute force finds, for many random catalogues and combinations, counted in SQL and in memory", async () => {
     const catalogue = fc.tuple(...Array.from({ length: 40 }, (_, index) => watchArbitrary(index)));
     await fc.assert(
       fc.asyncProperty(
@@ -184,22 +223,18 @@ describe("filters and their counts", () => {
           await server.database.db("products").del();
           await insertProducts(server, watches);
           for (const filters of combos) {
-            const query = queryOf(filters);
-            const response = await client.api("GET", `/products?${query}`);
-            expect(response.status, query).toBe(200);
-            const expected = watches.filter((watch) => passesAllBut(watch, filters)).map((watch) => watch.name);
-            expect(response.body.pagination.total, query).toBe(expected.length);
-            expect(response.body.data.map((product: { name: string }) => product.name).sort(), query).toEqual(
-              expected.sort(),
+            // A new version and no reading since: the index is behind, so the counts come from SQL.
+            await server.database.db("search_version").update({ version: server.database.db.raw("gen_random_uuid()") });
+            await expectBruteForce(watches, filters, "counted in SQL");
+            // Read at the version now: the index counts (facet-index.ts).
+            await server.services.catalog.refreshFacetIndex();
+            await expectBruteForce(watches, filters, "counted in memory");
+            // Without the search and the category too: the whole catalogue's counts.
+            await expectBruteForce(
+              watches,
+              { ...filters, search: undefined, category: undefined },
+              "counted in memory",
             );
-            const facets = response.body.facets as Record<string, FacetOption[]>;
-            const counted = Object.fromEntries(
-              Object.entries(facets).map(([facet, options]) => [
-                facet,
-                Object.fromEntries(options.map((option) => [option.value, option.count])),
-              ]),
-            );
-            expect(counted, query).toEqual(bruteFacets(watches, filters));
           }
         },
       ),
@@ -389,5 +424,92 @@ describe("counts kept between requests", () => {
     const before = await version();
     await db("products").where({ id: turtle }).decrement("stock", 1);
     expect(await version()).toBe(before);
+  });
+});
+
+describe("counts counted in memory", () => {
+  const NO_COUNTS = { brand: {}, movement: {}, caseSize: {}, strap: {}, dial: {}, waterResistance: {}, feature: {} };
+  const counts = async (path: string) => {
+    const response = await client.api("GET", path);
+    expect(response.status, path).toBe(200);
+    const facets = response.body.facets as Record<string, FacetOption[]>;
+    return Object.fromEntries(
+      Object.entries(facets).map(([facet, options]) => [
+        facet,
+        Object.fromEntries(options.map((option) => [option.value, option.count])),
+      ]),
+    );
+  };
+  /**
+   * A view's counts while the brands table is locked: counting in SQL reads the brands (their
+   * names are the options' labels) and would wait, so only the index can answer in time.
+   */
+  const countsWithoutSql = async (path: string) => {
+    const locker = await server.database.db.transaction();
+    try {
+      await locker.raw("LOCK TABLE brands IN ACCESS EXCLUSIVE MODE");
+      return await Promise.race([
+        counts(path),
+        new Promise<"waiting">((resolve) => setTimeout(() => resolve("waiting"), 5_000)),
+      ]);
+    } finally {
+      await locker.rollback();
+    }
+  };
+
+  it("answers views never asked before without counting in SQL, and sees a product changed, deleted or added at the next view", async () => {
+    const db = server.database.db;
+    await db("products").del();
+    const [turtle, duro] = await insertProducts(server, [
+      { name: "Turtle", brand: "Seiko", movement: "Automatic", waterResistanceM: 200, features: ["date"] },
+      { name: "Duro", brand: "Casio", movement: "Quartz", waterResistanceM: 200, features: ["date"] },
+      { name: "Bambino", brand: "Orient", movement: "Automatic", waterResistanceM: 30, features: [] },
+    ]);
+    await server.services.catalog.refreshFacetIndex();
+    // Never asked before: each a different least price, below every product's.
+    const first = await countsWithoutSql("/products?facets=1&minPrice=1&movement=Automatic");
+    expect(first).not.toBe("waiting");
+    expect(first).toMatchObject({
+      brand: { seiko: 1, orient: 1 },
+      movement: { Automatic: 2, Quartz: 1 },
+      waterResistance: { "50": 1, "100": 1, "200": 1 },
+      feature: { date: 1 },
+    });
+    // A search's matches come from the database; the index counts them.
+    const searched = await countsWithoutSql("/products?facets=1&minPrice=2&search=turtle&movement=Quartz");
+    expect(searched).not.toBe("waiting");
+    expect(searched).toEqual({ ...NO_COUNTS, movement: { Automatic: 1 } });
+
+    // Changed: the next view sees it (counted in SQL while the index is behind), and so does the
+    // index once read again.
+    await db("products").where({ id: duro }).update({ movement: "Automatic" });
+    expect((await counts("/products?facets=1&minPrice=3&movement=Automatic")).brand).toEqual({
+      seiko: 1,
+      orient: 1,
+      casio: 1,
+    });
+    await server.services.catalog.refreshFacetIndex();
+    const changed = await countsWithoutSql("/products?facets=1&minPrice=4&movement=Automatic");
+    expect(changed).not.toBe("waiting");
+    expect(changed).toMatchObject({ brand: { seiko: 1, orient: 1, casio: 1 }, movement: { Automatic: 3 } });
+
+    // Deleted.
+    await db("products").where({ id: turtle }).del();
+    expect((await counts("/products?facets=1&minPrice=5&feature=date")).brand).toEqual({ casio: 1 });
+    await server.services.catalog.refreshFacetIndex();
+    const deleted = await countsWithoutSql("/products?facets=1&minPrice=6&feature=date");
+    expect(deleted).not.toBe("waiting");
+    expect(deleted).toMatchObject({ brand: { casio: 1 }, feature: { date: 1 } });
+
+    // Added.
+    await insertProducts(server, [{ name: "Prospex", brand: "Seiko", movement: "Solar", features: ["date"] }]);
+    expect((await counts("/products?facets=1&minPrice=7&feature=date")).movement).toEqual({
+      Automatic: 1,
+      Solar: 1,
+    });
+    await server.services.catalog.refreshFacetIndex();
+    const added = await countsWithoutSql("/products?facets=1&minPrice=8&feature=date");
+    expect(added).not.toBe("waiting");
+    expect(added).toMatchObject({ brand: { casio: 1, seiko: 1 }, movement: { Automatic: 1, Solar: 1 } });
   });
 });

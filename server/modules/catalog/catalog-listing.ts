@@ -7,6 +7,7 @@ import { productListQuerySchema } from "./catalog.schemas";
 import { Product, type PublicProduct } from "./product.model";
 import { CACHED_SEARCH_RESULTS, SearchCache, type CachedSearch } from "./search-cache";
 import { FacetCountCache } from "./facet-count-cache";
+import { FacetIndex, type FacetRows } from "./facet-index";
 import { ONE_WORD, SORT_ORDER, catalogueSizeSql, inOrder, orderBySort, relevanceKey, seekTo } from "./catalog-sql";
 import {
   FACETS,
@@ -37,6 +38,7 @@ import type { ProductList } from "./catalog.service";
 export class CatalogListing {
   private readonly searchCache: SearchCache | null;
   private readonly facetCountCache = new FacetCountCache();
+  private readonly facetIndex: FacetIndex;
   /**
    * The searches under way, by cache key: the same search asked meanwhile (ten visitors after a
    * change, say) waits for that one instead of reading every match again, then checks its
@@ -50,6 +52,15 @@ export class CatalogListing {
     options: { searchCache?: SearchCache | null } = {},
   ) {
     this.searchCache = options.searchCache === undefined ? new SearchCache() : options.searchCache;
+    this.facetIndex = new FacetIndex(db);
+  }
+
+  /**
+   * Reads the filters' index now (facet-index.ts), for a server starting or a test that needs it
+   * current; otherwise the first view that finds it behind the catalogue starts the reading.
+   */
+  refreshFacetIndex(): Promise<void> {
+    return this.facetIndex.refresh();
   }
 
   /**
@@ -76,7 +87,7 @@ export class CatalogListing {
       hasFilters(filters)
         ? this.filteredProducts(filters, base, { search, sort, page, limit })
         : this.unfilteredProducts({ page, limit, search, category, sort }),
-      facets ? this.facetCounts(filters, base) : undefined,
+      facets ? this.facetCounts(filters, base, { search, category }) : undefined,
     ]);
     return counts ? { ...list, facets: counts } : list;
   }
@@ -109,10 +120,20 @@ export class CatalogListing {
   }
 
   /**
-   * Each facet's options with their counts (every other filter applied: catalog-filters.ts), in
-   * one round trip; options no product has are left out, the rest in their list's order.
+   * Each facet's options with their counts (every other filter applied: catalog-filters.ts);
+   * options no product has are left out, the rest in their list's order. Counted in memory by the
+   * index when it holds the catalogue as it is now (facet-index.ts); else in SQL, in one round trip.
    */
-  private async facetCounts(filters: CatalogFilters, base: Condition[]): Promise<FacetCounts> {
+  private async facetCounts(
+    filters: CatalogFilters,
+    base: Condition[],
+    scope: { search: string; category?: string },
+  ): Promise<FacetCounts> {
+    const counted = await this.facetIndex.counts(filters, scope);
+    return counted ? facetOptions(counted) : this.facetCountsInSql(filters, base);
+  }
+
+  private async facetCountsInSql(filters: CatalogFilters, base: Condition[]): Promise<FacetCounts> {
     const queries = facetQueries(filterConditions(filters), base);
     const sql = `SELECT ${FACETS.map((facet) => `(SELECT coalesce(json_agg(f), '[]') FROM (${queries[facet].sql}) f) AS "${facet}"`).join(", ")},
                         (SELECT version FROM search_version) AS version`;
@@ -126,9 +147,7 @@ export class CatalogListing {
       if (rows[0]!.version === kept.version) return kept.counts;
       this.facetCountCache.delete(key);
     }
-    const { rows } = await this.db.raw<{
-      rows: (Record<Facet, { value: string; label?: string; count: number }[] | null> & { version: string })[];
-    }>(sql, bindings);
+    const { rows } = await this.db.raw<{ rows: (Partial<FacetRows> & { version: string })[] }>(sql, bindings);
     const { version, ...facetRows } = rows[0]!;
     const counts = facetOptions(facetRows);
     this.facetCountCache.set(key, { version, counts });
@@ -302,7 +321,7 @@ function baseConditions(search: string, category: string | undefined): Condition
  * The facets' rows as options: labels for the bands and minimums, the fixed lists in their own
  * order, brands, straps and dials by name.
  */
-function facetOptions(rows: Record<Facet, { value: string; label?: string; count: number }[] | null>): FacetCounts {
+function facetOptions(rows: Partial<FacetRows>): FacetCounts {
   const counted = (facet: Facet) => new Map((rows[facet] ?? []).map((row) => [row.value, row]));
   const inOrderOf = (facet: Facet, values: readonly (string | number)[], label: (value: string) => string) => {
     const found = counted(facet);

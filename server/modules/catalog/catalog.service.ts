@@ -45,6 +45,11 @@ export class CatalogService {
     return this.listing.listProducts(input);
   }
 
+  /** Reads the filters' counting index now (catalog-listing.ts, facet-index.ts): at start, or in a test. */
+  refreshFacetIndex(): Promise<void> {
+    return this.listing.refreshFacetIndex();
+  }
+
   /** A brand's record, by the slug of its page (docs/product.md, "Brands"). */
   async getBrand(slug: string): Promise<Brand> {
     const brand = await this.db("brands").where({ slug }).first("name", "slug", "description");
