@@ -116,7 +116,7 @@ export type ListColumn<Row> = {
   title?: boolean;
 };
 
-type AdminTableProps<Row> = {
+export type AdminTableProps<Row> = {
   rows: readonly Row[];
   rowKey: (row: Row) => string;
   columns: readonly ListColumn<Row>[];

@@ -48,13 +48,14 @@ export type DashboardFigures = {
 };
 
 /**
- * Revenue as a cash-on-delivery shop counts it (RULINGS.md: the dashboard's money figures): only a
- * delivered parcel's cash is in the till, and a refund takes its amount back out.
+ * Revenue as a cash-on-delivery shop counts it (RULINGS.md: the dashboard's money figures): a
+ * delivered parcel's cash or a verified advance payment is in the till, and a refund takes its
+ * amount back out.
  */
 export type Revenue = {
-  /** Delivered orders of the methods paid on delivery (cash on delivery), less the refunds paid. */
+  /** Delivered cash-on-delivery orders and verified advance payments, less the refunds paid. */
   collected: number;
-  /** Orders not yet delivered and not cancelled (Pending and Shipped): cash the couriers still bring. */
+  /** Orders Pending or Shipped whose money is not in yet: cash the couriers still bring, transfers not verified. */
   toCollect: number;
   /** Cancelled orders' totals: never counted in the other figures. */
   cancelled: number;
@@ -164,7 +165,7 @@ export class ReportsService {
           ),
         ) as unknown as Promise<{
         totalOrders: number;
-        deliveredAmount: number;
+        collectedAmount: number;
         refundedAmount: number;
         toCollectAmount: number;
         cancelledAmount: number;
@@ -177,9 +178,9 @@ export class ReportsService {
       countAllProducts(this.db),
       readOrders(this.db, (query) => query.limit(DASHBOARD_LATEST_ORDERS)),
     ]);
-    const { deliveredAmount, refundedAmount, toCollectAmount, cancelledAmount, askedToday, confirmedToday } =
+    const { collectedAmount, refundedAmount, toCollectAmount, cancelledAmount, askedToday, confirmedToday } =
       orderFigures;
-    const money = moneyOf({ deliveredAmount, refundedAmount, toCollectAmount, cancelledAmount });
+    const money = moneyOf({ collectedAmount, refundedAmount, toCollectAmount, cancelledAmount });
     const revenue: Revenue = {
       collected: money.collected / 100,
       toCollect: money.toCollect / 100,
