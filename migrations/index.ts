@@ -36,6 +36,7 @@ import * as productReorderLevel from "./20261126000051_product_reorder_level";
 import * as searchVersionFilters from "./20261126000060_search_version_filters";
 import * as reviews from "./20261126000070_reviews";
 import * as reportDayStatistics from "./20261126000090_report_day_statistics";
+import * as paymentTexts from "./20261126000120_payment_texts";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -79,6 +80,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261126000060_search_version_filters": searchVersionFilters,
   "20261126000070_reviews": reviews,
   "20261126000090_report_day_statistics": reportDayStatistics,
+  "20261126000120_payment_texts": paymentTexts,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

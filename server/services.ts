@@ -128,7 +128,12 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
       timeoutMs: config.couriers.timeoutSeconds * 1000,
     }),
     returns: new ReturnsFlow(db, { mail, messages, clock }),
-    advancePayment: new AdvancePaymentFlow(db, { mail, messages, clock }),
+    advancePayment: new AdvancePaymentFlow(db, {
+      mail,
+      messages,
+      textChannel: firstTextChannel(config.confirmation),
+      clock,
+    }),
     productRemoval: new ProductRemovalFlow(db),
     emailChange: new EmailChangeFlow(db, profile),
     pageSession: new PageSessionFlow(accounts),

@@ -1,10 +1,22 @@
 import { Form } from "react-router";
 import type { DeskOrder } from "../../server/modules/orders/order-desk";
-import type { OrderReplyRecord, OrderTextRecord } from "../../server/modules/orders/order-confirmation.shared";
+import type {
+  OrderMessageKind,
+  OrderReplyRecord,
+  OrderTextRecord,
+} from "../../server/modules/orders/order-confirmation.shared";
 import { formatOrderDateTime } from "../orders/order-display";
 import { CHANNEL_NAMES } from "./order-confirmation";
 
-const KIND_NAMES = { confirmation: "Confirmation", reminder: "Reminder", cancellation: "Cancellation" } as const;
+const KIND_NAMES: Record<OrderMessageKind, string> = {
+  confirmation: "Confirmation",
+  reminder: "Reminder",
+  cancellation: "Cancellation",
+  "payment-awaited": "Transfer to pay",
+  "payment-verified": "Payment verified",
+  "payment-rejected": "Payment rejected",
+  "not-paid": "Cancelled unpaid",
+};
 const ACTION_NAMES = {
   confirmed: "Confirmed the order",
   cancelled: "Cancelled the order",

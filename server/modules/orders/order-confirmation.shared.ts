@@ -22,8 +22,21 @@ export function defaultMessageLanguage(phone: string | null | undefined): Messag
 }
 
 /** The texts the store sends about an order, and how they travel (`file`: written under DATA_DIR, no channel configured). */
-export const ORDER_MESSAGE_KINDS = ["confirmation", "reminder", "cancellation"] as const;
+export const CONFIRMATION_TEXT_KINDS = ["confirmation", "reminder", "cancellation"] as const;
+export type ConfirmationTextKind = (typeof CONFIRMATION_TEXT_KINDS)[number];
+/**
+ * The texts of an order paid in advance (docs/product.md, "Paying in advance"): placed (what to
+ * pay, where, by when), its payment verified or rejected, and cancelled unpaid.
+ */
+export const PAYMENT_TEXT_KINDS = ["payment-awaited", "payment-verified", "payment-rejected", "not-paid"] as const;
+export type PaymentTextKind = (typeof PAYMENT_TEXT_KINDS)[number];
+export const ORDER_MESSAGE_KINDS = [...CONFIRMATION_TEXT_KINDS, ...PAYMENT_TEXT_KINDS] as const;
 export type OrderMessageKind = (typeof ORDER_MESSAGE_KINDS)[number];
+
+/** Whether a text is about a transfer's payment (sent whatever the order's confirmation). */
+export function isPaymentTextKind(kind: OrderMessageKind): kind is PaymentTextKind {
+  return (PAYMENT_TEXT_KINDS as readonly string[]).includes(kind);
+}
 export const TEXT_CHANNELS = ["whatsapp", "sms", "file"] as const;
 export type TextChannel = (typeof TEXT_CHANNELS)[number];
 /** A text's progress as its provider reports it; it only moves forward (queued < sent < delivered < read), or fails. */
