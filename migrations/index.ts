@@ -35,6 +35,8 @@ import * as parcelShippingCost from "./20261126000050_parcel_shipping_cost";
 import * as productReorderLevel from "./20261126000051_product_reorder_level";
 import * as searchVersionFilters from "./20261126000060_search_version_filters";
 import * as reviews from "./20261126000070_reviews";
+import * as shipmentEvents from "./20261126000085_shipment_events";
+import * as courierSyncBackoff from "./20261126000086_courier_sync_backoff";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -77,6 +79,8 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261126000051_product_reorder_level": productReorderLevel,
   "20261126000060_search_version_filters": searchVersionFilters,
   "20261126000070_reviews": reviews,
+  "20261126000085_shipment_events": shipmentEvents,
+  "20261126000086_courier_sync_backoff": courierSyncBackoff,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
