@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeLeopards, FakePostex, type FakeStatus } from "../support/courier-fakes";
 import { apiToken, insertProducts, insertUser } from "../support/fixtures";
 import { TestClient } from "../support/http-client";
+import { pageOf, signedInClient } from "../support/page-clients";
 import { startTestServer, TestClock, type TestServer } from "../support/test-server";
 
 let postex: FakePostex;
@@ -322,6 +323,28 @@ describe("who may follow parcels, and stores without couriers", () => {
     expect(list.status).toBe(200);
     const listed = list.body.data.find((mine: { _id: string }) => mine._id === id);
     expect(listed.shipment).toMatchObject({ courier: "Leopards", trackingNumber, events: [{ status: "picked-up" }] });
+  });
+
+  it("shows the timeline on the customer's and the admin's order pages, in Karachi's time, without JavaScript", async () => {
+    const { id, trackingNumber } = await bookedOrder("leopards");
+    leopards.report(trackingNumber, { text: "Shipment Picked", at: at("2026-11-20T09:00:00Z") });
+    leopards.report(trackingNumber, { text: "Pending", reason: "House locked", at: at("2026-11-21T10:15:00Z") });
+    await sync();
+    const customer = await pageOf(
+      await signedInClient(server.baseUrl, "ayesha@sync.test", "shopperpass1"),
+      `/my-orders/${id}`,
+    );
+    const admin = await pageOf(
+      await signedInClient(server.baseUrl, "admin@sync.test", "adminpass1"),
+      `/admin/orders/${id}`,
+    );
+    for (const page of [customer, admin]) {
+      expect(page.status).toBe(200);
+      const text = page.text.replace(/<[^>]+>/g, "").replace(/&#x27;|&#39;/g, "'");
+      expect(text).toContain("Parcel with Leopards");
+      expect(text).toMatch(/20 Nov 2026, 2:00\s*pm Picked up \(Shipment Picked\)/);
+      expect(text).toMatch(/21 Nov 2026, 3:15\s*pm Delivery attempted \(Pending\) Reason: House locked/);
+    }
   });
 
   it("runs no sync job and asks no courier in a store without courier settings", async () => {

@@ -81,6 +81,18 @@ export const PARCEL_STAGES = [
 ] as const;
 export type ParcelStage = (typeof PARCEL_STAGES)[number];
 
+/** Each stage as the order pages name it in the parcel's timeline. */
+export const PARCEL_STAGE_LABELS: Record<ParcelStage, string> = {
+  booked: "Booked",
+  "picked-up": "Picked up",
+  "in-transit": "In transit",
+  "out-for-delivery": "Out for delivery",
+  attempted: "Delivery attempted",
+  delivered: "Delivered",
+  returned: "Returning to the store",
+  cancelled: "Cancelled by the courier",
+};
+
 /** One step of a parcel as its courier reports it. */
 export type ParcelEvent = {
   /** When the courier says it happened; null when its answer gives no time. */
