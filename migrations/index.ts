@@ -37,6 +37,7 @@ import * as searchVersionFilters from "./20261126000060_search_version_filters";
 import * as reviews from "./20261126000070_reviews";
 import * as shipmentEvents from "./20261126000085_shipment_events";
 import * as courierSyncBackoff from "./20261126000086_courier_sync_backoff";
+import * as shipmentPayments from "./20261126000087_shipment_payments";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -81,6 +82,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261126000070_reviews": reviews,
   "20261126000085_shipment_events": shipmentEvents,
   "20261126000086_courier_sync_backoff": courierSyncBackoff,
+  "20261126000087_shipment_payments": shipmentPayments,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

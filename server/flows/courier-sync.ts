@@ -7,8 +7,10 @@ import type { ReturnToSenderReason } from "../modules/orders/order-values.shared
 import {
   backoffOf,
   clearCourierFailures,
+  parcelsAwaitingPayment,
   parcelsToFollow,
   recordCourierFailure,
+  recordPayment,
   recordStage,
   storeEvents,
   type StoredEvent,
@@ -38,6 +40,8 @@ export type CourierSyncReport = {
   delivered: number;
   returned: number;
   attempts: number;
+  /** Delivered cash-on-delivery parcels whose cash the courier paid over since the last sync. */
+  paid: number;
 };
 
 /** Where the sync says what it skipped or could not do (the store's logger; flows sit below server/logger.ts). */
@@ -90,7 +94,14 @@ export class CourierSyncFlow {
   }
 
   async syncAll(): Promise<CourierSyncReport> {
-    const report: CourierSyncReport = { couriers: [], shipped: 0, delivered: 0, returned: 0, attempts: 0 };
+    const report: CourierSyncReport = {
+      couriers: [],
+      shipped: 0,
+      delivered: 0,
+      returned: 0,
+      attempts: 0,
+      paid: 0,
+    };
     for (const courier of this.deps.couriers) {
       const entry = {
         courier: courier.name,
@@ -131,8 +142,29 @@ export class CourierSyncFlow {
         if (!parcel) continue;
         entry.events += await this.db.transaction((trx) => this.applyTrack(trx, parcel, track, report));
       }
+      try {
+        report.paid += await this.syncPayments(courier);
+      } catch (error) {
+        entry.error = error instanceof Error ? error.message : String(error);
+        await recordCourierFailure(this.db, courier.name, entry.error, (n) => this.backoffMs(n), this.now());
+      }
     }
     return report;
+  }
+
+  /** Asks the courier about the cash of its delivered COD parcels not yet paid; answers how many it paid. */
+  private async syncPayments(courier: ApiCourierClient): Promise<number> {
+    const awaiting = await parcelsAwaitingPayment(this.db, courier.name);
+    if (awaiting.length === 0) return 0;
+    const payments = await courier.booking.payments(awaiting.map((parcel) => parcel.trackingNumber!));
+    let paid = 0;
+    for (const payment of payments) {
+      const parcel = awaiting.find((known) => known.trackingNumber === payment.trackingNumber);
+      if (!parcel) continue;
+      await recordPayment(this.db, parcel.id, payment, this.now());
+      if (payment.paid) paid += 1;
+    }
+    return paid;
   }
 
   /** Stores one parcel's new events and moves its order, in one transaction under the order's lock. */

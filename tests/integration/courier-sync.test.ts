@@ -150,6 +150,8 @@ describe("following a PostEx parcel", () => {
           reason: null,
         },
       ],
+      // Asked at once about its cash, which PostEx has not paid over yet.
+      payment: { paid: false, paidOn: null, receipt: null },
     });
   });
 
@@ -357,7 +359,7 @@ describe("who may follow parcels, and stores without couriers", () => {
       const report = await new TestClient(bare.baseUrl).api("POST", "/shipments/sync", {
         token: await apiToken(new TestClient(bare.baseUrl), "admin@sync.test", "adminpass1"),
       });
-      expect(report.body.data).toEqual({ couriers: [], shipped: 0, delivered: 0, returned: 0, attempts: 0 });
+      expect(report.body.data).toEqual({ couriers: [], shipped: 0, delivered: 0, returned: 0, attempts: 0, paid: 0 });
     } finally {
       await jobServer.close();
     }
@@ -376,11 +378,12 @@ describe("who may follow parcels, and stores without couriers", () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect((await order(id)).status).toBe("Shipped");
+      // The chain's next run waits (or, caught mid-run, is about to): never more than one interval away.
       const { rows } = await server.database.db.raw(
-        "SELECT run_at FROM graphile_worker.jobs WHERE task_identifier = 'courier-sync' AND locked_at IS NULL",
+        "SELECT run_at FROM graphile_worker.jobs WHERE task_identifier = 'courier-sync'",
       );
-      expect(rows).toHaveLength(1);
-      expect(new Date(rows[0].run_at).getTime() - Date.now()).toBeLessThanOrEqual(600);
+      expect(rows.length).toBeGreaterThanOrEqual(1);
+      for (const row of rows) expect(new Date(row.run_at).getTime() - Date.now()).toBeLessThanOrEqual(600);
     } finally {
       await jobServer.close();
     }

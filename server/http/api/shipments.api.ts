@@ -21,6 +21,10 @@ const syncReportShape = object({
   delivered: described(integer({ minimum: 0 }), "Orders that became Delivered"),
   returned: described(integer({ minimum: 0 }), "Orders marked returned to sender (Cancelled)"),
   attempts: described(integer({ minimum: 0 }), "Failed delivery attempts with a reason, each mailed to its customer"),
+  paid: described(
+    integer({ minimum: 0 }),
+    "Delivered cash-on-delivery parcels whose cash the courier reported paid over (PostEx payment status, Leopards getPaymentDetails)",
+  ),
 });
 
 /** Booking a parcel with a courier's API, /api/v1/orders/{id}/shipment (docs/api.md, "Couriers"). */

@@ -1,6 +1,7 @@
 import { addressShape } from "../shared/address.shape";
 import {
   arrayOf,
+  boolean,
   dateTime,
   described,
   email,
@@ -163,6 +164,16 @@ export const orderShape = object({
             }),
           ),
           "The parcel's events as its courier reported them, oldest first",
+        ),
+        payment: described(
+          nullable(
+            object({
+              paid: described(boolean(), "Whether the courier has paid the collected cash over to the store"),
+              paidOn: described(nullable(text()), "The payment's date as the courier gives it"),
+              receipt: described(nullable(text()), "The courier's receipt (PostEx CPR) or cheque number"),
+            }),
+          ),
+          "For a delivered cash-on-delivery parcel, what the courier says of its payment; null until it was asked",
         ),
       }),
     ),

@@ -37,6 +37,35 @@ export async function parcelsToFollow(trx: Knex, courier: ApiCourier): Promise<S
     .select("shipments.*");
 }
 
+/** Delivered cash-on-delivery parcels of a courier whose cash it has not paid over yet. */
+export async function parcelsAwaitingPayment(trx: Knex, courier: ApiCourier): Promise<ShipmentRow[]> {
+  return trx<ShipmentRow>("shipments")
+    .join("orders", "orders.id", "shipments.order_id")
+    .where({ "shipments.courier": courier, "shipments.state": "booked", "shipments.stage": "delivered" })
+    .where("shipments.paid", false)
+    .where("orders.payment_status", "on-delivery")
+    .orderBy("shipments.booked_at")
+    .select("shipments.*");
+}
+
+/** What the courier said of its payment of a parcel, and when it was asked. */
+export async function recordPayment(
+  trx: Knex,
+  shipmentId: string,
+  payment: { paid: boolean; paidOn: string | null; receipt: string | null },
+  now: Date,
+): Promise<void> {
+  await trx("shipments")
+    .where({ id: shipmentId })
+    .update({
+      paid: payment.paid,
+      paidOn: payment.paidOn?.slice(0, 40) ?? null,
+      paymentReceipt: payment.receipt?.slice(0, 100) ?? null,
+      paymentCheckedAt: now,
+      updatedAt: now,
+    });
+}
+
 /** The key that makes an event unique on its parcel: its time and code (or words), else its place. */
 function eventKey(event: ParcelEvent, position: number): string {
   const what = event.code ?? event.text;
@@ -95,7 +124,13 @@ export type TimelineEvent = {
   reason: string | null;
 };
 
-export type OrderShipment = { courier: ApiCourier; trackingNumber: string; events: TimelineEvent[] };
+export type OrderShipment = {
+  courier: ApiCourier;
+  trackingNumber: string;
+  events: TimelineEvent[];
+  /** The courier's payment of a delivered cash-on-delivery parcel's cash; null until it was asked. */
+  payment: { paid: boolean; paidOn: string | null; receipt: string | null } | null;
+};
 
 /**
  * The booked parcel of each order, with its events oldest first (a time the courier did not give
@@ -105,14 +140,16 @@ export async function shipmentsOf(db: Knex, orderIds: readonly string[]): Promis
   const found = new Map<string, OrderShipment>();
   if (orderIds.length === 0) return found;
   const { rows } = await db.raw<{
-    rows: { orderId: string; courier: ApiCourier; trackingNumber: string; events: TimelineEvent[] }[];
+    rows: ({ orderId: string } & OrderShipment)[];
   }>(
     `SELECT s.order_id AS "orderId", s.courier, s.tracking_number AS "trackingNumber",
             COALESCE((SELECT json_agg(json_build_object(
                        'at', to_char(COALESCE(e.at, e.seen_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
                        'status', e.status, 'code', e.code, 'text', e.text, 'reason', e.reason)
                        ORDER BY COALESCE(e.at, e.seen_at), e.seen_at, e.position)
-                        FROM shipment_events e WHERE e.shipment_id = s.id), '[]'::json) AS events
+                        FROM shipment_events e WHERE e.shipment_id = s.id), '[]'::json) AS events,
+            CASE WHEN s.payment_checked_at IS NULL THEN NULL
+                 ELSE json_build_object('paid', s.paid, 'paidOn', s.paid_on, 'receipt', s.payment_receipt) END AS payment
        FROM shipments s
       WHERE s.order_id = ANY(?::uuid[]) AND s.state = 'booked'`,
     [[...orderIds]],

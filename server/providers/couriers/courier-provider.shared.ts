@@ -45,6 +45,8 @@ export type CourierBooking = {
   cancel(trackingNumber: string): Promise<void>;
   /** Each parcel's events as its courier lists them now, oldest first; parcels it does not know are left out. */
   track(trackingNumbers: readonly string[]): Promise<ParcelTrack[]>;
+  /** What the courier says of its payment of each delivered parcel's cash; parcels it does not know are left out. */
+  payments(trackingNumbers: readonly string[]): Promise<ParcelPayment[]>;
   /** The airway bill to print: a PDF the store fetches for the admin, or the courier's own link. */
   airwayBill(parcel: { trackingNumber: string; airwayBillUrl: string | null }): Promise<AirwayBill>;
 };
@@ -107,3 +109,6 @@ export type ParcelEvent = {
 };
 
 export type ParcelTrack = { trackingNumber: string; events: ParcelEvent[] };
+
+/** Whether the courier paid a parcel's cash over, the date it gives, and its receipt or cheque number. */
+export type ParcelPayment = { trackingNumber: string; paid: boolean; paidOn: string | null; receipt: string | null };
