@@ -4,6 +4,7 @@ import type { Database } from "./db/database";
 import { AdvancePaymentFlow } from "./flows/advance-payment";
 import { CancellationFlow } from "./flows/cancellation";
 import { CheckoutFlow } from "./flows/checkout";
+import { CourierSyncFlow } from "./flows/courier-sync";
 import { ConfirmationRepliesFlow } from "./flows/confirmation-replies";
 import { OrderConfirmationFlow } from "./flows/order-confirmation";
 import { OrderTextsFlow } from "./flows/order-texts";
@@ -65,6 +66,13 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     deadlines: config.confirmation,
     clock,
   });
+  const fulfilment = new FulfilmentFlow(db, {
+    mail,
+    messages,
+    couriers: courierProvidersChosen(config.providers.courierProviders),
+    clock,
+  });
+  const couriers = apiCouriers(config);
   return {
     rateLimiter,
     // Modules.
@@ -116,16 +124,20 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
       storeName: config.store.name,
       clock,
     }),
-    fulfilment: new FulfilmentFlow(db, {
-      mail,
-      messages,
-      couriers: courierProvidersChosen(config.providers.courierProviders),
-      clock,
-    }),
+    fulfilment,
     shipping: new ShippingFlow(db, {
-      couriers: apiCouriers(config),
+      couriers,
       clock,
       timeoutMs: config.couriers.timeoutSeconds * 1000,
+    }),
+    courierSync: new CourierSyncFlow(db, {
+      couriers,
+      fulfilment,
+      mail,
+      messages,
+      syncMinutes: config.couriers.syncMinutes,
+      logger: deps.logger,
+      clock,
     }),
     returns: new ReturnsFlow(db, { mail, messages, clock }),
     advancePayment: new AdvancePaymentFlow(db, {

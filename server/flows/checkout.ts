@@ -351,6 +351,7 @@ export class CheckoutFlow {
       deliveredAt: null,
       outcome: null,
       returns: [],
+      shipment: null,
       createdAt: times.createdAt.toISOString(),
       updatedAt: times.updatedAt.toISOString(),
     };

@@ -98,6 +98,13 @@ abstract class CourierFake {
     return this.requests.filter((request) => request.path.includes(pathEnd));
   }
 
+  /** Parcels whose cash the courier paid over: the date and receipt (or cheque) number it gives. */
+  readonly payments = new Map<string, { date: string; receipt: string }>();
+
+  pay(trackingNumber: string, payment: { date: string; receipt: string }): void {
+    this.payments.set(trackingNumber, payment);
+  }
+
   report(trackingNumber: string, status: FakeStatus): void {
     const consignment = this.consignments.find((known) => known.trackingNumber === trackingNumber);
     if (!consignment) throw new Error(`no consignment ${trackingNumber}`);
@@ -227,6 +234,22 @@ export class FakePostex extends CourierFake {
       const consignment = this.find(decodeURIComponent(track[1]!));
       if (!consignment) return this.envelope(404, "ORDER NOT FOUND");
       return this.envelope(200, "SUCCESSFULLY OPERATED", this.trackingFields(consignment));
+    }
+    const payment = /^\/v1\/payment-status\/(.+)$/.exec(path);
+    if (payment) {
+      const consignment = this.find(decodeURIComponent(payment[1]!));
+      if (!consignment) return this.envelope(404, "ORDER NOT FOUND");
+      const paid = this.payments.get(consignment.trackingNumber);
+      return this.envelope(200, "SUCCESSFULLY OPERATED", {
+        orderRefNumber: consignment.reference,
+        trackingNumber: consignment.trackingNumber,
+        settle: this.flag(paid !== undefined),
+        settlementDate: paid?.date ?? null,
+        upfrontPaymentDate: paid?.date ?? null,
+        cprNumber_1: paid?.receipt ?? null,
+        reservePaymentDate: null,
+        cprNumber_2: null,
+      });
     }
     if (path === "/v1/cancel-order" && request.method === "PUT") {
       const consignment = this.find(String(request.body.trackingNumber));
@@ -382,6 +405,26 @@ export class FakeLeopards extends CourierFake {
           .filter(Boolean);
         if (found.length === 0) return this.fail("No record found", { packet_list: null });
         return ok({ packet_list: found.map((c) => this.packet(c!)) });
+      }
+      case "getPaymentDetails": {
+        const numbers = String(fields.cn_numbers ?? "").split(",");
+        const found = this.consignments.filter((c) => numbers.includes(c.trackingNumber));
+        if (found.length === 0) return this.fail("No record found", { payment_list: null });
+        return ok({
+          payment_list: found.map((c) => {
+            const paid = this.payments.get(c.trackingNumber);
+            return {
+              booked_packet_cn: c.trackingNumber,
+              billing_method: "COD",
+              status: paid ? "Paid" : "Pending",
+              invoice_cheque_no: paid?.receipt ?? "",
+              invoice_cheque_date: paid?.date ?? "",
+              payment_method: paid ? "Cheque" : "",
+              message: "",
+              slip_link: "",
+            };
+          }),
+        });
       }
       case "cancelBookedPackets": {
         const number = String(fields.cn_numbers ?? "");

@@ -3,6 +3,7 @@ import type {
   CourierBooking,
   CourierCity,
   ParcelEvent,
+  ParcelPayment,
   ParcelStage,
   ParcelToBook,
   ParcelTrack,
@@ -123,6 +124,23 @@ export function postexBooking(config: PostexConfig, options: { timeoutMs?: numbe
         tracks.push({ trackingNumber, events: postexEvents(objectOf(distOf(answer))) });
       }
       return tracks;
+    },
+
+    async payments(trackingNumbers: readonly string[]): Promise<ParcelPayment[]> {
+      const payments: ParcelPayment[] = [];
+      for (const trackingNumber of trackingNumbers) {
+        const answer = await call("GET", `/v1/payment-status/${encodeURIComponent(trackingNumber)}`);
+        if (answer.status === 404) continue;
+        const dist = objectOf(distOf(answer));
+        // settle may be a boolean or "true"/"false"; the reserve's CPR is the last payment, the upfront's the first.
+        payments.push({
+          trackingNumber,
+          paid: isTrue(dist.settle),
+          paidOn: textOf(dist.settlementDate) ?? textOf(dist.reservePaymentDate) ?? textOf(dist.upfrontPaymentDate),
+          receipt: textOf(dist.cprNumber_2) ?? textOf(dist.cprNumber_1),
+        });
+      }
+      return payments;
     },
 
     async airwayBill(parcel) {
