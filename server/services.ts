@@ -126,6 +126,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
       couriers: apiCouriers(config),
       clock,
       timeoutMs: config.couriers.timeoutSeconds * 1000,
+      pieceGrams: config.couriers.pieceGrams,
     }),
     returns: new ReturnsFlow(db, { mail, messages, clock }),
     advancePayment: new AdvancePaymentFlow(db, { mail, messages, clock }),
