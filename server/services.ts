@@ -13,6 +13,7 @@ import { WhatsAppClient } from "./providers/message-channels/whatsapp";
 import { EmailChangeFlow } from "./flows/email-change";
 import { FulfilmentFlow } from "./flows/fulfilment";
 import { ShippingFlow, type ApiCourierClient } from "./flows/shipping";
+import { CourierPapersFlow } from "./flows/courier-papers";
 import { leopardsBooking } from "./providers/couriers/leopards";
 import { postexBooking } from "./providers/couriers/postex";
 import { PageSessionFlow } from "./flows/page-session";
@@ -128,6 +129,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
       timeoutMs: config.couriers.timeoutSeconds * 1000,
       pieceGrams: config.couriers.pieceGrams,
     }),
+    courierPapers: new CourierPapersFlow(db, { couriers: apiCouriers(config), clock }),
     returns: new ReturnsFlow(db, { mail, messages, clock }),
     advancePayment: new AdvancePaymentFlow(db, { mail, messages, clock }),
     productRemoval: new ProductRemovalFlow(db),

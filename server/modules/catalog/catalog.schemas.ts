@@ -1,6 +1,13 @@
 import * as yup from "yup";
 import { blankToUndefined, emptyToUndefined, limitParam, pageParam } from "../shared/list-query";
-import { CATEGORIES, PRICE_MAX, PRODUCT_SORTS, SEARCH_MAX_LENGTH, STOCK_MAX, WEIGHT_GRAMS_MAX } from "./catalog-values.shared";
+import {
+  CATEGORIES,
+  PRICE_MAX,
+  PRODUCT_SORTS,
+  SEARCH_MAX_LENGTH,
+  STOCK_MAX,
+  WEIGHT_GRAMS_MAX,
+} from "./catalog-values.shared";
 import {
   CASE_SIZE_VALUES,
   MOVEMENTS,
