@@ -14,6 +14,7 @@ import { WhatsAppClient } from "./providers/message-channels/whatsapp";
 import { EmailChangeFlow } from "./flows/email-change";
 import { FulfilmentFlow } from "./flows/fulfilment";
 import { ShippingFlow, type ApiCourierClient } from "./flows/shipping";
+import { CourierPapersFlow } from "./flows/courier-papers";
 import { leopardsBooking } from "./providers/couriers/leopards";
 import { postexBooking } from "./providers/couriers/postex";
 import { PageSessionFlow } from "./flows/page-session";
@@ -129,6 +130,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
       couriers,
       clock,
       timeoutMs: config.couriers.timeoutSeconds * 1000,
+      pieceGrams: config.couriers.pieceGrams,
     }),
     courierSync: new CourierSyncFlow(db, {
       couriers,
@@ -139,6 +141,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
       logger: deps.logger,
       clock,
     }),
+    courierPapers: new CourierPapersFlow(db, { couriers, clock }),
     returns: new ReturnsFlow(db, { mail, messages, clock }),
     advancePayment: new AdvancePaymentFlow(db, {
       mail,

@@ -3,7 +3,7 @@ import type { Database } from "../db/database";
 import { isUuid } from "../db/ids";
 import { lockOrder } from "../modules/orders/order-life";
 import { shortOrderId } from "../modules/orders/order-values.shared";
-import { Order, OrderItem } from "../modules/orders/order.model";
+import { Order } from "../modules/orders/order.model";
 import type { PublicOrder } from "../modules/orders/order.shape";
 import { readOrder } from "../modules/orders/orders.service";
 import {
@@ -26,7 +26,7 @@ import { paymentMethodNamed } from "../providers/payment-methods/payment-methods
 /** A courier booked through its API, as the settings turn it on (server/courier-settings.ts). */
 export type ApiCourierClient = { id: "postex" | "leopards"; name: ApiCourier; booking: CourierBooking };
 
-/** Grams a piece weighs when its product says nothing (RULINGS: 500 g a piece). */
+/** Grams a piece weighs when its product says nothing and COURIER_PIECE_GRAMS is unset (RULINGS: 500 g a piece). */
 export const DEFAULT_PIECE_GRAMS = 500;
 
 export const shipmentSchema = yup.object({
@@ -47,7 +47,13 @@ export const shipmentSchema = yup.object({
 export class ShippingFlow {
   constructor(
     private readonly db: Database,
-    private readonly deps: { couriers: readonly ApiCourierClient[]; clock?: Clock; timeoutMs?: number },
+    private readonly deps: {
+      couriers: readonly ApiCourierClient[];
+      clock?: Clock;
+      timeoutMs?: number;
+      /** Grams a piece of a product without its own weight (COURIER_PIECE_GRAMS). */
+      pieceGrams?: number;
+    },
   ) {}
 
   /** The couriers on (their settings complete), for the pages' buttons. */
@@ -216,8 +222,15 @@ export class ShippingFlow {
   }
 
   private async parcelOf(order: Order, row: ShipmentRow, city: CourierCity) {
-    const items = await OrderItem.query(this.db).where({ orderId: order.id }).select("productName", "quantity");
+    // Each line's weight is its product's today (an order keeps no copy of it), else the default:
+    // a product deleted since weighs the default too.
+    const items: { productName: string; quantity: number; weightGrams: number | null }[] = await this.db("order_items")
+      .leftJoin("products", "products.id", "order_items.product_id")
+      .where("order_items.order_id", order.id)
+      .select("order_items.product_name", "order_items.quantity", "products.weight_grams");
     const pieces = items.reduce((sum, item) => sum + item.quantity, 0);
+    const pieceGrams = this.deps.pieceGrams ?? DEFAULT_PIECE_GRAMS;
+    const weightGrams = items.reduce((sum, item) => sum + item.quantity * (item.weightGrams ?? pieceGrams), 0);
     const method = paymentMethodNamed(order.paymentMethod);
     return {
       reference: row.reference,
@@ -229,7 +242,7 @@ export class ShippingFlow {
         city,
       },
       pieces,
-      weightGrams: pieces * DEFAULT_PIECE_GRAMS,
+      weightGrams,
       // Whole rupees, half up (RULINGS, fifth wave); nothing to collect when paid in advance.
       collectAmount: method.paidBeforeShipping ? 0 : Math.round(order.totalPrice),
       description: items

@@ -178,6 +178,14 @@ const PAGE_MATRIX: Record<string, Row> = {
   "GET /admin/orders/slips": ADMIN_PAGE,
   // A CSV download of every order: the admin's only.
   "GET /admin/orders/export.csv": ADMIN_PAGE,
+  // Book selected: the page says where its form is; an empty form (no courier on here) is refused.
+  "GET /admin/orders/book": ADMIN_PAGE,
+  "POST /admin/orders/book": row("login", "home", "home", 400),
+  // A booked parcel's airway bill: an order not booked goes back to its page, saying so.
+  "GET /admin/orders/:orderId/airway-bill": row("login", "home", "home", { redirect: "/admin/orders/:orderId" }),
+  // PostEx's load sheet: without PostEx (or opened by hand) back to the orders, saying why.
+  "GET /admin/orders/load-sheet": row("login", "home", "home", { redirect: "/admin/orders" }),
+  "POST /admin/orders/load-sheet": row("login", "home", "home", { redirect: "/admin/orders" }),
   "GET /admin/reports": ADMIN_PAGE,
   "GET /admin/reports/:name": row("login", "home", "home", 200, { params: () => ({ name: "deliveries" }) }),
   // A report's CSV download: the admin's only.

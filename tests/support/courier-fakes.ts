@@ -131,6 +131,9 @@ export const POSTEX_CITIES = ["Lahore", "Karachi", "Islamabad", "Rawalpindi", "F
 /** The airway bill's PDF, as small as a PDF gets. */
 export const FAKE_PDF = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n", "latin1");
 
+/** The load sheet's PDF, told apart from the airway bill's. */
+export const FAKE_LOAD_SHEET = Buffer.from("%PDF-1.4\n% load sheet\ntrailer<<>>\n%%EOF\n", "latin1");
+
 /** PostEx's Order Integration API under `/services/integration/api/order` (docs/couriers.md, part A). */
 export class FakePostex extends CourierFake {
   variant: PostexVariant = {
@@ -257,6 +260,14 @@ export class FakePostex extends CourierFake {
       if (consignment.statuses.length > 0) return this.envelope(400, "Order cannot be cancelled after pickup");
       consignment.cancelled = true;
       return this.envelope(200, "Successfully Cancelled");
+    }
+    if (path === "/v2/generate-load-sheet" && request.method === "POST") {
+      const numbers = Array.isArray(request.body.trackingNumbers) ? request.body.trackingNumbers.map(String) : [];
+      if (!request.body.pickupAddress) return this.envelope(400, "pickupAddress is required");
+      if (numbers.length === 0 || !numbers.every((number) => this.find(number))) {
+        return this.envelope(400, "INVALID TRACKING NUMBER");
+      }
+      return { status: 200, body: FAKE_LOAD_SHEET, contentType: "application/pdf" };
     }
     if (path === "/v1/get-invoice") {
       const numbers = (request.query.get("trackingNumbers") ?? "").split(",");

@@ -12,8 +12,8 @@ export class TestClient {
     return this.send(path, { method: "GET", headers });
   }
 
-  /** A form post from one of the store's own pages (same origin). */
-  async postForm(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  /** A form post from one of the store's own pages (same origin); URLSearchParams for a name sent more than once (checkboxes). */
+  async postForm(path: string, fields: Record<string, string> | URLSearchParams, headers: Record<string, string> = {}) {
     return this.send(path, {
       method: "POST",
       headers: {

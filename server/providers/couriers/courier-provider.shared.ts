@@ -49,6 +49,8 @@ export type CourierBooking = {
   payments(trackingNumbers: readonly string[]): Promise<ParcelPayment[]>;
   /** The airway bill to print: a PDF the store fetches for the admin, or the courier's own link. */
   airwayBill(parcel: { trackingNumber: string; airwayBillUrl: string | null }): Promise<AirwayBill>;
+  /** The load sheet (a PDF) handed over with these parcels at pickup; only couriers whose API makes one (PostEx). */
+  loadSheet?(trackingNumbers: readonly string[]): Promise<Buffer>;
 };
 
 /** A city of the courier's list: its id where the API books by id (Leopards), and its name. */

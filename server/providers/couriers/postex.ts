@@ -145,11 +145,21 @@ export function postexBooking(config: PostexConfig, options: { timeoutMs?: numbe
 
     async airwayBill(parcel) {
       const answer = await call("GET", `/v1/get-invoice?trackingNumbers=${encodeURIComponent(parcel.trackingNumber)}`);
-      if (answer.status === 200 && answer.body.subarray(0, 5).toString("latin1") === "%PDF-") {
+      if (answer.status === 200 && isPdf(answer.body)) {
         return { kind: "pdf", body: answer.body };
       }
       distOf(answer);
       throw new CourierUnreachable(COURIER, "PostEx did not give the airway bill as a PDF");
+    },
+
+    async loadSheet(trackingNumbers) {
+      const answer = await call("POST", "/v2/generate-load-sheet", {
+        pickupAddress: config.pickupAddressCode,
+        trackingNumbers,
+      });
+      if (answer.status === 200 && isPdf(answer.body)) return answer.body;
+      distOf(answer);
+      throw new CourierUnreachable(COURIER, "PostEx did not give the load sheet as a PDF");
     },
   };
 }
@@ -161,6 +171,10 @@ function distOf(answer: CourierAnswer): unknown {
   if (answer.status === 200 && code === "200") return body.dist;
   const message = textOf(body.statusMessage) ?? textOf(body.message) ?? textOf(body.error) ?? `HTTP ${answer.status}`;
   throw new CourierRefused(COURIER, `PostEx: ${message}`);
+}
+
+function isPdf(body: Buffer): boolean {
+  return body.subarray(0, 5).toString("latin1") === "%PDF-";
 }
 
 function objectOf(value: unknown): Record<string, unknown> {
