@@ -1,26 +1,19 @@
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
 import { NotFoundError } from "../shared/errors.shared";
-import type { Pagination } from "../shared/list-query";
 import { acceptedPhotoFormats, type PhotoUpload } from "./photo-processing";
 import { readPhotoFile } from "./photo-store";
 import { Product, type PublicProduct } from "./product.model";
 import type { MailContext } from "../mail/mail-layout";
 import type { SearchCache } from "./search-cache";
 import { orderBySort } from "./catalog-sql";
-import type { FacetCounts } from "./catalog-filters";
-import { CatalogListing } from "./catalog-listing";
-import { ProductEditing } from "./product-editing";
+import { CatalogListing, type ProductList } from "./catalog-listing";
+import { ProductEditing, type ProductForEditing } from "./product-editing";
 
-export type { PhotoUpload };
-
-/** What the product form's edit page shows: the product, and the Image URL field as the admin gave it. */
-export type ProductForEditing = { product: PublicProduct; imageUrl: string };
+export type { PhotoUpload, ProductForEditing, ProductList };
 
 /** A brand as its page shows it. */
 export type Brand = { name: string; slug: string; description: string };
-
-export type ProductList = { products: PublicProduct[]; pagination: Pagination; facets?: FacetCounts };
 
 /**
  * The catalogue module's one entry for the pages and the API: the listing (catalog-listing.ts)
