@@ -91,8 +91,8 @@ export class CatalogService {
     return acceptedPhotoFormats();
   }
 
-  /** A photo variant's file, for /photos/<file>; null when there is none by that name. */
-  async photoFile(file: string): Promise<{ bytes: Buffer; type: string } | null> {
+  /** A photo variant's file, for /photos/<file>; null when there is none by that name, or it is not shown (photo-store.ts). */
+  async photoFile(file: string): Promise<{ bytes: Buffer; type: string; ofReview: boolean } | null> {
     return readPhotoFile(this.db, file);
   }
 
