@@ -11,14 +11,14 @@ import { orderBySort } from "./catalog-sql";
 import type { FacetCounts } from "./catalog-filters";
 import { CatalogListing } from "./catalog-listing";
 import { ProductEditing } from "./product-editing";
+import { Brands, type Brand, type DeskBrand } from "./brands";
 
 export type { PhotoUpload };
 
 /** What the product form's edit page shows: the product, and the Image URL field as the admin gave it. */
 export type ProductForEditing = { product: PublicProduct; imageUrl: string };
 
-/** A brand as its page shows it. */
-export type Brand = { name: string; slug: string; description: string };
+export type { Brand, DeskBrand };
 
 export type ProductList = { products: PublicProduct[]; pagination: Pagination; facets?: FacetCounts };
 
@@ -29,6 +29,7 @@ export type ProductList = { products: PublicProduct[]; pagination: Pagination; f
 export class CatalogService {
   private readonly listing: CatalogListing;
   private readonly editing: ProductEditing;
+  private readonly brands: Brands;
 
   /** `searchCache: null` searches every time (the bench's cost of a term never seen before). */
   constructor(
@@ -38,6 +39,7 @@ export class CatalogService {
   ) {
     this.listing = new CatalogListing(db, options);
     this.editing = new ProductEditing(db, mail);
+    this.brands = new Brands(db);
   }
 
   /** One page of the catalogue and its exact total, by sort, search and filters (catalog-listing.ts). */
@@ -45,11 +47,19 @@ export class CatalogService {
     return this.listing.listProducts(input);
   }
 
-  /** A brand's record, by the slug of its page (docs/product.md, "Brands"). */
-  async getBrand(slug: string): Promise<Brand> {
-    const brand = await this.db("brands").where({ slug }).first("name", "slug", "description");
-    if (!brand) throw new NotFoundError("Brand not found");
-    return brand as Brand;
+  /** A brand's record, by the slug of its page (docs/product.md, "Brands"; brands.ts). */
+  getBrand(slug: string): Promise<Brand> {
+    return this.brands.getBrand(slug);
+  }
+
+  /** Every brand, with its number of watches, for the admins. */
+  listBrands(): Promise<DeskBrand[]> {
+    return this.brands.listBrands();
+  }
+
+  /** An admin replaces a brand's short text (400 on invalid input, 404 for an unknown brand). */
+  updateBrandText(slug: string, input: unknown): Promise<Brand> {
+    return this.brands.updateBrandText(slug, input);
   }
 
   async getProduct(id: string): Promise<PublicProduct> {
