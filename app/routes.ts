@@ -65,6 +65,8 @@ export default [
     route("admin/returns", "admin/returns.tsx"),
     route("admin/returns/:returnId", "admin/return-details.tsx"),
     route("admin/reviews", "admin/reviews.tsx"),
+    route("admin/brands", "admin/brands.tsx"),
+    route("admin/brands/:slug", "admin/brand-edit.tsx"),
     route("admin/outbox", "admin/outbox.tsx"),
     route("admin/settings/orders", "admin/settings-orders.tsx"),
     route("admin/reports", "admin/reports.tsx", { id: "admin-reports" }),

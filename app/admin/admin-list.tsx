@@ -64,7 +64,7 @@ export type ListFilter =
       options: readonly { value: string; label: string }[];
     };
 
-type ListFiltersProps = { fields: readonly ListFilter[]; submitLabel: string };
+export type ListFiltersProps = { fields: readonly ListFilter[]; submitLabel: string };
 
 /**
  * A list's filters: a plain GET form, so a filter is an address to keep or share, and works

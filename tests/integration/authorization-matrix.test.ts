@@ -204,6 +204,10 @@ const PAGE_MATRIX: Record<string, Row> = {
   // An empty form names no review: the list says it was not found.
   "POST /admin/reviews": row("login", "home", "home", 404),
   "POST /admin/returns/:returnId": row("login", "home", "home", 400),
+  "GET /admin/brands": ADMIN_PAGE,
+  "GET /admin/brands/:slug": row("login", "home", "home", 200, { params: () => ({ slug: "matrix-brand" }) }),
+  // An empty form sends no text at all (the form's empty box sends an empty one): refused.
+  "POST /admin/brands/:slug": row("login", "home", "home", 400, { params: () => ({ slug: "matrix-brand" }) }),
   "GET /admin/outbox": ADMIN_PAGE,
   // The order rules: an empty form turns every rule off, a blocklist entry without a value is refused.
   "GET /admin/settings/orders": ADMIN_PAGE,
@@ -323,6 +327,8 @@ const EXPRESS_MATRIX: Record<string, Row> = {
     body: { rating: 5, title: "Keeps time", text: "A good watch." },
   }),
   "GET /api/v1/reviews": row(401, 403, 403, 200),
+  // A brand's text: admins only; an empty body gives no description (400).
+  "PUT /api/v1/brands/:slug": row(401, 403, 403, 400, { params: () => ({ slug: "matrix-brand" }) }),
   "PATCH /api/v1/reviews/:id": row(401, 403, 403, 400, {
     params: () => ({ id: "00000000-0000-4000-8000-000000000000" }),
   }),
