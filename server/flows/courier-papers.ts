@@ -2,10 +2,10 @@ import type { Database } from "../db/database";
 import { isUuid } from "../db/ids";
 import { lastShipment, type ApiCourier, type ShipmentState } from "../modules/orders/shipments";
 import { systemClock, type Clock } from "../modules/shared/clock";
-import { ConflictError, NotFoundError, OutsideServiceError } from "../modules/shared/errors.shared";
+import { ConflictError, NotFoundError } from "../modules/shared/errors.shared";
 import type { AirwayBill } from "../providers/couriers/courier-provider.shared";
-import { CourierRefused, CourierUnreachable, pakistanDay } from "../providers/couriers/courier-http";
-import type { ApiCourierClient } from "./shipping";
+import { pakistanDay } from "../providers/couriers/courier-http";
+import { askCourier, type ApiCourierClient } from "./shipping";
 
 /** An order's booking with a courier's API as the admin's pages show it (its last attempt). */
 export type BookingView = {
@@ -44,7 +44,7 @@ export class CourierPapersFlow {
       throw new ConflictError("This order is not booked with a courier: there is no airway bill to print");
     }
     const courier = this.courierNamed(row.courier);
-    return this.ask(() =>
+    return askCourier(() =>
       courier.booking.airwayBill({ trackingNumber: row.trackingNumber!, airwayBillUrl: row.airwayBillUrl }),
     );
   }
@@ -69,7 +69,7 @@ export class CourierPapersFlow {
       .select("trackingNumber");
     if (rows.length === 0) throw new ConflictError(`No parcel is booked with ${courier.name} today`);
     const trackingNumbers = rows.map((row) => row.trackingNumber);
-    const pdf = await this.ask(() => courier.booking.loadSheet!(trackingNumbers));
+    const pdf = await askCourier(() => courier.booking.loadSheet!(trackingNumbers));
     return { pdf, day, parcels: trackingNumbers.length };
   }
 
@@ -77,16 +77,5 @@ export class CourierPapersFlow {
     const courier = this.deps.couriers.find((known) => known.name === name);
     if (!courier) throw new ConflictError(`${name} is not on in this store's settings`);
     return courier;
-  }
-
-  private async ask<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      if (error instanceof CourierRefused || error instanceof CourierUnreachable) {
-        throw new OutsideServiceError(error.message);
-      }
-      throw error;
-    }
   }
 }

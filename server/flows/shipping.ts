@@ -79,7 +79,7 @@ export class ShippingFlow {
     const now = this.now();
     const kept = await keptCities(this.db, courier.name, now);
     if (kept) return kept;
-    const cities = await this.callCourier(() => courier.booking.cities());
+    const cities = await askCourier(() => courier.booking.cities());
     await this.db.transaction((trx) => keepCities(trx, courier.name, cities, now));
     return [...cities].sort((a, b) => a.name.localeCompare(b.name));
   }
@@ -195,17 +195,6 @@ export class ShippingFlow {
     return error instanceof Error ? error : new Error(String(error));
   }
 
-  private async callCourier<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      if (error instanceof CourierRefused || error instanceof CourierUnreachable) {
-        throw new OutsideServiceError(error.message);
-      }
-      throw error;
-    }
-  }
-
   /** The one city of the courier's list this name matches (case and spacing aside), else a field error. */
   private async matchCity(courier: ApiCourierClient, name: string, chosen: boolean): Promise<CourierCity> {
     const cities = await this.cities(courier.id);
@@ -264,11 +253,23 @@ export class ShippingFlow {
     });
     const courier = this.deps.couriers.find((known) => known.name === live.courier);
     if (!courier) throw new ConflictError(`${live.courier} is not on in this store's settings`);
-    await this.callCourier(() => courier.booking.cancel(live.trackingNumber!));
+    await askCourier(() => courier.booking.cancel(live.trackingNumber!));
     await this.db.transaction(async (trx) => {
       await updateShipment(trx, live.id, { state: "cancelled", cancelledAt: this.now() });
       await Order.query(trx).findById(orderId).patch({ courier: null, trackingNumber: null });
     });
     return readOrder(this.db, orderId);
+  }
+}
+
+/** A courier's call whose refusal or silence the admin is told in the courier's words (a 502 in the API). */
+export async function askCourier<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof CourierRefused || error instanceof CourierUnreachable) {
+      throw new OutsideServiceError(error.message);
+    }
+    throw error;
   }
 }

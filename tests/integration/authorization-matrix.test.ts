@@ -314,6 +314,8 @@ const EXPRESS_MATRIX: Record<string, Row> = {
   // Booking with a courier's API: an empty body names no courier (400); there is no booking to cancel (409).
   "POST /api/v1/orders/:id/shipment": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
   "DELETE /api/v1/orders/:id/shipment": row(401, 403, 403, 409, { params: (f) => ({ id: f.customerOrderId }) }),
+  // Following every open parcel now: a store without couriers asks none (200).
+  "POST /api/v1/shipments/sync": row(401, 403, 403, 200),
   // The owner's order is Pending (409); to anyone else it does not exist, admins included.
   "POST /api/v1/orders/:id/returns": row(401, 409, 404, 404, {
     params: (f) => ({ id: f.customerOrderId }),

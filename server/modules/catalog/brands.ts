@@ -2,7 +2,7 @@ import * as yup from "yup";
 import type { Database } from "../../db/database";
 import { NotFoundError } from "../shared/errors.shared";
 import { validateInput } from "../shared/validation";
-import { BRAND_DESCRIPTION_MAX_LENGTH } from "./brands.shared";
+import { BRAND_DESCRIPTION_MAX_LENGTH, isBrandSlug } from "./brands.shared";
 
 /** A brand as its page shows it. */
 export type Brand = { name: string; slug: string; description: string };
@@ -27,6 +27,7 @@ export class Brands {
   constructor(private readonly db: Database) {}
 
   async getBrand(slug: string): Promise<Brand> {
+    if (!isBrandSlug(slug)) throw new NotFoundError("Brand not found");
     const brand = await this.db("brands").where({ slug }).first("name", "slug", "description");
     if (!brand) throw new NotFoundError("Brand not found");
     return brand as Brand;
@@ -50,6 +51,7 @@ export class Brands {
   /** Replaces a brand's short text; the brand's page shows it at once (no page cache keeps it: server/http/page-cache.ts). */
   async updateBrandText(slug: string, input: unknown): Promise<Brand> {
     const { description } = validateInput(brandTextSchema, input);
+    if (!isBrandSlug(slug)) throw new NotFoundError("Brand not found");
     const [brand] = await this.db("brands")
       .where({ slug })
       .update({ description })
