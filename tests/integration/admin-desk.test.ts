@@ -44,7 +44,9 @@ beforeAll(async () => {
     email: "shopper@desk.test",
     password: "pass12345",
   });
-  const [productId] = await insertProducts(server, [{ name: "Desk Watch", price: 9000, stock: 5, brand: "Desk Brand" }]);
+  const [productId] = await insertProducts(server, [
+    { name: "Desk Watch", price: 9000, stock: 5, brand: "Desk Brand" },
+  ]);
   admin = await signedIn("admin@desk.test", "adminpass1");
 
   const shopper = await signedIn("shopper@desk.test", "pass12345");
