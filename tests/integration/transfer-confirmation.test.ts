@@ -58,6 +58,8 @@ describe("a bank-transfer order and the confirmation", () => {
     const waiting = await (await admin.get("/admin/orders?confirmation=pending")).text();
     expect(waiting).toContain(`/admin/orders/${cashOrder}`);
     expect(waiting).not.toContain(`/admin/orders/${transferOrder}`);
+    const dashboard = await (await admin.get("/admin")).text();
+    expect(dashboard).toContain("1 waiting for the customer&#x27;s answer");
   });
 
   it('is sent no confirmation text again, and its page offers no "Send again"', async () => {
