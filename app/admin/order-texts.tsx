@@ -1,9 +1,10 @@
 import { Form } from "react-router";
 import type { DeskOrder } from "../../server/modules/orders/order-desk";
-import type {
-  OrderMessageKind,
-  OrderReplyRecord,
-  OrderTextRecord,
+import {
+  isConfirmedByAnswer,
+  type OrderMessageKind,
+  type OrderReplyRecord,
+  type OrderTextRecord,
 } from "../../server/modules/orders/order-confirmation.shared";
 import { formatOrderDateTime } from "../orders/order-display";
 import { CHANNEL_NAMES } from "./order-confirmation";
@@ -43,7 +44,11 @@ export function OrderTexts({
   texts: OrderTextRecord[];
   replies: OrderReplyRecord[];
 }) {
-  const waiting = order.status === "Pending" && order.confirmation.status === "pending" && order.phone;
+  const waiting =
+    order.status === "Pending" &&
+    order.confirmation.status === "pending" &&
+    order.phone &&
+    isConfirmedByAnswer({ paymentStatus: order.payment.status });
   return (
     <section className="section" aria-labelledby="order-texts">
       <h2 id="order-texts">Messages to the customer</h2>

@@ -2,6 +2,7 @@ import * as yup from "yup";
 import type { Database } from "../db/database";
 import { isUuid } from "../db/ids";
 import { lockOrder } from "../modules/orders/order-life";
+import { isConfirmed } from "../modules/orders/order-confirmation.shared";
 import { shortOrderId } from "../modules/orders/order-values.shared";
 import { Order } from "../modules/orders/order.model";
 import type { PublicOrder } from "../modules/orders/order.shape";
@@ -85,7 +86,8 @@ export class ShippingFlow {
   }
 
   /**
-   * Books the order with the courier. The order must be Pending and confirmed, and not booked
+   * Books the order with the courier. The order must be Pending and confirmed (by phone, an answer
+   * or a verified payment: isConfirmed), and not booked
    * already; its city must match one of the courier's (else `city` names it from the list).
    */
   async book(orderId: string, input: unknown, admin: { name: string }): Promise<PublicOrder> {
@@ -99,7 +101,7 @@ export class ShippingFlow {
 
     const attempt = await this.db.transaction(async (trx) => {
       const locked = await lockOrder(trx, orderId);
-      if (locked.status !== "Pending" || !locked.confirmedAt) {
+      if (locked.status !== "Pending" || !isConfirmed(locked)) {
         throw new ConflictError("Only a confirmed, pending order can be booked with a courier");
       }
       const live = await liveShipment(trx, orderId);

@@ -34,7 +34,7 @@ export const shipmentsApiRoutes: ApiRoute[] = [
     path: "/orders/:id/shipment",
     tag: "Orders",
     summary:
-      "Book a confirmed Pending order's parcel with a courier whose settings are on: {courier: \"postex\" | \"leopards\", city?}. The order's number is the reference; the order keeps the courier and tracking number and stays Pending until pickup. When the order's city is not exactly one of the courier's, 400 on city: send `city` as the courier's list names it. Booked already, or a booking under way: 409. The courier refused or did not answer: 502 with its message, the order unchanged; after no answer the booking is in doubt, and the next call first asks the courier whether it booked the parcel, never booking twice",
+      "Book a confirmed Pending order's parcel (confirmed by phone or by its customer, or, paid in advance, by its verified payment) with a courier whose settings are on: {courier: \"postex\" | \"leopards\", city?}. The order's number is the reference; the order keeps the courier and tracking number and stays Pending until pickup. When the order's city is not exactly one of the courier's, 400 on city: send `city` as the courier's list names it. Booked already, or a booking under way: 409. The courier refused or did not answer: 502 with its message, the order unchanged; after no answer the booking is in doubt, and the next call first asks the courier whether it booked the parcel, never booking twice",
     access: "admin",
     body: shipmentSchema,
     responseData: orderShape,
