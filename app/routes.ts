@@ -53,6 +53,7 @@ export default [
     route("admin/orders/:orderId", "admin/order-details.tsx"),
     route("admin/orders/:orderId/ship", "admin/order-ship.tsx"),
     route("admin/orders/:orderId/outcome", "admin/order-outcome.tsx"),
+    route("admin/orders/book", "admin/order-bookings.tsx"),
     route("admin/products", "admin/products.tsx"),
     route("admin/products/new", "admin/product-create.tsx"),
     route("admin/products/:productId/edit", "admin/product-edit.tsx"),
@@ -64,6 +65,8 @@ export default [
     route("admin/returns", "admin/returns.tsx"),
     route("admin/returns/:returnId", "admin/return-details.tsx"),
     route("admin/reviews", "admin/reviews.tsx"),
+    route("admin/brands", "admin/brands.tsx"),
+    route("admin/brands/:slug", "admin/brand-edit.tsx"),
     route("admin/outbox", "admin/outbox.tsx"),
     route("admin/settings/orders", "admin/settings-orders.tsx"),
     route("admin/reports", "admin/reports.tsx", { id: "admin-reports" }),
@@ -74,6 +77,9 @@ export default [
   route("admin/reports/:name/export.csv", "admin/report-export.ts"),
   route("admin/orders/slips", "admin/order-slips.tsx"),
   route("admin/orders/:orderId/slip", "admin/order-slip.tsx"),
+  // Admin: a booked parcel's airway bill and PostEx's load sheet, PDFs fetched by the store
+  route("admin/orders/:orderId/airway-bill", "admin/order-airway-bill.ts"),
+  route("admin/orders/load-sheet", "admin/load-sheet.ts"),
 
   // For search engines
   route("sitemap.xml", "content/sitemap.ts"),

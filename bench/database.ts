@@ -258,6 +258,154 @@ export async function seedBenchData(db: Knex, plan: SeedPlan): Promise<Seeded> {
   };
 }
 
+/** The cities typed at checkout, in the cases and spaces customers type them. */
+const REPORT_CITIES = [
+  "Lahore",
+  "Karachi",
+  "karachi",
+  "Islamabad",
+  "Rawalpindi",
+  "Faisalabad",
+  "Multan ",
+  "Peshawar",
+  "LAHORE",
+];
+const REPORT_COURIERS = ["TCS", "Leopards", "M&P", "Trax", "PostEx"];
+const RETURN_REASONS = ["Changed my mind", "Damaged or defective", "Not as described", "Wrong item", "Other"];
+const OUTCOME_REASONS = ["Refused at the door", "Customer not reachable", "Wrong address", "Other"];
+
+/**
+ * The reports' order history (docs/product.md, "Reports"): `orders` orders over the year ending
+ * now, evenly spread in time so that every Karachi day has its share, of one or two lines from the
+ * catalogue already seeded. Order g's number picks each trait, so every mix occurs: a tenth
+ * Pending, a tenth Shipped, half Delivered, the rest Cancelled (a third of those returned to
+ * sender, some received back); a quarter paid in advance by bank transfer (verified once shipped;
+ * Pending ones awaiting, submitted or verified; Cancelled ones rejected or verified); nine cities;
+ * five couriers once shipped; a mobile number on nine in ten, asked to confirm, answered on any
+ * channel or not; one in nine with a discount code (three codes); one delivered order in twelve
+ * with a return (requested, approved, rejected or received and refunded).
+ */
+export async function seedReportOrders(db: Knex, orders: number): Promise<{ orders: number; seconds: number }> {
+  const started = Date.now();
+  await db("discount_codes")
+    .insert([
+      { code: "EID500", type: "fixed", value: 500 },
+      { code: "WINTER15", type: "percent", value: 15 },
+    ])
+    .onConflict("code")
+    .ignore();
+  await db.raw(
+    `WITH codes AS (SELECT id, code, row_number() OVER (ORDER BY code) AS k FROM discount_codes
+                     WHERE code IN ('FIRST10', 'EID500', 'WINTER15')),
+     catalogue AS (SELECT id, name, image_url, price, row_number() OVER (ORDER BY id) AS k FROM products),
+     traits AS (
+       SELECT g,
+              now() - make_interval(secs => g * (365 * 86400.0 / ?)) AS created_at,
+              (ARRAY['Pending','Shipped','Delivered','Delivered','Delivered','Delivered','Delivered',
+                     'Cancelled','Cancelled','Cancelled'])[1 + g % 10] AS status,
+              g % 4 = 0 AS transfer,
+              g % 10 <> 5 AS with_phone
+         FROM generate_series(1, ?) AS g),
+     answered AS (
+       SELECT traits.*,
+              CASE WHEN NOT with_phone THEN 'pending'
+                   WHEN status = 'Cancelled' AND g % 3 = 1 THEN 'cancelled'
+                   WHEN status IN ('Pending', 'Cancelled') AND g % 3 <> 2 THEN 'pending'
+                   ELSE 'confirmed' END AS answer
+         FROM traits),
+     made AS (
+       INSERT INTO orders (customer_name, customer_email, phone, street, city, state, zip_code, country,
+                           total_price, status, payment_method, payment_status, payment_reference,
+                           payment_verified_at, courier, delivered_at, outcome_kind, outcome_reason, outcome_at,
+                           received_back_at, cancelled_by_customer, confirmation_status, confirmation_by,
+                           confirmation_channel, confirmation_at, discount_code_id, discount_code,
+                           created_at, updated_at)
+       SELECT 'Report Customer ' || t.g, 'report' || t.g || '@bench.waqt.pk',
+              CASE WHEN t.with_phone THEN '+923' || lpad((t.g * 7919 % 1000000000)::text, 9, '0') END,
+              t.g || ' Main Boulevard', (?::text[])[1 + t.g % ?], 'Punjab', '54000', 'Pakistan', 0, t.status,
+              CASE WHEN t.transfer THEN 'Bank Transfer' ELSE 'Cash on Delivery' END,
+              CASE WHEN NOT t.transfer THEN 'on-delivery'
+                   WHEN t.status IN ('Shipped', 'Delivered') THEN 'verified'
+                   WHEN t.status = 'Pending' THEN (ARRAY['awaiting','submitted','verified'])[1 + (t.g / 4) % 3]
+                   ELSE (ARRAY['rejected','verified'])[1 + (t.g / 4) % 2] END AS payment_status,
+              CASE WHEN t.transfer THEN 'FT' || t.g END,
+              NULL,
+              CASE WHEN t.status IN ('Shipped', 'Delivered') OR (t.status = 'Cancelled' AND t.g % 3 = 0)
+                   THEN (?::text[])[1 + (t.g / 10) % ?] END,
+              CASE WHEN t.status = 'Delivered' THEN t.created_at + interval '3 days' END,
+              CASE WHEN t.status = 'Cancelled' AND t.g % 3 = 0 THEN 'returned' END,
+              CASE WHEN t.status = 'Cancelled' AND t.g % 3 = 0 THEN (?::text[])[1 + t.g % ?] END,
+              CASE WHEN t.status = 'Cancelled' AND t.g % 3 = 0 THEN t.created_at + interval '4 days' END,
+              CASE WHEN t.status = 'Cancelled' AND t.g % 6 = 0 THEN t.created_at + interval '8 days' END,
+              t.status = 'Cancelled' AND t.g % 3 = 1 AND t.with_phone,
+              t.answer,
+              CASE WHEN t.answer = 'confirmed' THEN (ARRAY['customer','customer','customer','admin'])[1 + t.g % 4]
+                   WHEN t.answer = 'cancelled' THEN 'customer' END,
+              CASE WHEN t.answer = 'confirmed' THEN (ARRAY['whatsapp','sms','link','phone'])[1 + (t.g / 7) % 4]
+                   WHEN t.answer = 'cancelled' THEN 'link' END,
+              CASE WHEN t.answer <> 'pending' THEN t.created_at + make_interval(mins => 5 + t.g % 240) END,
+              CASE WHEN t.g % 9 = 0 THEN (SELECT id FROM codes WHERE codes.k = 1 + (t.g / 9) % 3) END,
+              CASE WHEN t.g % 9 = 0 THEN (SELECT code FROM codes WHERE codes.k = 1 + (t.g / 9) % 3) END,
+              t.created_at, t.created_at
+         FROM answered t
+       RETURNING id, created_at),
+     items AS (
+       SELECT made.id AS order_id, line, 1 + (made.k * 2 + line) % (SELECT count(*) FROM catalogue) AS k
+         FROM (SELECT id, row_number() OVER (ORDER BY created_at, id) AS k FROM made) AS made
+         CROSS JOIN generate_series(0, 1) AS line
+        WHERE line = 0 OR made.k % 3 = 0)
+     INSERT INTO order_items (order_id, product_id, product_name, product_image_url, quantity, unit_price, position)
+     SELECT items.order_id, p.id, p.name, p.image_url, 1 + items.line, p.price, items.line
+       FROM items JOIN catalogue p ON p.k = items.k`,
+    [
+      orders,
+      orders,
+      REPORT_CITIES,
+      REPORT_CITIES.length,
+      REPORT_COURIERS,
+      REPORT_COURIERS.length,
+      OUTCOME_REASONS,
+      OUTCOME_REASONS.length,
+    ],
+  );
+  // Totals, discounts and verified payments, from the lines and the code each order holds.
+  await db.raw(
+    `UPDATE orders o
+        SET total_price = t.goods - t.discount,
+            discount_amount = t.discount,
+            payment_verified_amount = CASE WHEN o.payment_status = 'verified' THEN t.goods - t.discount END,
+            payment_verified_at = CASE WHEN o.payment_status = 'verified' THEN o.created_at + interval '5 hours' END,
+            payment_submitted_at = CASE WHEN o.payment_status IN ('submitted', 'verified', 'rejected')
+                                        THEN o.created_at + interval '1 hour' END,
+            payment_rejected_reason = CASE WHEN o.payment_status = 'rejected' THEN 'No such transfer' END
+       FROM (SELECT i.order_id, sum(i.unit_price * i.quantity) AS goods,
+                    CASE WHEN min(ord.discount_code) = 'FIRST10' THEN round(sum(i.unit_price * i.quantity) * 0.10)
+                         WHEN min(ord.discount_code) = 'WINTER15' THEN round(sum(i.unit_price * i.quantity) * 0.15)
+                         WHEN min(ord.discount_code) = 'EID500' THEN least(500, sum(i.unit_price * i.quantity))
+                         ELSE 0 END AS discount
+               FROM order_items i JOIN orders ord ON ord.id = i.order_id
+              WHERE ord.customer_email LIKE 'report%@bench.waqt.pk'
+              GROUP BY i.order_id) t
+      WHERE t.order_id = o.id`,
+  );
+  // Returns of delivered orders: every status, refunds paid on those received.
+  await db.raw(
+    `INSERT INTO order_returns (order_id, reason, status, rejection_reason, refund_amount, refund_method, created_at, updated_at)
+     SELECT o.id, (?::text[])[1 + o.n % ?],
+            (ARRAY['Requested','Approved','Rejected','Received','Received'])[1 + (o.n / 5) % 5],
+            CASE WHEN (o.n / 5) % 5 = 2 THEN 'Worn' END,
+            round(o.total_price / 2),
+            CASE WHEN (o.n / 5) % 5 >= 3 THEN (ARRAY['Cash','Bank transfer','JazzCash','Easypaisa'])[1 + o.n % 4] END,
+            o.delivered_at + interval '2 days', o.delivered_at + interval '2 days'
+       FROM (SELECT id, total_price, delivered_at, abs(hashtext(id::text)) AS n FROM orders
+              WHERE status = 'Delivered' AND customer_email LIKE 'report%@bench.waqt.pk') AS o
+      WHERE o.n % 12 = 0`,
+    [RETURN_REASONS, RETURN_REASONS.length],
+  );
+  await db.raw("VACUUM ANALYZE");
+  return { orders, seconds: (Date.now() - started) / 1000 };
+}
+
 export type SearchTermTiming = { term: string; matches: number; ms: number; againMs: number };
 
 /**

@@ -35,6 +35,8 @@ const HELP = `npm run bench -- [options]
                         --only leaves "images" out; --only images runs only it)
                         (the WAL archive's growth on a quiet store, npm run bench:archive, runs
                         unless --only leaves "archive" out; --only archive runs only it)
+                        (each report over 100,000 orders, npm run bench:reports, runs unless --only
+                        leaves "reports" out; --only reports runs only it)
   --messaging           order confirmations by WhatsApp to a local fake of the Cloud API (without it,
                         each confirmation text is a file under DATA_DIR): checkout's cost of messaging
   --cod-rules           checkout with every cash-on-delivery rule on (limits no order reaches, a
@@ -141,6 +143,12 @@ async function main() {
   if (!args.serve && (!only || only.has("archive"))) {
     const archiveOut = only ? "bench/results/tmp" : "bench/results";
     execSync(`npx tsx bench/wal-archive.ts --out ${archiveOut}`, { cwd: ROOT, stdio: "inherit" });
+    if (only?.size === 1) return;
+  }
+  // Each report over 100,000 orders of a year, 30 days and the year (bench/reports.ts, a few minutes).
+  if (!args.serve && (!only || only.has("reports"))) {
+    const reportsOut = only ? "bench/results/tmp" : "bench/results";
+    execSync(`npx tsx bench/reports.ts --skip-build --out ${reportsOut}`, { cwd: ROOT, stdio: "inherit" });
     if (only?.size === 1) return;
   }
   const loadAverageAtStart = os.loadavg();

@@ -35,6 +35,12 @@ import * as parcelShippingCost from "./20261126000050_parcel_shipping_cost";
 import * as productReorderLevel from "./20261126000051_product_reorder_level";
 import * as searchVersionFilters from "./20261126000060_search_version_filters";
 import * as reviews from "./20261126000070_reviews";
+import * as productWeight from "./20261126000080_product_weight";
+import * as shipmentEvents from "./20261126000085_shipment_events";
+import * as courierSyncBackoff from "./20261126000086_courier_sync_backoff";
+import * as shipmentPayments from "./20261126000087_shipment_payments";
+import * as reportDayStatistics from "./20261126000090_report_day_statistics";
+import * as paymentTexts from "./20261126000120_payment_texts";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -77,6 +83,12 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261126000051_product_reorder_level": productReorderLevel,
   "20261126000060_search_version_filters": searchVersionFilters,
   "20261126000070_reviews": reviews,
+  "20261126000080_product_weight": productWeight,
+  "20261126000085_shipment_events": shipmentEvents,
+  "20261126000086_courier_sync_backoff": courierSyncBackoff,
+  "20261126000087_shipment_payments": shipmentPayments,
+  "20261126000090_report_day_statistics": reportDayStatistics,
+  "20261126000120_payment_texts": paymentTexts,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

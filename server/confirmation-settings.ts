@@ -1,5 +1,6 @@
 import path from "node:path";
 import * as yup from "yup";
+import type { OrderMessageKind } from "./modules/orders/order-confirmation.shared";
 import { ConfigError, httpUrl } from "./setting-rules";
 
 /**
@@ -17,7 +18,7 @@ export type WhatsAppConfig = {
   /** What Meta's GET verification must present; null: the verification is refused. */
   verifyToken: string | null;
   /** The approved templates' names, by message kind, and their language codes, by the order's language. */
-  templates: { confirmation: string; reminder: string; cancellation: string };
+  templates: Record<OrderMessageKind, string>;
   templateLanguages: { en: string; ur: string };
 };
 
@@ -86,6 +87,10 @@ export const confirmationSettingsSchema = yup.object({
   WHATSAPP_TEMPLATE_CONFIRMATION: templateName().default("order_confirmation"),
   WHATSAPP_TEMPLATE_REMINDER: templateName().default("order_confirmation_reminder"),
   WHATSAPP_TEMPLATE_CANCELLATION: templateName().default("order_cancelled"),
+  WHATSAPP_TEMPLATE_PAYMENT_AWAITED: templateName().default("order_payment_awaited"),
+  WHATSAPP_TEMPLATE_PAYMENT_VERIFIED: templateName().default("order_payment_verified"),
+  WHATSAPP_TEMPLATE_PAYMENT_REJECTED: templateName().default("order_payment_rejected"),
+  WHATSAPP_TEMPLATE_NOT_PAID: templateName().default("order_not_paid"),
   WHATSAPP_TEMPLATE_LANGUAGE_EN: templateLanguage().default("en"),
   WHATSAPP_TEMPLATE_LANGUAGE_UR: templateLanguage().default("ur"),
   TWILIO_API_URL: httpUrl().default(TWILIO_API_BASE),
@@ -142,6 +147,10 @@ export function confirmationConfig(
               confirmation: raw.WHATSAPP_TEMPLATE_CONFIRMATION,
               reminder: raw.WHATSAPP_TEMPLATE_REMINDER,
               cancellation: raw.WHATSAPP_TEMPLATE_CANCELLATION,
+              "payment-awaited": raw.WHATSAPP_TEMPLATE_PAYMENT_AWAITED,
+              "payment-verified": raw.WHATSAPP_TEMPLATE_PAYMENT_VERIFIED,
+              "payment-rejected": raw.WHATSAPP_TEMPLATE_PAYMENT_REJECTED,
+              "not-paid": raw.WHATSAPP_TEMPLATE_NOT_PAID,
             },
             templateLanguages: { en: raw.WHATSAPP_TEMPLATE_LANGUAGE_EN, ur: raw.WHATSAPP_TEMPLATE_LANGUAGE_UR },
           }

@@ -16,7 +16,13 @@ const leopards = { LEOPARDS_API_KEY: "key", LEOPARDS_API_PASSWORD: "password", L
 describe("the couriers' settings", () => {
   it("are off by default, followed every 30 minutes, and the start-up log says no courier is on", () => {
     const config = loadConfig(env());
-    expect(config.couriers).toEqual({ postex: null, leopards: null, syncMinutes: 30, timeoutSeconds: 15 });
+    expect(config.couriers).toEqual({
+      postex: null,
+      leopards: null,
+      syncMinutes: 30,
+      timeoutSeconds: 15,
+      pieceGrams: 500,
+    });
     expect(describeCouriers(config.couriers)).toBe(
       "none through their APIs (no PostEx or Leopards settings): parcels are shipped by hand",
     );
@@ -38,6 +44,7 @@ describe("the couriers' settings", () => {
       },
       syncMinutes: 0.05,
       timeoutSeconds: 15,
+      pieceGrams: 500,
     });
     expect(describeCouriers(config.couriers)).toBe(
       "PostEx (https://api.postex.pk/services/integration/api/order) and Leopards (https://merchantapi.leopardscourier.com/api/), parcels followed every 0.05 min",

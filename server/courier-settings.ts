@@ -1,6 +1,7 @@
 import * as yup from "yup";
 import type { LeopardsConfig } from "./providers/couriers/leopards";
 import type { PostexConfig } from "./providers/couriers/postex";
+import { WEIGHT_GRAMS_MAX } from "./modules/catalog/catalog-values.shared";
 import { ConfigError, httpUrl } from "./setting-rules";
 
 export type { LeopardsConfig, PostexConfig };
@@ -20,6 +21,8 @@ export type CouriersConfig = {
   syncMinutes: number;
   /** COURIER_TIMEOUT_SECONDS: how long one call to a courier may take before the store stops waiting. */
   timeoutSeconds: number;
+  /** COURIER_PIECE_GRAMS: the weight booked a piece for a product without its own (RULINGS: 500 g). */
+  pieceGrams: number;
 };
 
 /** The couriers' production bases, as their guides give them (docs/couriers.md). */
@@ -63,6 +66,15 @@ export const courierSettingsSchema = yup.object({
       "must be a number of seconds greater than 0 (at most 120)",
       (value) => /^[0-9]+(\.[0-9]+)?$/.test(value) && Number(value) > 0 && Number(value) <= 120,
     ),
+  COURIER_PIECE_GRAMS: yup
+    .string()
+    .trim()
+    .default("500")
+    .test(
+      "grams",
+      `must be a whole number of grams from 1 to ${WEIGHT_GRAMS_MAX}`,
+      (value) => /^[0-9]{1,6}$/.test(value) && Number(value) >= 1 && Number(value) <= WEIGHT_GRAMS_MAX,
+    ),
 });
 
 /**
@@ -97,6 +109,7 @@ export function couriersConfig(raw: yup.InferType<typeof courierSettingsSchema>)
       : null,
     syncMinutes: Number(raw.COURIER_SYNC_MINUTES),
     timeoutSeconds: Number(raw.COURIER_TIMEOUT_SECONDS),
+    pieceGrams: Number(raw.COURIER_PIECE_GRAMS),
   };
 }
 

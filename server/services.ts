@@ -4,6 +4,7 @@ import type { Database } from "./db/database";
 import { AdvancePaymentFlow } from "./flows/advance-payment";
 import { CancellationFlow } from "./flows/cancellation";
 import { CheckoutFlow } from "./flows/checkout";
+import { CourierSyncFlow } from "./flows/courier-sync";
 import { ConfirmationRepliesFlow } from "./flows/confirmation-replies";
 import { OrderConfirmationFlow } from "./flows/order-confirmation";
 import { OrderTextsFlow } from "./flows/order-texts";
@@ -13,6 +14,7 @@ import { WhatsAppClient } from "./providers/message-channels/whatsapp";
 import { EmailChangeFlow } from "./flows/email-change";
 import { FulfilmentFlow } from "./flows/fulfilment";
 import { ShippingFlow, type ApiCourierClient } from "./flows/shipping";
+import { CourierPapersFlow } from "./flows/courier-papers";
 import { leopardsBooking } from "./providers/couriers/leopards";
 import { postexBooking } from "./providers/couriers/postex";
 import { PageSessionFlow } from "./flows/page-session";
@@ -65,6 +67,13 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     deadlines: config.confirmation,
     clock,
   });
+  const fulfilment = new FulfilmentFlow(db, {
+    mail,
+    messages,
+    couriers: courierProvidersChosen(config.providers.courierProviders),
+    clock,
+  });
+  const couriers = apiCouriers(config);
   return {
     rateLimiter,
     // Modules.
@@ -116,19 +125,30 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
       storeName: config.store.name,
       clock,
     }),
-    fulfilment: new FulfilmentFlow(db, {
-      mail,
-      messages,
-      couriers: courierProvidersChosen(config.providers.courierProviders),
-      clock,
-    }),
+    fulfilment,
     shipping: new ShippingFlow(db, {
-      couriers: apiCouriers(config),
+      couriers,
       clock,
       timeoutMs: config.couriers.timeoutSeconds * 1000,
+      pieceGrams: config.couriers.pieceGrams,
     }),
+    courierSync: new CourierSyncFlow(db, {
+      couriers,
+      fulfilment,
+      mail,
+      messages,
+      syncMinutes: config.couriers.syncMinutes,
+      logger: deps.logger,
+      clock,
+    }),
+    courierPapers: new CourierPapersFlow(db, { couriers, clock }),
     returns: new ReturnsFlow(db, { mail, messages, clock }),
-    advancePayment: new AdvancePaymentFlow(db, { mail, messages, clock }),
+    advancePayment: new AdvancePaymentFlow(db, {
+      mail,
+      messages,
+      textChannel: firstTextChannel(config.confirmation),
+      clock,
+    }),
     productRemoval: new ProductRemovalFlow(db),
     emailChange: new EmailChangeFlow(db, profile),
     pageSession: new PageSessionFlow(accounts),

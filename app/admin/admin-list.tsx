@@ -64,7 +64,7 @@ export type ListFilter =
       options: readonly { value: string; label: string }[];
     };
 
-type ListFiltersProps = { fields: readonly ListFilter[]; submitLabel: string };
+export type ListFiltersProps = { fields: readonly ListFilter[]; submitLabel: string };
 
 /**
  * A list's filters: a plain GET form, so a filter is an address to keep or share, and works
@@ -116,7 +116,7 @@ export type ListColumn<Row> = {
   title?: boolean;
 };
 
-type AdminTableProps<Row> = {
+export type AdminTableProps<Row> = {
   rows: readonly Row[];
   rowKey: (row: Row) => string;
   columns: readonly ListColumn<Row>[];

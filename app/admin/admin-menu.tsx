@@ -10,6 +10,7 @@ export const ADMIN_AREAS: readonly { to: string; label: string }[] = [
   { to: "/admin/reports", label: "Reports" },
   { to: "/admin/orders", label: "Orders" },
   { to: "/admin/products", label: "Products" },
+  { to: "/admin/brands", label: "Brands" },
   { to: "/admin/returns", label: "Returns" },
   { to: "/admin/reviews", label: "Reviews" },
   { to: "/admin/discounts", label: "Discounts" },

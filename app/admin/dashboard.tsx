@@ -113,8 +113,8 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
             </div>
           </dl>
           <span className="figure__note">
-            Collected: delivered cash-on-delivery orders, less refunds. To collect: orders not yet delivered. Cancelled
-            orders are not counted.
+            Collected: delivered cash-on-delivery orders and verified advance payments, less refunds. To collect: orders
+            not yet delivered or paid. Cancelled orders are not counted.
           </span>
         </li>
         <li className="card figure">

@@ -2,7 +2,11 @@ import { Form, useLocation } from "react-router";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { shortOrderId } from "../../server/modules/orders/order-values.shared";
 import type { DeskOrder } from "../../server/modules/orders/order-desk";
-import { NOT_CONFIRMED_REASON, type ConfirmationChannel } from "../../server/modules/orders/order-confirmation.shared";
+import {
+  NOT_CONFIRMED_REASON,
+  isConfirmedByAnswer,
+  type ConfirmationChannel,
+} from "../../server/modules/orders/order-confirmation.shared";
 import { phoneRecordText } from "../../server/modules/orders/phone-record.shared";
 
 /** How an answer came, in the admin's words. */
@@ -65,6 +69,13 @@ export function OrderConfirmation({ order }: { order: DeskOrder }) {
           </Form>
         ) : null}
       </div>
+    );
+  }
+  if (!isConfirmedByAnswer({ paymentStatus: order.payment.status })) {
+    return order.payment.status === "verified" ? (
+      <span className="confirmation__badge">Confirmed by its verified payment</span>
+    ) : (
+      <span className="muted">Confirmed once its payment is verified</span>
     );
   }
   if (order.status !== "Pending") return <span className="muted">Not confirmed by phone</span>;

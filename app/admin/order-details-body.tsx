@@ -3,7 +3,7 @@ import { formatStoreDateTime } from "../../server/modules/shared/store-dates.sha
 import type { DeskOrder } from "../../server/modules/orders/order-desk";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { formatRupees } from "../lib/money";
-import { OrderAddress, OrderItems, ReturnStatusBadge, StatusBadge } from "../orders/order-display";
+import { OrderAddress, OrderItems, ParcelTimeline, ReturnStatusBadge, StatusBadge } from "../orders/order-display";
 import { TrackingNumber } from "../orders/tracking-number";
 import { CustomerRecord, OrderConfirmation } from "./order-confirmation";
 import { AdminOrderPayment } from "./order-payment";
@@ -105,6 +105,7 @@ export function OrderDetailsBody({ order }: { order: DeskOrder }) {
           ) : null}
         </dd>
       </dl>
+      <ParcelTimeline order={order} />
       <h2>Items</h2>
       <OrderItems order={order} />
       {order.returns.length > 0 ? (

@@ -1,4 +1,5 @@
 import { Form, Link, data, redirect } from "react-router";
+import { isConfirmed } from "../../server/modules/orders/order-confirmation.shared";
 import { shortOrderId } from "../../server/modules/orders/order-values.shared";
 import { trackingNumberRuleOf } from "../../server/providers/couriers/courier-providers.shared";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
@@ -38,7 +39,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     // it is). The order is read for the question before the change's own transaction, which is
     // enough for a question: a confirmation undone meanwhile ships unasked.
     const order = await services.orderDesk.getDeskOrder(params.orderId);
-    const unconfirmed = order.status !== "Shipped" && !order.confirmedAt;
+    const unconfirmed =
+      order.status !== "Shipped" &&
+      !isConfirmed({ confirmedAt: order.confirmedAt, paymentStatus: order.payment.status });
     await services.fulfilment.updateStatus(params.orderId, shippingInput(values, { unconfirmed }));
   } catch (error) {
     if (isOnlyTheSecondAsk(error)) return data<AskAgain>({ askAgain: true, values }, { status: 409 });
@@ -108,7 +111,13 @@ export default function ShipOrder({ loaderData, actionData }: Route.ComponentPro
           <StatusBadge status={order.status} />
         </dd>
         <dt>Phone confirmation</dt>
-        <dd>{order.confirmedAt ? `Confirmed by phone by ${order.confirmedBy ?? "an admin"}` : "Not confirmed yet"}</dd>
+        <dd>
+          {order.confirmedAt
+            ? `Confirmed by phone by ${order.confirmedBy ?? "an admin"}`
+            : order.payment.status === "verified"
+              ? "Confirmed by its payment, verified"
+              : "Not confirmed yet"}
+        </dd>
       </dl>
       <FormError message={failure?.formError} />
       <Form method="post" noValidate className="card">

@@ -6,6 +6,7 @@ import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { orderFilterFromUrl, withOrderFilter } from "./order-filter";
 import { PackingSlip, SlipToolbar, paperFromUrl, printableHandle } from "./packing-slip";
+import { trackingBarcodeSvg } from "./tracking-barcode.server";
 import type { Route } from "./+types/order-slips";
 
 /**
@@ -20,11 +21,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const paper = paperFromUrl(params);
   try {
     const { orders, total } = await services.orderDesk.slipOrders(filter);
-    return { orders, total, filter, paper, store, problem: null as string | null };
+    const barcodes = Object.fromEntries(orders.map((order) => [order._id, trackingBarcodeSvg(order.trackingNumber)]));
+    return { orders, barcodes, total, filter, paper, store, problem: null as string | null };
   } catch (error) {
     if (!(error instanceof InvalidInputError)) throw error;
     const none: PublicOrder[] = [];
-    return data({ orders: none, total: 0, filter, paper, store, problem: error.message }, { status: 400 });
+    const barcodes: Record<string, string | null> = {};
+    return data({ orders: none, barcodes, total: 0, filter, paper, store, problem: error.message }, { status: 400 });
   }
 }
 
@@ -33,7 +36,7 @@ export const handle = printableHandle;
 export const meta: Route.MetaFunction = routeMeta({ title: "Packing Slips", noindex: true });
 
 export default function OrderSlips({ loaderData }: Route.ComponentProps) {
-  const { orders, total, filter, paper, store, problem } = loaderData;
+  const { orders, barcodes, total, filter, paper, store, problem } = loaderData;
   const count = orders.length;
   return (
     <div className={`slips slips--${paper}`}>
@@ -56,7 +59,7 @@ export default function OrderSlips({ loaderData }: Route.ComponentProps) {
         )}
       </SlipToolbar>
       {orders.map((order) => (
-        <PackingSlip key={order._id} order={order} store={store} />
+        <PackingSlip key={order._id} order={order} store={store} barcodeSvg={barcodes[order._id]} />
       ))}
     </div>
   );

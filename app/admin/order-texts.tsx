@@ -1,10 +1,23 @@
 import { Form } from "react-router";
 import type { DeskOrder } from "../../server/modules/orders/order-desk";
-import type { OrderReplyRecord, OrderTextRecord } from "../../server/modules/orders/order-confirmation.shared";
+import {
+  isConfirmedByAnswer,
+  type OrderMessageKind,
+  type OrderReplyRecord,
+  type OrderTextRecord,
+} from "../../server/modules/orders/order-confirmation.shared";
 import { formatOrderDateTime } from "../orders/order-display";
 import { CHANNEL_NAMES } from "./order-confirmation";
 
-const KIND_NAMES = { confirmation: "Confirmation", reminder: "Reminder", cancellation: "Cancellation" } as const;
+const KIND_NAMES: Record<OrderMessageKind, string> = {
+  confirmation: "Confirmation",
+  reminder: "Reminder",
+  cancellation: "Cancellation",
+  "payment-awaited": "Transfer to pay",
+  "payment-verified": "Payment verified",
+  "payment-rejected": "Payment rejected",
+  "not-paid": "Cancelled unpaid",
+};
 const ACTION_NAMES = {
   confirmed: "Confirmed the order",
   cancelled: "Cancelled the order",
@@ -31,7 +44,11 @@ export function OrderTexts({
   texts: OrderTextRecord[];
   replies: OrderReplyRecord[];
 }) {
-  const waiting = order.status === "Pending" && order.confirmation.status === "pending" && order.phone;
+  const waiting =
+    order.status === "Pending" &&
+    order.confirmation.status === "pending" &&
+    order.phone &&
+    isConfirmedByAnswer({ paymentStatus: order.payment.status });
   return (
     <section className="section" aria-labelledby="order-texts">
       <h2 id="order-texts">Messages to the customer</h2>

@@ -5,7 +5,7 @@ import { DESK_CONFIRMATION_FILTERS } from "../../server/modules/orders/order-con
 import type { DeskOrder, DeskOrderList } from "../../server/modules/orders/order-desk";
 import { InvalidInputError } from "../../server/modules/shared/errors.shared";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
-import { requestContext } from "../context";
+import { requestContext, type RequestContext } from "../context";
 import { flashRefusal, formValues } from "../lib/forms";
 import { requireAdmin, safeRedirectPath } from "../lib/guards";
 import { pageFromUrl } from "../lib/list-pages";
@@ -30,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const page = pageFromUrl(params);
   try {
     const list = await services.orderDesk.listDeskOrders({ ...filter, page, limit: PAGE_SIZE });
-    return { ...list, filter, fieldErrors: {} as Record<string, string> };
+    return { ...list, filter, fieldErrors: {} as Record<string, string>, ...courierTools(services) };
   } catch (error) {
     // A date the admin typed wrong: said beside its field, with what was typed kept.
     if (!(error instanceof InvalidInputError)) throw error;
@@ -39,8 +39,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       pagination: { page: 1, limit: PAGE_SIZE, total: 0, totalPages: 0 },
       meta: { count: 0, totalAmount: 0 },
     };
-    return data({ ...empty, filter, fieldErrors: error.fieldErrors }, { status: 400 });
+    return data({ ...empty, filter, fieldErrors: error.fieldErrors, ...courierTools(services) }, { status: 400 });
   }
+}
+
+/** The couriers booked through their APIs that are on, for "Book selected" and PostEx's load sheet. */
+function courierTools(services: RequestContext["services"]) {
+  return { couriers: services.shipping.couriers, hasLoadSheet: services.courierPapers.hasLoadSheet };
 }
 
 /**
@@ -78,7 +83,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = routeMeta({ title: "Manage Orders", path: "/admin/orders", noindex: true });
 
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
-  const { orders, pagination, meta, filter, fieldErrors } = loaderData;
+  const { orders, pagination, meta, filter, fieldErrors, couriers, hasLoadSheet } = loaderData;
   const [openOrderId, setOpenOrderId] = useState<string | null>(null);
   const openOrder = orders.find((order) => order._id === openOrderId) ?? null;
   const pageLink = (page: number) => withOrderFilter("/admin/orders", filter, { page: String(page) });
@@ -96,13 +101,24 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
           <a className="button button--ghost" href={withOrderFilter("/admin/orders/export.csv", filter)} download>
             Export CSV
           </a>
+          {hasLoadSheet ? (
+            // A plain form: the answer is a PDF, opened as a document.
+            <form method="post" action="/admin/orders/load-sheet">
+              <button type="submit" className="button button--ghost">
+                PostEx load sheet (today)
+              </button>
+            </form>
+          ) : null}
+          {couriers.length > 0 ? (
+            <BookSelectedForm couriers={couriers} returnTo={withOrderFilter("/admin/orders", filter)} />
+          ) : null}
         </>
       }
       list={{
         rows: orders,
         rowKey: (order) => order._id,
         empty: "No orders found",
-        columns: orderColumns((order) => setOpenOrderId(order._id)),
+        columns: [...(couriers.length > 0 ? [bookColumn] : []), ...orderColumns((order) => setOpenOrderId(order._id))],
       }}
       pages={{ page: pagination.page, totalPages: pagination.totalPages, href: pageLink }}
     >
@@ -110,6 +126,44 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
     </AdminListPage>
   );
 }
+
+/**
+ * "Book selected": a plain form (with JavaScript or without) whose checkboxes are in the rows, tied
+ * to it by their `form` attribute; order-bookings.tsx books them and shows what became of each.
+ */
+function BookSelectedForm({ couriers, returnTo }: { couriers: { id: string; name: string }[]; returnTo: string }) {
+  return (
+    <form id="book-selected" method="post" action="/admin/orders/book" className="book-selected">
+      <input type="hidden" name="returnTo" value={returnTo} />
+      <label htmlFor="book-selected-courier">Courier</label>
+      <select id="book-selected-courier" name="courier" defaultValue={couriers[0]!.id}>
+        {couriers.map((courier) => (
+          <option key={courier.id} value={courier.id}>
+            {courier.name}
+          </option>
+        ))}
+      </select>
+      <button type="submit" className="button">
+        Book selected
+      </button>
+    </form>
+  );
+}
+
+/** A tick for each order that can be booked: confirmed, Pending, with no courier yet. */
+const bookColumn: ListColumn<DeskOrder> = {
+  header: "Book",
+  cell: (order) =>
+    order.status === "Pending" && order.confirmedAt && !order.courier ? (
+      <input
+        type="checkbox"
+        name="orderId"
+        value={order._id}
+        form="book-selected"
+        aria-label={`Select order #${shortOrderId(order._id)} to book`}
+      />
+    ) : null,
+};
 
 /** Search, status (or the Pending orders still to call), the confirmation and a range of days. */
 function orderFilterFields(filter: OrderFilter, fieldErrors: Record<string, string>): ListFilter[] {

@@ -53,7 +53,19 @@ export function SlipToolbar({
   );
 }
 
-export function PackingSlip({ order, store }: { order: PublicOrder; store: StoreDetails }) {
+/**
+ * One slip. `barcodeSvg` is the tracking number's barcode (tracking-barcode.server.ts), drawn for
+ * an order with a tracking number: the courier scans it, and reads the number printed under it.
+ */
+export function PackingSlip({
+  order,
+  store,
+  barcodeSvg = null,
+}: {
+  order: PublicOrder;
+  store: StoreDetails;
+  barcodeSvg?: string | null;
+}) {
   const { street, city, state, zipCode, country } = order.address;
   return (
     <article className="slip" aria-label={`Packing slip for order #${shortOrderId(order._id)}`}>
@@ -85,6 +97,18 @@ export function PackingSlip({ order, store }: { order: PublicOrder; store: Store
           <span>{`${order.courier}${order.trackingNumber ? ` ${order.trackingNumber}` : ""}`}</span>
         ) : null}
       </p>
+      {barcodeSvg && order.trackingNumber ? (
+        <figure className="slip__barcode">
+          {/* bwip-js's own SVG of the number, made on the server from the stored tracking number. */}
+          <div
+            className="slip__barcode-bars"
+            role="img"
+            aria-label={`Barcode of tracking number ${order.trackingNumber}`}
+            dangerouslySetInnerHTML={{ __html: barcodeSvg }}
+          />
+          <figcaption className="slip__barcode-number">{order.trackingNumber}</figcaption>
+        </figure>
+      ) : null}
       <table className="slip__items">
         <thead>
           <tr>

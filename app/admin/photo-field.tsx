@@ -13,6 +13,11 @@ const MIME_TYPES: Record<string, string[]> = {
   HEIC: ["image/heic", "image/heif"],
 };
 
+/** The file picker's `accept` list for the formats the server reads. */
+export function photoAccept(formats: readonly string[]): string {
+  return formats.flatMap((format) => MIME_TYPES[format] ?? []).join(",");
+}
+
 /**
  * The product form's photo (docs/product.md, "Products"): a file input that works in any
  * browser, the current photo with a way to remove it, and, with JavaScript, a preview of the
@@ -82,7 +87,7 @@ export function PhotoField({
         id="field-image"
         name="image"
         type="file"
-        accept={formats.flatMap((format) => MIME_TYPES[format] ?? []).join(",")}
+        accept={photoAccept(formats)}
         aria-invalid={error ? true : undefined}
         aria-describedby={[error ? errorId : null, hintId].filter(Boolean).join(" ")}
         onChange={(event) => show(event.currentTarget.files?.[0])}

@@ -2,6 +2,7 @@ import { Form } from "react-router";
 import type { PublicProduct } from "../../server/modules/catalog/product.model";
 import { Field, FormActions, FormError, type FormFailure } from "../lib/forms";
 import { specsFormValues } from "../../server/modules/catalog/watch-specs.shared";
+import { WEIGHT_GRAMS_MAX } from "../../server/modules/catalog/catalog-values.shared";
 import { PhotoField } from "./photo-field";
 import { SpecsFields } from "./specs-fields";
 
@@ -23,6 +24,7 @@ export function productFormValues(
     price: String(product.price),
     stock: String(product.stock),
     reorderLevel: String(product.reorderLevel),
+    weightGrams: product.weightGrams === null ? "" : String(product.weightGrams),
     category: product.category,
     imageUrl,
     ...specsFormValues(product.specs),
@@ -119,6 +121,18 @@ export function ProductForm({
             defaultValue={values.reorderLevel}
             error={errors.reorderLevel}
             hint="The stock report lists the watch at or below this stock. Empty: 2 for a new watch."
+          />
+          <Field
+            name="weightGrams"
+            label="Weight packed (grams)"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={WEIGHT_GRAMS_MAX}
+            step="1"
+            defaultValue={values.weightGrams}
+            error={errors.weightGrams}
+            hint="Sent to the courier when a parcel is booked, times the quantity. Empty: the store's default weight a piece."
           />
         </div>
         <Field name="category" label="Category" error={errors.category}>

@@ -1,8 +1,8 @@
-import type { ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import type { Reports } from "../../server/modules/reports/reports.service";
 import { formatStoreDate } from "../../server/modules/shared/store-dates.shared";
 import { formatRupees } from "../lib/money";
-import { AdminTable } from "./admin-list";
+import { AdminTable, type AdminTableProps, type ListColumn } from "./admin-list";
 import { ReportChart } from "./report-chart";
 
 /**
@@ -39,6 +39,47 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+type ChartProps = Omit<ComponentProps<typeof ReportChart>, "points">;
+
+/**
+ * A report's chart with, below it, the table of the same numbers (docs/product.md, "Reports":
+ * the chart is read faster, the table keeps every figure). The chart draws `value` of each row of
+ * `charted` (the table's rows unless a report charts only some of them, such as its ten best).
+ */
+export function ChartWithTable<Row>({
+  chart,
+  label,
+  value,
+  charted,
+  ...table
+}: AdminTableProps<Row> & {
+  chart: ChartProps;
+  label: (row: Row) => string;
+  value: (row: Row) => number;
+  charted?: readonly Row[];
+}) {
+  const points = (charted ?? table.rows).map((row) => ({ label: label(row), value: value(row) }));
+  return (
+    <>
+      <ReportChart {...chart} points={points} />
+      <AdminTable {...table} />
+    </>
+  );
+}
+
+/** The first column of a report by day, week or month: the group's first day. */
+function periodColumn<Row extends { period: string }>(by: string): ListColumn<Row> {
+  return { header: groupLabel(by), title: true, cell: (point) => dayOf(point.period) };
+}
+
+/** A report's series of days as chart-and-table props: each group is labelled by its first day. */
+const bySeries = <Row extends { period: string }>(series: readonly Row[]) => ({
+  rows: series,
+  rowKey: (point: Row) => point.period,
+  label: (point: Row) => dayOf(point.period),
+  empty: "No days in this period.",
+});
+
 export function SalesView({ report }: { report: Reports["sales"] }) {
   const { totals, previous, series, by } = report;
   return (
@@ -56,21 +97,19 @@ export function SalesView({ report }: { report: Reports["sales"] }) {
           { label: "To collect", value: formatRupees(totals.toCollect), before: formatRupees(previous.toCollect) },
         ]}
       />
-      <ReportChart
-        kind="line"
-        money
-        title={`Revenue by ${by}`}
-        description={`Revenue of the orders placed each ${by}, from ${dayOf(report.period.from)} to ${dayOf(report.period.to)}: ${formatRupees(totals.revenue)} in all.`}
-        points={series.map((point) => ({ label: dayOf(point.period), value: point.revenue }))}
-        xLabel={groupLabel(by)}
-        yLabel="Revenue (Rs.)"
-      />
-      <AdminTable
-        rows={series}
-        rowKey={(point) => point.period}
-        empty="No days in this period."
+      <ChartWithTable
+        chart={{
+          kind: "line",
+          money: true,
+          title: `Revenue by ${by}`,
+          description: `Revenue of the orders placed each ${by}, from ${dayOf(report.period.from)} to ${dayOf(report.period.to)}: ${formatRupees(totals.revenue)} in all.`,
+          xLabel: groupLabel(by),
+          yLabel: "Revenue (Rs.)",
+        }}
+        {...bySeries(series)}
+        value={(point) => point.revenue}
         columns={[
-          { header: groupLabel(by), title: true, cell: (point) => dayOf(point.period) },
+          periodColumn(by),
           { header: "Orders", cell: (point) => count(point.orders) },
           { header: "Revenue", cell: (point) => formatRupees(point.revenue) },
           { header: "Average order value", cell: (point) => formatRupees(point.averageOrderValue) },
@@ -97,20 +136,22 @@ export function ProductsView({ report }: { report: Reports["products"] }) {
           { label: "Products sold", value: count(totals.productsSold), before: count(previous.productsSold) },
         ]}
       />
-      <ReportChart
-        kind="bar"
-        money
-        title="Revenue of the 10 best sellers"
-        description={`The products that brought the most revenue in the period, before discounts: ${series
-          .slice(0, 10)
-          .map((sold) => `${sold.name} ${formatRupees(sold.revenue)}`)
-          .join("; ")}.`}
-        points={series.slice(0, 10).map((sold) => ({ label: sold.name, value: sold.revenue }))}
-        xLabel="Product"
-        yLabel="Revenue (Rs.)"
-      />
-      <AdminTable
+      <ChartWithTable
+        chart={{
+          kind: "bar",
+          money: true,
+          title: "Revenue of the 10 best sellers",
+          description: `The products that brought the most revenue in the period, before discounts: ${series
+            .slice(0, 10)
+            .map((sold) => `${sold.name} ${formatRupees(sold.revenue)}`)
+            .join("; ")}.`,
+          xLabel: "Product",
+          yLabel: "Revenue (Rs.)",
+        }}
         rows={series}
+        charted={series.slice(0, 10)}
+        label={(sold) => sold.name}
+        value={(sold) => sold.revenue}
         rowKey={(sold) => sold.productId ?? `deleted:${sold.name}`}
         empty="Nothing was sold in this period."
         columns={[
@@ -188,23 +229,18 @@ export function DeliveriesView({ report }: { report: Reports["deliveries"] }) {
           <a href="/admin/settings/orders">set it in Order Settings</a>.
         </p>
       ) : null}
-      <ReportChart
-        kind="bar"
-        money={false}
-        title={`Returns to sender by ${by}`}
-        description={`Parcels returned to sender among the orders placed each ${by}: ${count(totals.returned)} in all, ${percent(totals.returnRate)} of the parcels that reached the door.`}
-        points={series.map((point) => ({ label: dayOf(point.period), value: point.returned }))}
-        xLabel={groupLabel(by)}
-        yLabel="Returned to sender"
-      />
-      <AdminTable
-        rows={series}
-        rowKey={(point) => point.period}
-        empty="No days in this period."
-        columns={[
-          { header: groupLabel(by), title: true, cell: (point) => dayOf(point.period) },
-          ...outcomeColumns<(typeof series)[number]>(),
-        ]}
+      <ChartWithTable
+        chart={{
+          kind: "bar",
+          money: false,
+          title: `Returns to sender by ${by}`,
+          description: `Parcels returned to sender among the orders placed each ${by}: ${count(totals.returned)} in all, ${percent(totals.returnRate)} of the parcels that reached the door.`,
+          xLabel: groupLabel(by),
+          yLabel: "Returned to sender",
+        }}
+        {...bySeries(series)}
+        value={(point) => point.returned}
+        columns={[periodColumn(by), ...outcomeColumns<(typeof series)[number]>()]}
       />
       {groups.map(([title, header, rows]) => (
         <Section key={title} title={title}>
@@ -251,21 +287,19 @@ export function ConfirmationView({ report }: { report: Reports["confirmation"] }
           },
         ]}
       />
-      <ReportChart
-        kind="bar"
-        money={false}
-        title={`Orders confirmed by ${by}`}
-        description={`Orders confirmed among those placed each ${by}: ${count(totals.confirmed)} of ${count(totals.asked)} asked.`}
-        points={series.map((point) => ({ label: dayOf(point.period), value: point.confirmed }))}
-        xLabel={groupLabel(by)}
-        yLabel="Orders confirmed"
-      />
-      <AdminTable
-        rows={series}
-        rowKey={(point) => point.period}
-        empty="No days in this period."
+      <ChartWithTable
+        chart={{
+          kind: "bar",
+          money: false,
+          title: `Orders confirmed by ${by}`,
+          description: `Orders confirmed among those placed each ${by}: ${count(totals.confirmed)} of ${count(totals.asked)} asked.`,
+          xLabel: groupLabel(by),
+          yLabel: "Orders confirmed",
+        }}
+        {...bySeries(series)}
+        value={(point) => point.confirmed}
         columns={[
-          { header: groupLabel(by), title: true, cell: (point) => dayOf(point.period) },
+          periodColumn(by),
           { header: "Asked", cell: (point) => count(point.asked) },
           { header: "Confirmed", cell: (point) => count(point.confirmed) },
           { header: "Cancelled by the customer", cell: (point) => count(point.cancelledByCustomer) },
@@ -289,17 +323,18 @@ export function PaymentsView({ report }: { report: Reports["payments"] }) {
           { label: "Refunded", value: formatRupees(totals.refunded), before: formatRupees(previous.refunded) },
         ]}
       />
-      <ReportChart
-        kind="bar"
-        money
-        title="Revenue per payment method"
-        description={series.map((method) => `${method.label}: ${formatRupees(method.revenue)}`).join("; ")}
-        points={series.map((method) => ({ label: method.label, value: method.revenue }))}
-        xLabel="Payment method"
-        yLabel="Revenue (Rs.)"
-      />
-      <AdminTable
+      <ChartWithTable
+        chart={{
+          kind: "bar",
+          money: true,
+          title: "Revenue per payment method",
+          description: series.map((method) => `${method.label}: ${formatRupees(method.revenue)}`).join("; "),
+          xLabel: "Payment method",
+          yLabel: "Revenue (Rs.)",
+        }}
         rows={series}
+        label={(method) => method.label}
+        value={(method) => method.revenue}
         rowKey={(method) => method.method}
         empty="No payment method."
         columns={[
@@ -350,17 +385,19 @@ export function StockView({ report }: { report: Reports["stock"] }) {
         ]}
       />
       <p>{`Days of cover at the sales of ${dayOf(report.salesWindow.from)} to ${dayOf(report.salesWindow.to)}. Stock is as it is now.`}</p>
-      <ReportChart
-        kind="bar"
-        money={false}
-        title="Days of cover of the products running out"
-        description={chartRows.map((product) => `${product.name}: ${product.daysOfCover} days`).join("; ") || "None"}
-        points={chartRows.map((product) => ({ label: product.name, value: product.daysOfCover ?? 0 }))}
-        xLabel="Product"
-        yLabel="Days of cover"
-      />
-      <AdminTable
+      <ChartWithTable
+        chart={{
+          kind: "bar",
+          money: false,
+          title: "Days of cover of the products running out",
+          description: chartRows.map((product) => `${product.name}: ${product.daysOfCover} days`).join("; ") || "None",
+          xLabel: "Product",
+          yLabel: "Days of cover",
+        }}
         rows={series}
+        charted={chartRows}
+        label={(product) => product.name}
+        value={(product) => product.daysOfCover ?? 0}
         rowKey={(product) => product.productId}
         empty="No product is at or below its reorder level."
         columns={[

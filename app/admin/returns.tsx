@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { RETURN_STATUSES, type ReturnStatus } from "../../server/modules/orders/return-values.shared";
+import { RETURN_STATUSES } from "../../server/modules/orders/return-values.shared";
 import { shortOrderId } from "../../server/modules/orders/order-values.shared";
 import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
@@ -9,19 +9,19 @@ import { formatRupees } from "../lib/money";
 import { OrderNumber, ReturnStatusBadge } from "../orders/order-display";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { AdminListPage } from "./admin-list";
+import { STATUS_LIST_PAGE_SIZE, statusAsked, statusFilter, statusPageLink } from "./status-list";
 import type { Route } from "./+types/returns";
-
-/** 20 a page (docs/product.md, "Returns"). */
-const PAGE_SIZE = 20;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
   const params = new URL(request.url).searchParams;
-  // An unknown status is forgiven (every return), as the other lists forgive.
-  const asked = params.get("status") ?? "";
-  const status = (RETURN_STATUSES as readonly string[]).includes(asked) ? (asked as ReturnStatus) : "";
-  const list = await services.returnDesk.listDeskReturns({ page: pageFromUrl(params), limit: PAGE_SIZE, status });
+  const status = statusAsked(params, RETURN_STATUSES);
+  const list = await services.returnDesk.listDeskReturns({
+    page: pageFromUrl(params),
+    limit: STATUS_LIST_PAGE_SIZE,
+    status,
+  });
   return { ...list, status };
 }
 
@@ -30,27 +30,11 @@ export const meta: Route.MetaFunction = routeMeta({ title: "Returns", path: "/ad
 /** Returns, newest first, filtered by status; each opens on a page of its own to move it on. */
 export default function AdminReturns({ loaderData }: Route.ComponentProps) {
   const { returns, pagination, status } = loaderData;
-  const pageLink = (page: number) =>
-    `/admin/returns?${new URLSearchParams({ ...(status ? { status } : {}), page: String(page) })}`;
   return (
     <AdminListPage
       title="Returns"
       summary={`${pagination.total} ${pagination.total === 1 ? "return" : "returns"}`}
-      filters={{
-        fields: [
-          {
-            kind: "select",
-            name: "status",
-            label: "Status",
-            value: status,
-            options: [
-              { value: "", label: "All Statuses" },
-              ...RETURN_STATUSES.map((option) => ({ value: option, label: option })),
-            ],
-          },
-        ],
-        submitLabel: "Filter",
-      }}
+      filters={statusFilter(status, RETURN_STATUSES)}
       list={{
         rows: returns,
         rowKey: (orderReturn) => orderReturn._id,
@@ -96,7 +80,11 @@ export default function AdminReturns({ loaderData }: Route.ComponentProps) {
           },
         ],
       }}
-      pages={{ page: pagination.page, totalPages: pagination.totalPages, href: pageLink }}
+      pages={{
+        page: pagination.page,
+        totalPages: pagination.totalPages,
+        href: statusPageLink("/admin/returns", status),
+      }}
     />
   );
 }

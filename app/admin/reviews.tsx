@@ -12,10 +12,8 @@ import { requireAdmin } from "../lib/guards";
 import { pageFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
 import { AdminListPage } from "./admin-list";
+import { STATUS_LIST_PAGE_SIZE, statusAsked, statusFilter, statusPageLink } from "./status-list";
 import type { Route } from "./+types/reviews";
-
-/** 20 a page, pending first (docs/product.md, "Reviews"). */
-const PAGE_SIZE = 20;
 
 const STATUS_LABELS: Record<ReviewStatus, string> = { pending: "Pending", approved: "Published", hidden: "Hidden" };
 
@@ -23,10 +21,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { services } = context.get(requestContext);
   const params = new URL(request.url).searchParams;
-  // An unknown status is forgiven (every review), as the other lists forgive.
-  const asked = params.get("status") ?? "";
-  const status = (REVIEW_STATUSES as readonly string[]).includes(asked) ? (asked as ReviewStatus) : "";
-  const list = await services.reviews.listForDesk({ page: pageFromUrl(params), limit: PAGE_SIZE, status });
+  const status = statusAsked(params, REVIEW_STATUSES);
+  // Pending first (docs/product.md, "Reviews").
+  const list = await services.reviews.listForDesk({ page: pageFromUrl(params), limit: STATUS_LIST_PAGE_SIZE, status });
   return { ...list, status };
 }
 
@@ -57,28 +54,12 @@ export const meta: Route.MetaFunction = routeMeta({ title: "Reviews", path: "/ad
 export default function AdminReviews({ loaderData, actionData }: Route.ComponentProps) {
   const { reviews, pagination, status } = loaderData;
   const failedFor = actionData?.values?.reviewId;
-  const pageLink = (page: number) =>
-    `/admin/reviews?${new URLSearchParams({ ...(status ? { status } : {}), page: String(page) })}`;
   return (
     <AdminListPage
       title="Reviews"
       summary={`${pagination.total} ${pagination.total === 1 ? "review" : "reviews"}`}
       note="Only customers whose order of a watch was delivered can review it. A published review shows on the watch's page and counts in its rating; its author is mailed."
-      filters={{
-        fields: [
-          {
-            kind: "select",
-            name: "status",
-            label: "Status",
-            value: status,
-            options: [
-              { value: "", label: "All Statuses" },
-              ...REVIEW_STATUSES.map((option) => ({ value: option, label: STATUS_LABELS[option] })),
-            ],
-          },
-        ],
-        submitLabel: "Filter",
-      }}
+      filters={statusFilter(status, REVIEW_STATUSES, (option) => STATUS_LABELS[option])}
       list={{
         rows: reviews,
         rowKey: (review) => review._id,
@@ -159,7 +140,11 @@ export default function AdminReviews({ loaderData, actionData }: Route.Component
           },
         ],
       }}
-      pages={{ page: pagination.page, totalPages: pagination.totalPages, href: pageLink }}
+      pages={{
+        page: pagination.page,
+        totalPages: pagination.totalPages,
+        href: statusPageLink("/admin/reviews", status),
+      }}
     />
   );
 }

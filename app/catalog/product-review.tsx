@@ -1,13 +1,16 @@
 import { Form, Link, data, redirect } from "react-router";
+import { PHOTO_MAX_BYTES, PHOTO_MAX_PIXELS, photoFormatsText } from "../../server/modules/catalog/photo-values.shared";
 import {
   NOT_A_BUYER,
+  REVIEW_PHOTOS_MAX,
   REVIEW_RATING_MAX,
   REVIEW_TEXT_MAX,
   REVIEW_TITLE_MAX,
 } from "../../server/modules/catalog/review-values.shared";
 import { ForbiddenError, NotFoundError, statusOf } from "../../server/modules/shared/errors.shared";
 import { requestContext } from "../context";
-import { Field, FormActions, FormError, formFailure, formValues } from "../lib/forms";
+import { photoAccept } from "../admin/photo-field";
+import { Field, FormActions, FormError, formFailure } from "../lib/forms";
 import { requireUser } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
@@ -24,20 +27,32 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
   const product = await foundOr404(services.catalog.getProduct(params.productId));
   const chance = await services.reviews.reviewChance(user._id, product._id);
-  const shown = { product: { _id: product._id, name: product.name }, chance };
+  const shown = {
+    product: { _id: product._id, name: product.name },
+    chance,
+    photoFormats: await services.catalog.photoFormats(),
+  };
   return chance === "not-a-buyer" ? data(shown, { status: 403 }) : shown;
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
-  const { services, session } = context.get(requestContext);
-  const values = formValues(await request.formData());
+  const { services, session, readPhotoForm } = context.get(requestContext);
+  // Read only now, after the guard: the post may carry photos of up to 10 MB each.
+  let form;
   try {
-    await services.reviews.submitReview(user._id, params.productId, {
-      rating: values.rating,
-      title: values.title,
-      text: values.text,
-    });
+    form = await readPhotoForm(request);
+  } catch (error) {
+    return formFailure(error, {}, { fallback: "Failed to save your review" });
+  }
+  const values = form.fields;
+  try {
+    await services.reviews.submitReview(
+      user._id,
+      params.productId,
+      { rating: values.rating, title: values.title, text: values.text },
+      form.photos,
+    );
   } catch (error) {
     if (error instanceof NotFoundError) throw data(error.message, { status: statusOf(error) });
     if (error instanceof ForbiddenError) return formFailure(error, values);
@@ -50,7 +65,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = routeMeta({ title: "Write a Review", noindex: true });
 
 export default function WriteReview({ loaderData, actionData }: Route.ComponentProps) {
-  const { product, chance } = loaderData;
+  const { product, chance, photoFormats } = loaderData;
   const errors = actionData?.fieldErrors ?? {};
   const values = actionData?.values ?? {};
   return (
@@ -63,7 +78,7 @@ export default function WriteReview({ loaderData, actionData }: Route.ComponentP
         <>
           <p>Your review shows &quot;Verified purchase&quot; and the month of your order once we have checked it.</p>
           <FormError message={actionData?.formError} />
-          <Form method="post" noValidate className="card">
+          <Form method="post" encType="multipart/form-data" noValidate className="card">
             <fieldset aria-describedby={errors.rating ? "field-rating-error" : undefined}>
               <legend>Your rating</legend>
               {RATINGS.map((rating) => (
@@ -103,6 +118,7 @@ export default function WriteReview({ loaderData, actionData }: Route.ComponentP
                 aria-describedby={[errors.text ? "field-text-error" : "", "field-text-hint"].join(" ").trim()}
               />
             </Field>
+            <ReviewPhotosField formats={photoFormats} error={errors.image} />
             <FormActions label="Send Review" pendingLabel="Sending..." cancelTo={`/products/${product._id}`} />
           </Form>
         </>
@@ -112,5 +128,37 @@ export default function WriteReview({ loaderData, actionData }: Route.ComponentP
         </p>
       )}
     </section>
+  );
+}
+
+/**
+ * Up to REVIEW_PHOTOS_MAX photos in one file input (a phone's picker chooses several at once),
+ * sent as `image` like a product's photo. A browser cannot be handed files back: after a refusal
+ * the text is kept and the photos are chosen again.
+ */
+function ReviewPhotosField({ formats, error }: { formats: string[]; error?: string }) {
+  const megabytes = PHOTO_MAX_BYTES / 1024 / 1024;
+  const megapixels = PHOTO_MAX_PIXELS / 1_000_000;
+  return (
+    <div className="field">
+      <label htmlFor="field-image">Photos (optional)</label>
+      <input
+        id="field-image"
+        name="image"
+        type="file"
+        multiple
+        accept={photoAccept(formats)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={[error ? "field-image-error" : "", "field-image-hint"].join(" ").trim()}
+      />
+      <p className="field-hint" id="field-image-hint">
+        {`Up to ${REVIEW_PHOTOS_MAX} photos: ${photoFormatsText(formats)}, each at most ${megabytes} MB and ${megapixels} megapixels.`}
+      </p>
+      {error ? (
+        <p className="field-error" id="field-image-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -42,7 +42,7 @@ export function SiteHeader({
         <div className="header-actions">
           {comparedCount > 0 ? (
             <Link to="/compare" className="compare-link">
-              Compare <span className="badge">{comparedCount}</span>
+              Compare <span className="badge badge--count">{comparedCount}</span>
             </Link>
           ) : null}
           <CartLink count={cartCount} />
@@ -98,7 +98,7 @@ function CartLink({ count }: { count: number }) {
       <span className="cart-link__label">Cart</span>
       {count > 0 ? (
         <>
-          <span className="badge badge--cart" data-testid="cart-badge">
+          <span className="badge badge--count" data-testid="cart-badge">
             {count}
           </span>
           <span className="visually-hidden">{count === 1 ? " item" : " items"}</span>

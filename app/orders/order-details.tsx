@@ -16,6 +16,7 @@ import {
   OrderNumber,
   OrderReturns,
   OrderShipping,
+  ParcelTimeline,
   RequestReturnLink,
   StatusBadge,
   deliveryLabel,
@@ -98,6 +99,7 @@ export default function CustomerOrderDetails({ loaderData, actionData }: Route.C
         <TransferPayment order={order} account={account} answer={actionData} />
       ) : null}
       <OrderShipping order={order} />
+      <ParcelTimeline order={order} />
       <h2>Items</h2>
       <OrderItems order={order} />
       <OrderDiscount order={order} />

@@ -6,6 +6,7 @@ import type { ReturnStatus } from "../../server/modules/orders/return-values.sha
 import { formatStoreDate, formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { ProductImage } from "../components/product-image";
 import { formatRupees } from "../lib/money";
+import { PARCEL_STAGE_LABELS } from "../../server/providers/couriers/courier-provider.shared";
 import { TrackingNumber } from "./tracking-number";
 
 /** Pending yellow, Shipped blue, Delivered green, Cancelled red (docs/product.md, "Orders"). */
@@ -92,6 +93,35 @@ export function OrderShipping({ order }: { order: PublicOrder }) {
         </span>
       ) : null}
     </p>
+  );
+}
+
+/**
+ * What the courier reported of the parcel booked through its API, oldest first, in Pakistan's
+ * time: the store's reading of each status, the courier's own words, and an attempt's reason.
+ * Nothing for an order without such a parcel.
+ */
+export function ParcelTimeline({ order }: { order: PublicOrder }) {
+  if (!order.shipment) return null;
+  const { courier, events } = order.shipment;
+  return (
+    <section className="parcel-timeline" aria-labelledby={`parcel-timeline-${order._id}`}>
+      <h2 id={`parcel-timeline-${order._id}`}>{`Parcel with ${courier}`}</h2>
+      {events.length === 0 ? (
+        <p>{`${courier} has not reported on the parcel yet.`}</p>
+      ) : (
+        <ol className="parcel-timeline__events">
+          {events.map((event, index) => (
+            <li key={`${event.at}-${index}`}>
+              <time dateTime={event.at}>{formatStoreDateTime(event.at)}</time>{" "}
+              <strong>{event.status ? PARCEL_STAGE_LABELS[event.status] : event.text}</strong>
+              {event.status ? <span>{` (${event.text})`}</span> : null}
+              {event.reason ? <span className="parcel-timeline__reason">{` Reason: ${event.reason}`}</span> : null}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
   );
 }
 

@@ -1,11 +1,14 @@
+import type { Knex } from "knex";
 import type { Database } from "../db/database";
 import { isUuid } from "../db/ids";
 import type { MailContext } from "../modules/mail/mail-layout";
 import { bankAccountOf } from "../modules/orders/bank-transfer.shared";
-import { recordCancelReason } from "../modules/orders/order-confirmation";
+import { queueOrderTexts, recordCancelReason } from "../modules/orders/order-confirmation";
+import type { PaymentTextKind, TextChannel } from "../modules/orders/order-confirmation.shared";
 import { setOrderStatus } from "../modules/orders/order-life";
 import { orderStatusMail } from "../modules/orders/order-mails";
 import {
+  type PaymentOrder,
   lockPaymentOrder,
   paymentReferenceSchema,
   paymentVerdictSchema,
@@ -30,17 +33,35 @@ const UNPAID_BATCH = 200;
 /**
  * Paying in advance by bank transfer or Raast (docs/product.md, "Paying in advance"), after
  * checkout: the customer's transaction reference, the admin's verdict, and the sweep that cancels
- * transfers left unpaid, each with its mails, in one transaction. The ship guard is the
+ * transfers left unpaid, each with its mails and the customer's text, in one transaction. The ship guard is the
  * fulfilment flow's (fulfilment.ts).
  */
 export class AdvancePaymentFlow {
   constructor(
     private readonly db: Database,
-    private readonly deps: { mail: MailContext; messages: MessageChannels; clock?: Clock },
+    private readonly deps: {
+      mail: MailContext;
+      messages: MessageChannels;
+      /** The channel a new text tries first, the confirmation's (services.ts). */
+      textChannel: TextChannel;
+      clock?: Clock;
+    },
   ) {}
 
   private now(): Date {
     return (this.deps.clock ?? systemClock)();
+  }
+
+  /**
+   * The customer's text about this step of the payment, to the order's phone in its language,
+   * written in the caller's transaction as the confirmation's texts are (order-texts.ts sends it);
+   * an order without a phone is told by mail only.
+   */
+  private async text(trx: Knex, order: PaymentOrder, kind: PaymentTextKind): Promise<void> {
+    if (!order.phone) return;
+    await queueOrderTexts(trx, [
+      { orderId: order.id, channel: this.deps.textChannel, kind, language: order.language, phone: order.phone },
+    ]);
   }
 
   /** The store's account an order is paid to (the order's page shows it); null while none is set. */
@@ -80,12 +101,14 @@ export class AdvancePaymentFlow {
         await this.deps.messages.queue(trx, [
           messageOf(paymentVerifiedMail(this.deps.mail, order, order.totalPrice), order.phone),
         ]);
+        await this.text(trx, order, "payment-verified");
       } else {
         const reason = verdict.reason!;
         await recordPaymentVerdict(trx, order, { status: "rejected", reason });
         await this.deps.messages.queue(trx, [
           messageOf(paymentRejectedMail(this.deps.mail, order, reason), order.phone),
         ]);
+        await this.text(trx, order, "payment-rejected");
       }
     });
     return readOrder(this.db, orderId);
@@ -120,6 +143,7 @@ export class AdvancePaymentFlow {
             order.phone,
           ),
         ]);
+        await this.text(trx, order, "not-paid");
         return true;
       });
       if (done) cancelled += 1;

@@ -291,14 +291,15 @@ export class CheckoutFlow {
         profileFilledPart(userId, profilePhone, language ?? null),
         ...this.deps.messages.queueParts(messages),
         // The customer's confirmation, by text to the order's phone (an order without one is
-        // confirmed by the admin's call).
+        // confirmed by the admin's call); an order paid in advance is confirmed by its payment, so
+        // its text says what to pay and where instead (docs/decisions/2026-11-26-advance-payment.md).
         ...(order.phone
           ? [
               orderTextsInsertPart("queued_texts", [
                 {
                   orderId,
                   channel: this.deps.confirmation.channel,
-                  kind: "confirmation",
+                  kind: named.paidBeforeShipping ? "payment-awaited" : "confirmation",
                   language: order.language,
                   phone: order.phone,
                 },
@@ -350,6 +351,7 @@ export class CheckoutFlow {
       deliveredAt: null,
       outcome: null,
       returns: [],
+      shipment: null,
       createdAt: times.createdAt.toISOString(),
       updatedAt: times.updatedAt.toISOString(),
     };

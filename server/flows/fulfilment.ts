@@ -1,3 +1,4 @@
+import type { Knex } from "knex";
 import type { Database } from "../db/database";
 import { isUuid } from "../db/ids";
 import type { MailContext } from "../modules/mail/mail-layout";
@@ -6,6 +7,7 @@ import {
   confirmOrder,
   lockOrder,
   markReceivedBack,
+  type LockedOrder,
   markReturnedToSender,
   refuseWithReturns,
   setOrderStatus,
@@ -13,11 +15,12 @@ import {
 } from "../modules/orders/order-life";
 import { refuseUnpaidShipping } from "../modules/orders/order-payment";
 import type { PublicOrder } from "../modules/orders/order.shape";
+import type { OrderStatus, ReturnToSenderReason } from "../modules/orders/order-values.shared";
 import { readOrder } from "../modules/orders/orders.service";
 import { systemClock, type Clock } from "../modules/shared/clock";
 import { InvalidInputError, NotFoundError } from "../modules/shared/errors.shared";
 import { validateInput } from "../modules/shared/validation";
-import type { CourierProvider } from "../providers/couriers/courier-providers.shared";
+import type { Courier, CourierProvider } from "../providers/couriers/courier-providers.shared";
 import { messageOf, type MessageChannels } from "../providers/message-channels/message-channels";
 import { giveStockBack, restoreCancelled } from "./cancellation";
 import { orderOutcomeSchema, orderStatusSchema } from "./fulfilment.schemas";
@@ -62,24 +65,39 @@ export class FulfilmentFlow {
     const now = (this.deps.clock ?? systemClock)();
     await this.db.transaction(async (trx) => {
       const order = await lockOrder(trx, orderId);
-      // A bank transfer ships only once its payment is verified (docs/product.md, "Paying in advance").
-      if (status !== order.status) refuseUnpaidShipping(order, status);
-      if (order.status === "Delivered" && status !== "Delivered") await refuseWithReturns(trx, orderId);
-      const wasCancelled = order.status === "Cancelled";
-      const willBeCancelled = status === "Cancelled";
-      if (!wasCancelled && willBeCancelled) await giveStockBack(trx, this.deps.mail, orderId);
-      if (wasCancelled && !willBeCancelled) await restoreCancelled(trx, order);
-      await setOrderStatus(trx, order, { status, now, courier, trackingNumber });
-      if (status !== order.status && status !== "Pending") {
-        const shipped = {
-          ...order,
-          courier: courier || order.courier,
-          trackingNumber: trackingNumber || order.trackingNumber,
-        };
-        await this.deps.messages.queue(trx, [messageOf(orderStatusMail(this.deps.mail, shipped, status), order.phone)]);
-      }
+      await this.moveOrder(trx, order, { status, courier, trackingNumber }, now);
     });
     return readOrder(this.db, orderId);
+  }
+
+  /**
+   * updateStatus's work on an order locked in the caller's transaction: the admin's change, and
+   * the courier's news of a parcel (server/flows/courier-sync.ts) go the same way.
+   */
+  async moveOrder(
+    trx: Knex,
+    order: LockedOrder,
+    change: { status: OrderStatus; courier?: Courier; trackingNumber?: string },
+    now: Date,
+  ): Promise<void> {
+    const { status, courier, trackingNumber } = change;
+    const orderId = order.id;
+    // A bank transfer ships only once its payment is verified (docs/product.md, "Paying in advance").
+    if (status !== order.status) refuseUnpaidShipping(order, status);
+    if (order.status === "Delivered" && status !== "Delivered") await refuseWithReturns(trx, orderId);
+    const wasCancelled = order.status === "Cancelled";
+    const willBeCancelled = status === "Cancelled";
+    if (!wasCancelled && willBeCancelled) await giveStockBack(trx, this.deps.mail, orderId);
+    if (wasCancelled && !willBeCancelled) await restoreCancelled(trx, order);
+    await setOrderStatus(trx, order, { status, now, courier, trackingNumber });
+    if (status !== order.status && status !== "Pending") {
+      const shipped = {
+        ...order,
+        courier: courier || order.courier,
+        trackingNumber: trackingNumber || order.trackingNumber,
+      };
+      await this.deps.messages.queue(trx, [messageOf(orderStatusMail(this.deps.mail, shipped, status), order.phone)]);
+    }
   }
 
   /**
@@ -91,11 +109,14 @@ export class FulfilmentFlow {
     const { reason } = validateInput(orderOutcomeSchema, input);
     if (!isUuid(orderId)) throw new NotFoundError("Order not found");
     const now = (this.deps.clock ?? systemClock)();
-    await this.db.transaction(async (trx) => {
-      const order = await markReturnedToSender(trx, orderId, { reason, now });
-      await this.deps.messages.queue(trx, [messageOf(returnedToSenderMail(this.deps.mail, order, reason))]);
-    });
+    await this.db.transaction((trx) => this.returnToSender(trx, orderId, reason, now));
     return readOrder(this.db, orderId);
+  }
+
+  /** recordOutcome's work in the caller's transaction (the courier's news of a return, too). */
+  async returnToSender(trx: Knex, orderId: string, reason: ReturnToSenderReason, now: Date): Promise<void> {
+    const order = await markReturnedToSender(trx, orderId, { reason, now });
+    await this.deps.messages.queue(trx, [messageOf(returnedToSenderMail(this.deps.mail, order, reason))]);
   }
 
   /**

@@ -16,6 +16,7 @@ import {
   NOT_CONFIRMED_REASON,
   SENT_TOO_OFTEN,
   isAnswerable,
+  isConfirmedByAnswer,
   type ConfirmationChannel,
   type ConfirmationStatus,
   type MessageLanguage,
@@ -147,6 +148,9 @@ export class OrderConfirmationFlow {
     await this.db.transaction(async (trx) => {
       const order = await lockAnsweringOrder(trx, orderId);
       if (!order.phone) throw new ConflictError("This order has no mobile number to send its confirmation to");
+      if (!isConfirmedByAnswer(order)) {
+        throw new ConflictError("An order paid in advance is confirmed by its payment, not by a confirmation text");
+      }
       if (order.confirmationStatus !== "pending" || !isAnswerable(order)) {
         throw new ConflictError("Only an order waiting for its confirmation can be sent it again");
       }

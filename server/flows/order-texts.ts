@@ -1,9 +1,18 @@
 import type { Knex } from "knex";
 import type { Database } from "../db/database";
+import { bankAccountOf } from "../modules/orders/bank-transfer.shared";
 import { orderText, templateParameters, type TextOrder } from "../modules/orders/confirmation-texts.shared";
 import { confirmationToken, queueOrderTexts } from "../modules/orders/order-confirmation";
-import type { OrderMessageKind, TextChannel } from "../modules/orders/order-confirmation.shared";
+import {
+  isPaymentTextKind,
+  type ConfirmationTextKind,
+  type OrderMessageKind,
+  type PaymentTextKind,
+  type TextChannel,
+} from "../modules/orders/order-confirmation.shared";
+import { bankTransferSettings } from "../modules/orders/order-rules";
 import { Order } from "../modules/orders/order.model";
+import { paymentTemplateParameters, paymentText } from "../modules/orders/payment-texts.shared";
 import { systemClock, type Clock } from "../modules/shared/clock";
 import type { OutgoingText, SendOutcome, TextChannelClient } from "../providers/message-channels/text-channel";
 
@@ -71,17 +80,23 @@ export class OrderTextsFlow {
       if (!text) return { done: true } as const;
       const order = await Order.query(trx)
         .findById(text.orderId)
-        .select("id", "customerName", "totalPrice", "status", "confirmationStatus");
+        .select("id", "customerName", "totalPrice", "status", "confirmationStatus", "paymentRejectedReason");
       if (!order) return { done: true } as const;
-      // A confirmation or reminder the customer has no need of any more is not sent.
-      if (text.kind !== "cancellation" && (order.status !== "Pending" || order.confirmationStatus !== "pending")) {
+      // A confirmation or reminder the customer has no need of any more is not sent; a payment's
+      // text tells of a change that happened, so it always is.
+      if (
+        (text.kind === "confirmation" || text.kind === "reminder") &&
+        (order.status !== "Pending" || order.confirmationStatus !== "pending")
+      ) {
         await this.record(trx, text.id, {
           status: "failed",
           error: "Not sent: the order was answered or cancelled first",
         });
         return { done: true } as const;
       }
-      const outcome = await this.sendBy(text, order);
+      const outcome = isPaymentTextKind(text.kind)
+        ? await this.sendPaymentText(trx, { ...text, kind: text.kind }, order)
+        : await this.sendBy({ ...text, kind: text.kind }, order);
       if (outcome.kind === "sent") {
         await this.record(trx, text.id, { status: "sent", providerMessageId: outcome.providerMessageId });
         return { done: true } as const;
@@ -159,8 +174,45 @@ export class OrderTextsFlow {
       );
   }
 
+  /**
+   * A text about a transfer's payment (docs/product.md, "Paying in advance"): the account and the
+   * hours to pay as the order settings hold them now, the reason as the order keeps it; the link
+   * is the customer's order page, where the reference is sent. No buttons: it asks no answer.
+   */
+  private async sendPaymentText(
+    trx: Knex,
+    text: QueuedText & { kind: PaymentTextKind },
+    order: Pick<Order, "id" | "customerName" | "totalPrice" | "paymentRejectedReason">,
+  ): Promise<SendOutcome> {
+    const settings = await bankTransferSettings(trx);
+    const paymentOrder = {
+      id: order.id,
+      customerName: order.customerName,
+      totalPrice: Number(order.totalPrice),
+      storeName: this.deps.storeName,
+      link: `${this.deps.publicUrl}/my-orders/${order.id}`,
+      account: bankAccountOf(settings),
+      hoursToPay: settings.unpaidTransferHours,
+      rejectedReason: order.paymentRejectedReason,
+    };
+    const whatsapp = this.deps.whatsapp;
+    const channel = this.deps.channels[text.channel];
+    if (!channel) return { kind: "refused", error: `${text.channel} is not configured` };
+    return channel.send({
+      phone: text.phone,
+      template: {
+        name: whatsapp?.templates[text.kind] ?? text.kind,
+        language: whatsapp?.templateLanguages[text.language] ?? text.language,
+      },
+      parameters: paymentTemplateParameters(text.language, text.kind, paymentOrder),
+      body: paymentText(text.language, text.kind, paymentOrder),
+      buttons: [],
+      reference: `${text.kind}-${order.id.slice(-8)}`,
+    });
+  }
+
   private async sendBy(
-    text: QueuedText,
+    text: QueuedText & { kind: ConfirmationTextKind },
     order: Pick<Order, "id" | "customerName" | "totalPrice" | "confirmationStatus">,
   ): Promise<SendOutcome> {
     const token = confirmationToken(this.deps.secret, order.id);

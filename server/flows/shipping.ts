@@ -2,8 +2,9 @@ import * as yup from "yup";
 import type { Database } from "../db/database";
 import { isUuid } from "../db/ids";
 import { lockOrder } from "../modules/orders/order-life";
+import { isConfirmed } from "../modules/orders/order-confirmation.shared";
 import { shortOrderId } from "../modules/orders/order-values.shared";
-import { Order, OrderItem } from "../modules/orders/order.model";
+import { Order } from "../modules/orders/order.model";
 import type { PublicOrder } from "../modules/orders/order.shape";
 import { readOrder } from "../modules/orders/orders.service";
 import {
@@ -26,7 +27,7 @@ import { paymentMethodNamed } from "../providers/payment-methods/payment-methods
 /** A courier booked through its API, as the settings turn it on (server/courier-settings.ts). */
 export type ApiCourierClient = { id: "postex" | "leopards"; name: ApiCourier; booking: CourierBooking };
 
-/** Grams a piece weighs when its product says nothing (RULINGS: 500 g a piece). */
+/** Grams a piece weighs when its product says nothing and COURIER_PIECE_GRAMS is unset (RULINGS: 500 g a piece). */
 export const DEFAULT_PIECE_GRAMS = 500;
 
 export const shipmentSchema = yup.object({
@@ -47,7 +48,13 @@ export const shipmentSchema = yup.object({
 export class ShippingFlow {
   constructor(
     private readonly db: Database,
-    private readonly deps: { couriers: readonly ApiCourierClient[]; clock?: Clock; timeoutMs?: number },
+    private readonly deps: {
+      couriers: readonly ApiCourierClient[];
+      clock?: Clock;
+      timeoutMs?: number;
+      /** Grams a piece of a product without its own weight (COURIER_PIECE_GRAMS). */
+      pieceGrams?: number;
+    },
   ) {}
 
   /** The couriers on (their settings complete), for the pages' buttons. */
@@ -73,13 +80,14 @@ export class ShippingFlow {
     const now = this.now();
     const kept = await keptCities(this.db, courier.name, now);
     if (kept) return kept;
-    const cities = await this.callCourier(() => courier.booking.cities());
+    const cities = await askCourier(() => courier.booking.cities());
     await this.db.transaction((trx) => keepCities(trx, courier.name, cities, now));
     return [...cities].sort((a, b) => a.name.localeCompare(b.name));
   }
 
   /**
-   * Books the order with the courier. The order must be Pending and confirmed, and not booked
+   * Books the order with the courier. The order must be Pending and confirmed (by phone, an answer
+   * or a verified payment: isConfirmed), and not booked
    * already; its city must match one of the courier's (else `city` names it from the list).
    */
   async book(orderId: string, input: unknown, admin: { name: string }): Promise<PublicOrder> {
@@ -93,7 +101,7 @@ export class ShippingFlow {
 
     const attempt = await this.db.transaction(async (trx) => {
       const locked = await lockOrder(trx, orderId);
-      if (locked.status !== "Pending" || !locked.confirmedAt) {
+      if (locked.status !== "Pending" || !isConfirmed(locked)) {
         throw new ConflictError("Only a confirmed, pending order can be booked with a courier");
       }
       const live = await liveShipment(trx, orderId);
@@ -189,17 +197,6 @@ export class ShippingFlow {
     return error instanceof Error ? error : new Error(String(error));
   }
 
-  private async callCourier<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      if (error instanceof CourierRefused || error instanceof CourierUnreachable) {
-        throw new OutsideServiceError(error.message);
-      }
-      throw error;
-    }
-  }
-
   /** The one city of the courier's list this name matches (case and spacing aside), else a field error. */
   private async matchCity(courier: ApiCourierClient, name: string, chosen: boolean): Promise<CourierCity> {
     const cities = await this.cities(courier.id);
@@ -216,8 +213,15 @@ export class ShippingFlow {
   }
 
   private async parcelOf(order: Order, row: ShipmentRow, city: CourierCity) {
-    const items = await OrderItem.query(this.db).where({ orderId: order.id }).select("productName", "quantity");
+    // Each line's weight is its product's today (an order keeps no copy of it), else the default:
+    // a product deleted since weighs the default too.
+    const items: { productName: string; quantity: number; weightGrams: number | null }[] = await this.db("order_items")
+      .leftJoin("products", "products.id", "order_items.product_id")
+      .where("order_items.order_id", order.id)
+      .select("order_items.product_name", "order_items.quantity", "products.weight_grams");
     const pieces = items.reduce((sum, item) => sum + item.quantity, 0);
+    const pieceGrams = this.deps.pieceGrams ?? DEFAULT_PIECE_GRAMS;
+    const weightGrams = items.reduce((sum, item) => sum + item.quantity * (item.weightGrams ?? pieceGrams), 0);
     const method = paymentMethodNamed(order.paymentMethod);
     return {
       reference: row.reference,
@@ -229,7 +233,7 @@ export class ShippingFlow {
         city,
       },
       pieces,
-      weightGrams: pieces * DEFAULT_PIECE_GRAMS,
+      weightGrams,
       // Whole rupees, half up (RULINGS, fifth wave); nothing to collect when paid in advance.
       collectAmount: method.paidBeforeShipping ? 0 : Math.round(order.totalPrice),
       description: items
@@ -251,11 +255,23 @@ export class ShippingFlow {
     });
     const courier = this.deps.couriers.find((known) => known.name === live.courier);
     if (!courier) throw new ConflictError(`${live.courier} is not on in this store's settings`);
-    await this.callCourier(() => courier.booking.cancel(live.trackingNumber!));
+    await askCourier(() => courier.booking.cancel(live.trackingNumber!));
     await this.db.transaction(async (trx) => {
       await updateShipment(trx, live.id, { state: "cancelled", cancelledAt: this.now() });
       await Order.query(trx).findById(orderId).patch({ courier: null, trackingNumber: null });
     });
     return readOrder(this.db, orderId);
+  }
+}
+
+/** A courier's call whose refusal or silence the admin is told in the courier's words (a 502 in the API). */
+export async function askCourier<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof CourierRefused || error instanceof CourierUnreachable) {
+      throw new OutsideServiceError(error.message);
+    }
+    throw error;
   }
 }

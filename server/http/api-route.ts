@@ -32,7 +32,7 @@ export type ApiHandlerContext = {
   body: unknown;
   query: unknown;
   params: Record<string, string>;
-  /** The multipart form of a route that takes a photo (`photoUpload`); null elsewhere. */
+  /** The multipart form of a route that takes a photo (`photoUpload`, `photosWithBody`); null elsewhere. */
   upload: PhotoForm | null;
 };
 
@@ -54,6 +54,12 @@ export type ApiRoute = {
    * (photo-upload.ts): the only kind of API call that does.
    */
   photoUpload?: boolean;
+  /**
+   * The call takes its `body` as JSON, or as multipart/form-data: the body's fields as text parts
+   * and up to this many photos in the field `image` (a review's photos). The handler reads the
+   * photos from `upload`; `body` is the form's text fields then.
+   */
+  photosWithBody?: number;
   /** The query string's schema, for the OpenAPI document; validated by the handler's operation, as `body`. */
   query?: yup.AnyObjectSchema;
   /** Status of a success, 200 unless said. */

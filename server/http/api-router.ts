@@ -61,14 +61,15 @@ export function createApiRouter(options: {
           throw new ForbiddenError("Not authorized as an admin");
         }
         // Read only now, for a caller allowed to send it.
-        const upload = route.photoUpload ? await readPhotoUpload(req) : null;
+        const upload =
+          route.photoUpload || (route.photosWithBody && isMultipart(req)) ? await readPhotoUpload(req) : null;
         const result = await route.handler({
           req,
           res,
           services: options.services,
           user,
           // Validated by the operation the handler calls, once (api-route.ts).
-          body: req.body,
+          body: route.photosWithBody && upload ? upload.fields : req.body,
           query: req.query,
           params: req.params as Record<string, string>,
           upload,
@@ -90,10 +91,14 @@ export function createApiRouter(options: {
   return router;
 }
 
+function isMultipart(req: express.Request): boolean {
+  return /^multipart\/form-data\b/i.test(req.get("content-type") ?? "");
+}
+
 /** A photo call's body: multipart/form-data (else 415), at most PHOTO_REQUEST_MAX_BYTES (else 413). */
 async function readPhotoUpload(req: express.Request): Promise<PhotoForm> {
   const contentType = req.get("content-type") ?? "";
-  if (!/^multipart\/form-data\b/i.test(contentType)) {
+  if (!isMultipart(req)) {
     throw new UnsupportedMediaTypeError(`Send the photo as multipart/form-data, in the field "${PHOTO_FIELD}"`);
   }
   if (Number(req.get("content-length") ?? 0) > PHOTO_REQUEST_MAX_BYTES) throw photoTooLarge();

@@ -127,7 +127,12 @@ export function buildOpenApiDocument(routes: ApiRoute[], options: { title: strin
         ? {
             requestBody: {
               required: true,
-              content: { "application/json": { schema: yupToJsonSchema(route.body) } },
+              content: {
+                "application/json": { schema: yupToJsonSchema(route.body) },
+                ...(route.photosWithBody
+                  ? { "multipart/form-data": { schema: withPhotos(route.body, route.photosWithBody) } }
+                  : {}),
+              },
             },
           }
         : {}),
@@ -247,4 +252,21 @@ function describeToJson(description: Description): JsonSchema {
   }
   if (typeof description.meta?.description === "string") json.description = description.meta.description;
   return json;
+}
+
+/** A body sent as a form: its fields as text parts, and up to `most` photos in the field `image`. */
+function withPhotos(body: yup.AnyObjectSchema, most: number) {
+  const schema = yupToJsonSchema(body) as { properties?: Record<string, unknown> };
+  return {
+    ...schema,
+    properties: {
+      ...schema.properties,
+      image: {
+        type: "array",
+        maxItems: most,
+        items: { type: "string", format: "binary" },
+        description: `Up to ${most} photos, the field repeated: each read like a product's photo (its type from its bytes, at most 10 MB and 40 megapixels; EXIF metadata is not kept). Optional`,
+      },
+    },
+  };
 }

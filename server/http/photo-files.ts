@@ -5,11 +5,17 @@ import type { Services } from "../services";
 
 /** The files of a photo never change (their names are hashes of their bytes): a year, and no asking again. */
 export const PHOTO_CACHE_CONTROL = "public, max-age=31536000, immutable";
+/**
+ * A review's photo stops being served when an admin hides the review (photo-store.ts): caches
+ * keep it five minutes, so that it is gone from every screen within them.
+ */
+export const REVIEW_PHOTO_CACHE_CONTROL = "public, max-age=300";
 
-type PhotoFile = { bytes: Buffer; type: string };
+type PhotoFile = { bytes: Buffer; type: string; ofReview: boolean };
 
 /**
- * GET /photos/<file>: a variant of a product photo (docs/decisions/2026-11-23-product-photos.md).
+ * GET /photos/<file>: a variant of a product or published review's photo
+ * (docs/decisions/2026-11-23-product-photos.md).
  * The bytes live in PostgreSQL, so every app server answers for every photo; each server keeps
  * the files it served lately in memory (least recently used first out, up to maxBytes), so a
  * popular photo costs the database one query per server. Browsers and proxies keep them a year.
@@ -18,7 +24,8 @@ export function photoFiles(services: Services, options: { maxBytes: number } = {
   const cache = new Map<string, PhotoFile>();
   let cachedBytes = 0;
   const remember = (file: string, photo: PhotoFile) => {
-    if (photo.bytes.length > options.maxBytes / 4) return;
+    // A review's photo is asked of the database each time: its review may be hidden since.
+    if (photo.ofReview || photo.bytes.length > options.maxBytes / 4) return;
     cache.set(file, photo);
     cachedBytes += photo.bytes.length;
     for (const [oldest, old] of cache) {
@@ -55,7 +62,7 @@ export function photoFiles(services: Services, options: { maxBytes: number } = {
     }
     res.set({
       "Content-Type": photo.type,
-      "Cache-Control": PHOTO_CACHE_CONTROL,
+      "Cache-Control": photo.ofReview ? REVIEW_PHOTO_CACHE_CONTROL : PHOTO_CACHE_CONTROL,
       ETag: `"${file}"`,
       // API clients show these on their own origins (docs/api.md, "Values").
       "Cross-Origin-Resource-Policy": "cross-origin",

@@ -2,12 +2,14 @@ import { Readable } from "node:stream";
 import busboy from "busboy";
 import { photoTooLarge, type PhotoUpload } from "../modules/catalog/photo-processing";
 import { PHOTO_FIELD, PHOTO_MAX_BYTES } from "../modules/catalog/photo-values.shared";
+import { REVIEW_PHOTOS_MAX } from "../modules/catalog/review-values.shared";
 import { DomainError, UnsupportedMediaTypeError } from "../modules/shared/errors.shared";
 import { PAGE_BODY_LIMIT_BYTES, PHOTO_FORM_MAX_BYTES } from "./page-form-posts";
 
 /**
- * Reading a form that carries a photo (multipart/form-data): the product form's pages and
- * POST /api/v1/products/{id}/image, and no other route (SECURITY.md, "Forms and input").
+ * Reading a form that carries photos (multipart/form-data): the product form's pages and
+ * POST /api/v1/products/{id}/image, the review form and POST /api/v1/products/{id}/reviews, and
+ * no other route (SECURITY.md, "Forms and input").
  *
  * At most PHOTO_MAX_BYTES of the photo are kept, in memory; the rest of a larger file is read
  * and dropped, so that the form's other fields still arrive and the answer can say "too large"
@@ -16,11 +18,19 @@ import { PAGE_BODY_LIMIT_BYTES, PHOTO_FORM_MAX_BYTES } from "./page-form-posts";
  */
 export const PHOTO_REQUEST_MAX_BYTES = PHOTO_FORM_MAX_BYTES;
 
+/** Files read from one form: a review's REVIEW_PHOTOS_MAX and one more, to be refused as too many. */
+const PHOTO_FILES_MAX = REVIEW_PHOTOS_MAX + 1;
+
 export type PhotoForm = {
   /** The text fields, as plain strings (the last value of a repeated name wins, as formValues does). */
   fields: Record<string, string>;
   /** The file sent as `image`; null when none was chosen. */
   photo: PhotoUpload | null;
+  /**
+   * Every file sent as `image`, in order (a review takes several: review-photos.ts), at most one
+   * more than any form takes, so that one too many is seen and refused rather than dropped.
+   */
+  photos: PhotoUpload[];
 };
 
 export class UnreadableFormError extends DomainError {
@@ -33,7 +43,7 @@ export class UnreadableFormError extends DomainError {
 export async function readPhotoFormRequest(request: Request): Promise<PhotoForm> {
   const contentType = request.headers.get("content-type") ?? "";
   if (/^multipart\/form-data\b/i.test(contentType)) {
-    if (!request.body) return { fields: {}, photo: null };
+    if (!request.body) return { fields: {}, photo: null, photos: [] };
     return readMultipartPhotoForm(
       Readable.fromWeb(request.body as import("node:stream/web").ReadableStream<Uint8Array>),
       contentType,
@@ -46,16 +56,16 @@ export async function readPhotoFormRequest(request: Request): Promise<PhotoForm>
     } catch {
       throw new UnreadableFormError();
     }
-    return { fields, photo: null };
+    return { fields, photo: null, photos: [] };
   }
   throw new UnsupportedMediaTypeError("Send the form as multipart/form-data");
 }
 
 /**
- * Parses multipart/form-data with busboy, within limits: one photo of at most PHOTO_MAX_BYTES
- * kept (more is read and dropped, and marked), fields as small as the pages' forms, the whole
- * body at most PHOTO_REQUEST_MAX_BYTES. Files under any other name are read and dropped. A
- * malformed body is an UnreadableFormError (400), never a server error.
+ * Parses multipart/form-data with busboy, within limits: up to PHOTO_FILES_MAX photos of at most
+ * PHOTO_MAX_BYTES each kept (more of one is read and dropped, and marked), fields as small as the
+ * pages' forms, the whole body at most PHOTO_REQUEST_MAX_BYTES. Files under any other name are
+ * read and dropped. A malformed body is an UnreadableFormError (400), never a server error.
  */
 export function readMultipartPhotoForm(body: Readable, contentType: string): Promise<PhotoForm> {
   let parser: busboy.Busboy;
@@ -65,7 +75,7 @@ export function readMultipartPhotoForm(body: Readable, contentType: string): Pro
       defParamCharset: "utf8",
       limits: {
         fileSize: PHOTO_MAX_BYTES,
-        files: 4,
+        files: PHOTO_FILES_MAX,
         fields: 100,
         fieldSize: PAGE_BODY_LIMIT_BYTES,
         parts: 110,
@@ -77,17 +87,16 @@ export function readMultipartPhotoForm(body: Readable, contentType: string): Pro
     throw new UnreadableFormError();
   }
   const fields: Record<string, string> = {};
-  let photo: PhotoUpload | null = null;
-  let photoSeen = false;
+  // By the order the files came in: each one's bytes arrive before the next file starts.
+  const photos: PhotoUpload[] = [];
   parser.on("field", (name, value) => {
     fields[name] = value;
   });
   parser.on("file", (name, stream, info) => {
-    if (name !== PHOTO_FIELD || photoSeen) {
+    if (name !== PHOTO_FIELD) {
       stream.resume();
       return;
     }
-    photoSeen = true;
     const chunks: Buffer[] = [];
     let truncated = false;
     stream.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -98,7 +107,7 @@ export function readMultipartPhotoForm(body: Readable, contentType: string): Pro
       const bytes = Buffer.concat(chunks);
       // A file input left empty still sends its part, with no name and no bytes.
       if (bytes.length === 0 && !info.filename && !truncated) return;
-      photo = { bytes, truncated };
+      photos.push({ bytes, truncated });
     });
   });
   // Piped by hand rather than with pipeline(), which would destroy the request on a refusal and
@@ -122,7 +131,7 @@ export function readMultipartPhotoForm(body: Readable, contentType: string): Pro
     parser.on("close", () => {
       if (settled) return;
       settled = true;
-      resolve({ fields, photo });
+      resolve({ fields, photo: photos[0] ?? null, photos });
     });
     body.pipe(parser);
   });

@@ -18,6 +18,11 @@ export interface JobPayloads {
   "confirmation-deadlines": Record<string, never>;
   /** Bank-transfer orders left unpaid past the settings' hours cancelled (the crontab). */
   "unpaid-transfers": Record<string, never>;
+  /**
+   * Booked parcels asked after at their couriers (server/flows/courier-sync.ts); each run adds
+   * the next, COURIER_SYNC_MINUTES later (server/jobs/job-tasks.ts).
+   */
+  "courier-sync": Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;
@@ -31,6 +36,11 @@ export type EnqueueOptions = {
    * after it.
    */
   jobKey?: string;
+  /**
+   * With jobKey, what a waiting job with the key keeps: "replace" (the default) takes the new
+   * payload and time, "preserve_run_at" keeps its time.
+   */
+  jobKeyMode?: "replace" | "preserve_run_at";
   /** Attempts before the queue gives the job up (default 25); a failed attempt waits exp(attempts) seconds. */
   maxAttempts?: number;
 };
@@ -47,7 +57,14 @@ export async function enqueueJob<Name extends JobName>(
   options: EnqueueOptions = {},
 ): Promise<void> {
   await db.raw(
-    "SELECT FROM graphile_worker.add_job(?, CAST(? AS json), run_at => ?, max_attempts => ?, job_key => ?)",
-    [taskName, JSON.stringify(payload), options.runAt ?? null, options.maxAttempts ?? null, options.jobKey ?? null],
+    "SELECT FROM graphile_worker.add_job(?, CAST(? AS json), run_at => ?, max_attempts => ?, job_key => ?, job_key_mode => ?)",
+    [
+      taskName,
+      JSON.stringify(payload),
+      options.runAt ?? null,
+      options.maxAttempts ?? null,
+      options.jobKey ?? null,
+      options.jobKeyMode ?? "replace",
+    ],
   );
 }

@@ -30,6 +30,7 @@ function recordingHandlers(ran: string[], failFirst = new Set<string>()): JobHan
     "base-backup": async () => {},
     "send-text": async () => {},
     "confirmation-deadlines": async () => {},
+    "courier-sync": async () => {},
     "unpaid-transfers": async () => {},
   };
 }

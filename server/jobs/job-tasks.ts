@@ -40,6 +40,8 @@ export type StoreJobsOptions = {
 const MAIL_FILE_SWEEP_MS = 60 * 60 * 1000;
 /** At most one base-backup job waits, however many servers and slots asked for one. */
 const BASE_BACKUP_JOB_KEY = "base-backup";
+/** The one chain of courier syncs (each run adds the next under this key). */
+const COURIER_SYNC_JOB_KEY = "courier-sync";
 
 export function storeJobHandlers(options: Omit<StoreJobsOptions, "connectionString" | "pollMs">): JobHandlers {
   const { logger, backups } = options;
@@ -65,6 +67,26 @@ export function storeJobHandlers(options: Omit<StoreJobsOptions, "connectionStri
     "unpaid-transfers": async () => {
       const { cancelled } = await options.services.advancePayment.cancelUnpaid();
       if (cancelled > 0) logger.info({ cancelled }, "unpaid bank transfers cancelled");
+    },
+    // COURIER_SYNC_MINUTES may be a fraction, which a crontab's minutes cannot say: each run adds
+    // the next one an interval after it started, under one job key so one chain runs whatever the
+    // number of app servers. The next run is added even when this one fails, so the chain holds.
+    "courier-sync": async () => {
+      const started = Date.now();
+      try {
+        const report = await options.services.courierSync.syncAll();
+        const { shipped, delivered, returned, attempts } = report;
+        if (shipped + delivered + returned + attempts > 0) {
+          logger.info({ shipped, delivered, returned, attempts }, "courier sync");
+        }
+      } finally {
+        await enqueueJob(
+          options.db,
+          "courier-sync",
+          {},
+          { jobKey: COURIER_SYNC_JOB_KEY, runAt: new Date(started + options.services.courierSync.intervalMs) },
+        );
+      }
     },
     "base-backup": async (_payload, { signal }) => {
       if (backups) await takeBaseBackupIfDue(backups, signal);
@@ -107,6 +129,11 @@ export async function startStoreJobs(options: StoreJobsOptions): Promise<JobRunn
   });
   if (options.backups) {
     await enqueueJob(options.db, "base-backup", {}, { jobKey: BASE_BACKUP_JOB_KEY });
+  }
+  // Starts the chain of courier syncs, or leaves a waiting one at its time (another server, a
+  // restart). A store without courier settings has none.
+  if (options.services.courierSync.on) {
+    await enqueueJob(options.db, "courier-sync", {}, { jobKey: COURIER_SYNC_JOB_KEY, jobKeyMode: "preserve_run_at" });
   }
   return runner;
 }

@@ -21,6 +21,7 @@ const AREAS = [
   ["/admin/reports", "Reports"],
   ["/admin/orders", "Orders"],
   ["/admin/products", "Products"],
+  ["/admin/brands", "Brands"],
   ["/admin/returns", "Returns"],
   ["/admin/reviews", "Reviews"],
   ["/admin/discounts", "Discounts"],
@@ -43,7 +44,9 @@ beforeAll(async () => {
     email: "shopper@desk.test",
     password: "pass12345",
   });
-  const [productId] = await insertProducts(server, [{ name: "Desk Watch", price: 9000, stock: 5 }]);
+  const [productId] = await insertProducts(server, [
+    { name: "Desk Watch", price: 9000, stock: 5, brand: "Desk Brand" },
+  ]);
   admin = await signedIn("admin@desk.test", "adminpass1");
 
   const shopper = await signedIn("shopper@desk.test", "pass12345");
@@ -72,6 +75,8 @@ beforeAll(async () => {
     discountId: discount.id,
     // A report's page (any of the six).
     name: "deliveries",
+    // The brand the products' trigger made from the watch's brand text.
+    slug: "desk-brand",
   };
 });
 afterAll(async () => {

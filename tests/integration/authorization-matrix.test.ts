@@ -178,6 +178,14 @@ const PAGE_MATRIX: Record<string, Row> = {
   "GET /admin/orders/slips": ADMIN_PAGE,
   // A CSV download of every order: the admin's only.
   "GET /admin/orders/export.csv": ADMIN_PAGE,
+  // Book selected: the page says where its form is; an empty form (no courier on here) is refused.
+  "GET /admin/orders/book": ADMIN_PAGE,
+  "POST /admin/orders/book": row("login", "home", "home", 400),
+  // A booked parcel's airway bill: an order not booked goes back to its page, saying so.
+  "GET /admin/orders/:orderId/airway-bill": row("login", "home", "home", { redirect: "/admin/orders/:orderId" }),
+  // PostEx's load sheet: without PostEx (or opened by hand) back to the orders, saying why.
+  "GET /admin/orders/load-sheet": row("login", "home", "home", { redirect: "/admin/orders" }),
+  "POST /admin/orders/load-sheet": row("login", "home", "home", { redirect: "/admin/orders" }),
   "GET /admin/reports": ADMIN_PAGE,
   "GET /admin/reports/:name": row("login", "home", "home", 200, { params: () => ({ name: "deliveries" }) }),
   // A report's CSV download: the admin's only.
@@ -196,6 +204,10 @@ const PAGE_MATRIX: Record<string, Row> = {
   // An empty form names no review: the list says it was not found.
   "POST /admin/reviews": row("login", "home", "home", 404),
   "POST /admin/returns/:returnId": row("login", "home", "home", 400),
+  "GET /admin/brands": ADMIN_PAGE,
+  "GET /admin/brands/:slug": row("login", "home", "home", 200, { params: () => ({ slug: "matrix-brand" }) }),
+  // An empty form sends no text at all (the form's empty box sends an empty one): refused.
+  "POST /admin/brands/:slug": row("login", "home", "home", 400, { params: () => ({ slug: "matrix-brand" }) }),
   "GET /admin/outbox": ADMIN_PAGE,
   // The order rules: an empty form turns every rule off, a blocklist entry without a value is refused.
   "GET /admin/settings/orders": ADMIN_PAGE,
@@ -302,6 +314,8 @@ const EXPRESS_MATRIX: Record<string, Row> = {
   // Booking with a courier's API: an empty body names no courier (400); there is no booking to cancel (409).
   "POST /api/v1/orders/:id/shipment": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
   "DELETE /api/v1/orders/:id/shipment": row(401, 403, 403, 409, { params: (f) => ({ id: f.customerOrderId }) }),
+  // Following every open parcel now: a store without couriers asks none (200).
+  "POST /api/v1/shipments/sync": row(401, 403, 403, 200),
   // The owner's order is Pending (409); to anyone else it does not exist, admins included.
   "POST /api/v1/orders/:id/returns": row(401, 409, 404, 404, {
     params: (f) => ({ id: f.customerOrderId }),
@@ -315,6 +329,8 @@ const EXPRESS_MATRIX: Record<string, Row> = {
     body: { rating: 5, title: "Keeps time", text: "A good watch." },
   }),
   "GET /api/v1/reviews": row(401, 403, 403, 200),
+  // A brand's text: admins only; an empty body gives no description (400).
+  "PUT /api/v1/brands/:slug": row(401, 403, 403, 400, { params: () => ({ slug: "matrix-brand" }) }),
   "PATCH /api/v1/reviews/:id": row(401, 403, 403, 400, {
     params: () => ({ id: "00000000-0000-4000-8000-000000000000" }),
   }),

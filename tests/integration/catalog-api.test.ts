@@ -115,6 +115,7 @@ describe("GET /products", () => {
       imagePlaceholder: null,
       stock: 3,
       reorderLevel: 2,
+      weightGrams: null,
       brand: "Omega",
       specs: expect.objectContaining({ movement: null, caseDiameterMm: null, features: [] }),
       rating: null,

@@ -190,4 +190,35 @@ describe("booking a parcel through a courier's API", () => {
     expect(unconfirmed.status).toBe(409);
     expect(consignmentsOf(postex, id)).toHaveLength(0);
   });
+
+  it("books a bank-transfer order once its payment is verified, its payment confirming it, with nothing to collect", async () => {
+    const account = { bankAccountTitle: "Waqt Watches", bankName: "HBL", iban: "PK36 HABB 0001 2345 6789 0123" };
+    expect((await client.api("PUT", "/settings/orders", { body: account, token: adminToken })).status).toBe(200);
+    const [productId] = await insertProducts(server, [{ name: "Orient Bambino", price: 3000, stock: 5 }]);
+    expect((await client.api("POST", "/cart", { body: { productId, quantity: 1 }, token: customerToken })).status).toBe(
+      200,
+    );
+    const placed = await client.api("POST", "/orders", {
+      body: {
+        address: { street: "12 Canal Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
+        phone: "0300-1234567",
+        paymentMethod: "Bank Transfer",
+      },
+      token: customerToken,
+    });
+    expect(placed.status).toBe(201);
+    const id = placed.body.data._id as string;
+    expect((await book(id, { courier: "postex" })).status).toBe(409);
+    const verified = await client.api("PATCH", `/orders/${id}/payment`, {
+      body: { status: "verified" },
+      token: adminToken,
+    });
+    expect(verified.status).toBe(200);
+    const booked = await book(id, { courier: "postex" });
+    expect(booked.status).toBe(200);
+    expect(consignmentsOf(postex, id)[0]!.booking).toMatchObject({
+      orderRefNumber: reference(id),
+      invoicePayment: "0",
+    });
+  });
 });

@@ -222,6 +222,7 @@ describe("POST /orders", () => {
           rejectedReason: null,
         },
         returns: [],
+        shipment: null,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       },

@@ -233,7 +233,8 @@ describe("search result cache", () => {
 
   it("does not take a search under way, found before a change, for an answer after it", async () => {
     await insertProducts(serverA, [{ name: "Joined One" }]);
-    const catalog = serverA.services.catalog as unknown as { searching: Map<string, Promise<unknown>> };
+    const catalog = (serverA.services.catalog as unknown as { listing: { searching: Map<string, Promise<unknown>> } })
+      .listing;
     const before = await serverA.database.db.raw("SELECT version FROM search_version");
     await insertProducts(serverA, [{ name: "Joined Two", createdAt: new Date(Date.UTC(2027, 0, 1)) }]);
     // As if a search had read its matches just before the insert and not yet answered.

@@ -98,6 +98,13 @@ abstract class CourierFake {
     return this.requests.filter((request) => request.path.includes(pathEnd));
   }
 
+  /** Parcels whose cash the courier paid over: the date and receipt (or cheque) number it gives. */
+  readonly payments = new Map<string, { date: string; receipt: string }>();
+
+  pay(trackingNumber: string, payment: { date: string; receipt: string }): void {
+    this.payments.set(trackingNumber, payment);
+  }
+
   report(trackingNumber: string, status: FakeStatus): void {
     const consignment = this.consignments.find((known) => known.trackingNumber === trackingNumber);
     if (!consignment) throw new Error(`no consignment ${trackingNumber}`);
@@ -123,6 +130,9 @@ export const POSTEX_TOKEN = "test-postex-token";
 export const POSTEX_CITIES = ["Lahore", "Karachi", "Islamabad", "Rawalpindi", "Faisalabad"];
 /** The airway bill's PDF, as small as a PDF gets. */
 export const FAKE_PDF = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n", "latin1");
+
+/** The load sheet's PDF, told apart from the airway bill's. */
+export const FAKE_LOAD_SHEET = Buffer.from("%PDF-1.4\n% load sheet\ntrailer<<>>\n%%EOF\n", "latin1");
 
 /** PostEx's Order Integration API under `/services/integration/api/order` (docs/couriers.md, part A). */
 export class FakePostex extends CourierFake {
@@ -228,12 +238,36 @@ export class FakePostex extends CourierFake {
       if (!consignment) return this.envelope(404, "ORDER NOT FOUND");
       return this.envelope(200, "SUCCESSFULLY OPERATED", this.trackingFields(consignment));
     }
+    const payment = /^\/v1\/payment-status\/(.+)$/.exec(path);
+    if (payment) {
+      const consignment = this.find(decodeURIComponent(payment[1]!));
+      if (!consignment) return this.envelope(404, "ORDER NOT FOUND");
+      const paid = this.payments.get(consignment.trackingNumber);
+      return this.envelope(200, "SUCCESSFULLY OPERATED", {
+        orderRefNumber: consignment.reference,
+        trackingNumber: consignment.trackingNumber,
+        settle: this.flag(paid !== undefined),
+        settlementDate: paid?.date ?? null,
+        upfrontPaymentDate: paid?.date ?? null,
+        cprNumber_1: paid?.receipt ?? null,
+        reservePaymentDate: null,
+        cprNumber_2: null,
+      });
+    }
     if (path === "/v1/cancel-order" && request.method === "PUT") {
       const consignment = this.find(String(request.body.trackingNumber));
       if (!consignment) return this.envelope(404, "Order Not Found");
       if (consignment.statuses.length > 0) return this.envelope(400, "Order cannot be cancelled after pickup");
       consignment.cancelled = true;
       return this.envelope(200, "Successfully Cancelled");
+    }
+    if (path === "/v2/generate-load-sheet" && request.method === "POST") {
+      const numbers = Array.isArray(request.body.trackingNumbers) ? request.body.trackingNumbers.map(String) : [];
+      if (!request.body.pickupAddress) return this.envelope(400, "pickupAddress is required");
+      if (numbers.length === 0 || !numbers.every((number) => this.find(number))) {
+        return this.envelope(400, "INVALID TRACKING NUMBER");
+      }
+      return { status: 200, body: FAKE_LOAD_SHEET, contentType: "application/pdf" };
     }
     if (path === "/v1/get-invoice") {
       const numbers = (request.query.get("trackingNumbers") ?? "").split(",");
@@ -382,6 +416,26 @@ export class FakeLeopards extends CourierFake {
           .filter(Boolean);
         if (found.length === 0) return this.fail("No record found", { packet_list: null });
         return ok({ packet_list: found.map((c) => this.packet(c!)) });
+      }
+      case "getPaymentDetails": {
+        const numbers = String(fields.cn_numbers ?? "").split(",");
+        const found = this.consignments.filter((c) => numbers.includes(c.trackingNumber));
+        if (found.length === 0) return this.fail("No record found", { payment_list: null });
+        return ok({
+          payment_list: found.map((c) => {
+            const paid = this.payments.get(c.trackingNumber);
+            return {
+              booked_packet_cn: c.trackingNumber,
+              billing_method: "COD",
+              status: paid ? "Paid" : "Pending",
+              invoice_cheque_no: paid?.receipt ?? "",
+              invoice_cheque_date: paid?.date ?? "",
+              payment_method: paid ? "Cheque" : "",
+              message: "",
+              slip_link: "",
+            };
+          }),
+        });
       }
       case "cancelBookedPackets": {
         const number = String(fields.cn_numbers ?? "");

@@ -29,6 +29,7 @@ export type ProductRow = {
   imageUrl?: string;
   stock?: number;
   brand?: string;
+  weightGrams?: number;
   createdAt?: Date;
 } & Partial<WatchSpecs>;
 

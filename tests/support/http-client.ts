@@ -12,8 +12,8 @@ export class TestClient {
     return this.send(path, { method: "GET", headers });
   }
 
-  /** A form post from one of the store's own pages (same origin). */
-  async postForm(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  /** A form post from one of the store's own pages (same origin); URLSearchParams for a name sent more than once (checkboxes). */
+  async postForm(path: string, fields: Record<string, string> | URLSearchParams, headers: Record<string, string> = {}) {
     return this.send(path, {
       method: "POST",
       headers: {
@@ -41,7 +41,9 @@ export class TestClient {
     options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
   ) {
     const headers: Record<string, string> = { accept: "application/json", ...options.headers };
-    if (options.body !== undefined) headers["content-type"] ??= "application/json";
+    // A FormData body is sent as multipart/form-data, its boundary set by fetch.
+    const form = options.body instanceof FormData;
+    if (options.body !== undefined && !form) headers["content-type"] ??= "application/json";
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     const response = await fetch(this.baseUrl + "/api/v1" + path, {
       method,
@@ -49,8 +51,8 @@ export class TestClient {
       body:
         options.body === undefined
           ? undefined
-          : typeof options.body === "string"
-            ? options.body
+          : form || typeof options.body === "string"
+            ? (options.body as BodyInit)
             : JSON.stringify(options.body),
     });
     const text = await response.text();

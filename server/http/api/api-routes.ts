@@ -1,5 +1,6 @@
 import type { ApiRoute } from "../api-route";
 import { accountsApiRoutes } from "./accounts.api";
+import { brandsApiRoutes } from "./brands.api";
 import { cartApiRoutes } from "./cart.api";
 import { catalogApiRoutes } from "./catalog.api";
 import { discountsApiRoutes } from "./discounts.api";
@@ -22,4 +23,5 @@ export const apiRoutes: ApiRoute[] = [
   ...reviewsApiRoutes,
   ...shipmentsApiRoutes,
   ...reportsApiRoutes,
+  ...brandsApiRoutes,
 ];

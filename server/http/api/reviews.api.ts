@@ -6,6 +6,7 @@ import {
   reviewListQuerySchema,
   reviewModerationSchema,
 } from "../../modules/catalog/reviews.schemas";
+import { REVIEW_PHOTOS_MAX } from "../../modules/catalog/review-values.shared";
 import { paginationShape } from "../../modules/shared/list-query";
 import { arrayOf } from "../../modules/shared/shapes";
 
@@ -32,15 +33,16 @@ export const reviewsApiRoutes: ApiRoute[] = [
     path: "/products/:id/reviews",
     tag: "Reviews",
     summary:
-      "Review a product the caller received: rating 1–5, title (at most 120 characters), text (at most 2,000). It waits for an admin's approval (status pending). No Delivered order of the product: 403; a second review of it: 409; invalid input: 400. Photos are added on the review form of the product's page",
+      "Review a product the caller received: rating 1–5, title (at most 120 characters), text (at most 2,000). It waits for an admin's approval (status pending). As JSON, or as multipart/form-data with the same fields and up to 3 photos in the field `image` (repeated), each read like a product's photo: over 10 MB 413, any other refusal of a photo 400 on `image`. No Delivered order of the product: 403; a second review of it: 409; invalid input: 400",
     access: "signed-in",
     body: reviewInputSchema,
+    photosWithBody: REVIEW_PHOTOS_MAX,
     successStatus: 201,
     responseData: reviewShape,
     errorStatuses: [403, 404, 409],
-    handler: async ({ services, user, params, body }) => ({
+    handler: async ({ services, user, params, body, upload }) => ({
       message: "Thank you: your review will appear once approved",
-      data: await services.reviews.submitReview(user!._id, params.id, body),
+      data: await services.reviews.submitReview(user!._id, params.id, body, upload?.photos ?? []),
     }),
   }),
   defineApiRoute({

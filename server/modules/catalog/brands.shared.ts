@@ -13,4 +13,12 @@ export function brandSlug(brand: string): string | null {
   return slug === "" ? null : slug;
 }
 
+/**
+ * True for an address that brandSlug could have made: anything else names no brand (and is never
+ * sent to the database, which refuses some bytes, such as NUL, with an error of its own).
+ */
+export function isBrandSlug(slug: string): boolean {
+  return brandSlug(slug) === slug;
+}
+
 export const BRAND_DESCRIPTION_MAX_LENGTH = 2000;

@@ -1,5 +1,5 @@
 import type { Database } from "../../db/database";
-import { paginationOf } from "../shared/list-query";
+import { paginationOf, type Pagination } from "../shared/list-query";
 import { containsPattern } from "../shared/search";
 import { validateInput } from "../shared/validation";
 import { DEFAULT_PRODUCT_SORT, type ProductSort } from "./catalog-values.shared";
@@ -28,7 +28,8 @@ import {
   WATER_RESISTANCE_MINIMUMS,
   type CaseSizeBand,
 } from "./watch-specs.shared";
-import type { ProductList } from "./catalog.service";
+
+export type ProductList = { products: PublicProduct[]; pagination: Pagination; facets?: FacetCounts };
 
 /**
  * The catalogue's reading side: a page of products with its exact total, by sort, search and

@@ -1,6 +1,13 @@
 import * as yup from "yup";
 import { blankToUndefined, emptyToUndefined, limitParam, pageParam } from "../shared/list-query";
-import { CATEGORIES, PRICE_MAX, PRODUCT_SORTS, SEARCH_MAX_LENGTH, STOCK_MAX } from "./catalog-values.shared";
+import {
+  CATEGORIES,
+  PRICE_MAX,
+  PRODUCT_SORTS,
+  SEARCH_MAX_LENGTH,
+  STOCK_MAX,
+  WEIGHT_GRAMS_MAX,
+} from "./catalog-values.shared";
 import {
   CASE_SIZE_VALUES,
   MOVEMENTS,
@@ -228,6 +235,18 @@ export const productSchema = yup.object({
     .integer("Reorder level must be a whole number")
     .min(0, "Reorder level cannot be negative")
     .max(STOCK_MAX, `Reorder level must be at most ${STOCK_MAX}`),
+  // Grams, packed. Empty on the form or null: none (the booking uses the store's default a piece);
+  // absent from an API call: unchanged for one edited, none for a new product.
+  weightGrams: yup
+    .number()
+    .transform((value: unknown, original: unknown) =>
+      typeof original === "string" && original.trim() === "" ? null : value,
+    )
+    .typeError("Weight must be a whole number of grams")
+    .nullable()
+    .integer("Weight must be a whole number of grams")
+    .min(1, "Weight must be at least 1 gram")
+    .max(WEIGHT_GRAMS_MAX, `Weight must be at most ${WEIGHT_GRAMS_MAX} grams`),
   brand: yup.string().trim().max(100, "Brand must be at most 100 characters").default(""),
   // Left out (an API client that knows no specifications), the product's are kept: catalog.service.ts.
   specs: specsSchema.default(undefined).optional(),

@@ -1,26 +1,19 @@
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
 import { NotFoundError } from "../shared/errors.shared";
-import type { Pagination } from "../shared/list-query";
 import { acceptedPhotoFormats, type PhotoUpload } from "./photo-processing";
 import { readPhotoFile } from "./photo-store";
 import { Product, type PublicProduct } from "./product.model";
 import type { MailContext } from "../mail/mail-layout";
 import type { SearchCache } from "./search-cache";
 import { orderBySort } from "./catalog-sql";
-import type { FacetCounts } from "./catalog-filters";
-import { CatalogListing } from "./catalog-listing";
-import { ProductEditing } from "./product-editing";
+import { CatalogListing, type ProductList } from "./catalog-listing";
+import { ProductEditing, type ProductForEditing } from "./product-editing";
+import { Brands, type Brand, type DeskBrand } from "./brands";
 
-export type { PhotoUpload };
+export type { PhotoUpload, ProductForEditing, ProductList };
 
-/** What the product form's edit page shows: the product, and the Image URL field as the admin gave it. */
-export type ProductForEditing = { product: PublicProduct; imageUrl: string };
-
-/** A brand as its page shows it. */
-export type Brand = { name: string; slug: string; description: string };
-
-export type ProductList = { products: PublicProduct[]; pagination: Pagination; facets?: FacetCounts };
+export type { Brand, DeskBrand };
 
 /**
  * The catalogue module's one entry for the pages and the API: the listing (catalog-listing.ts)
@@ -29,6 +22,7 @@ export type ProductList = { products: PublicProduct[]; pagination: Pagination; f
 export class CatalogService {
   private readonly listing: CatalogListing;
   private readonly editing: ProductEditing;
+  private readonly brands: Brands;
 
   /** `searchCache: null` searches every time (the bench's cost of a term never seen before). */
   constructor(
@@ -38,6 +32,7 @@ export class CatalogService {
   ) {
     this.listing = new CatalogListing(db, options);
     this.editing = new ProductEditing(db, mail);
+    this.brands = new Brands(db);
   }
 
   /** One page of the catalogue and its exact total, by sort, search and filters (catalog-listing.ts). */
@@ -50,11 +45,19 @@ export class CatalogService {
     return this.listing.refreshFacetIndex();
   }
 
-  /** A brand's record, by the slug of its page (docs/product.md, "Brands"). */
-  async getBrand(slug: string): Promise<Brand> {
-    const brand = await this.db("brands").where({ slug }).first("name", "slug", "description");
-    if (!brand) throw new NotFoundError("Brand not found");
-    return brand as Brand;
+  /** A brand's record, by the slug of its page (docs/product.md, "Brands"; brands.ts). */
+  getBrand(slug: string): Promise<Brand> {
+    return this.brands.getBrand(slug);
+  }
+
+  /** Every brand, with its number of watches, for the admins. */
+  listBrands(): Promise<DeskBrand[]> {
+    return this.brands.listBrands();
+  }
+
+  /** An admin replaces a brand's short text (400 on invalid input, 404 for an unknown brand). */
+  updateBrandText(slug: string, input: unknown): Promise<Brand> {
+    return this.brands.updateBrandText(slug, input);
   }
 
   async getProduct(id: string): Promise<PublicProduct> {
@@ -96,8 +99,8 @@ export class CatalogService {
     return acceptedPhotoFormats();
   }
 
-  /** A photo variant's file, for /photos/<file>; null when there is none by that name. */
-  async photoFile(file: string): Promise<{ bytes: Buffer; type: string } | null> {
+  /** A photo variant's file, for /photos/<file>; null when there is none by that name, or it is not shown (photo-store.ts). */
+  async photoFile(file: string): Promise<{ bytes: Buffer; type: string; ofReview: boolean } | null> {
     return readPhotoFile(this.db, file);
   }
 

@@ -56,8 +56,32 @@ export async function releasePhoto(trx: Knex.Transaction, photoId: string): Prom
     .delete();
 }
 
-/** A variant's bytes and type, by the file name of its address. */
-export async function readPhotoFile(db: Database, file: string): Promise<{ bytes: Buffer; type: string } | null> {
-  const variant = await PhotoVariant.query(db).findById(file).select("bytes", "type");
-  return variant ? { bytes: variant.bytes, type: variant.type } : null;
+/**
+ * A variant's bytes and type, by the file name of its address; null when there is none, or when
+ * it is a photo of a review that is not published (pending, or hidden by an admin): those are
+ * not shown to anyone. `ofReview` says that the photo belongs to a review, whose status may
+ * still change.
+ */
+export async function readPhotoFile(
+  db: Database,
+  file: string,
+): Promise<{ bytes: Buffer; type: string; ofReview: boolean } | null> {
+  const variant = await PhotoVariant.query(db)
+    .findById(file)
+    .select(
+      "bytes",
+      "type",
+      db.raw(
+        `(SELECT coalesce(bool_and(reviews.status = 'approved'), true) AS shown
+            FROM review_photos JOIN reviews ON reviews.id = review_photos.review_id
+           WHERE review_photos.photo_id = photo_variants.photo_id)`,
+      ),
+      db.raw(
+        "EXISTS (SELECT 1 FROM review_photos WHERE review_photos.photo_id = photo_variants.photo_id) AS of_review",
+      ),
+    );
+  if (!variant) return null;
+  const row = variant as PhotoVariant & { shown: boolean; ofReview: boolean };
+  if (!row.shown) return null;
+  return { bytes: row.bytes, type: row.type, ofReview: row.ofReview };
 }

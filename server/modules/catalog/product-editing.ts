@@ -10,7 +10,9 @@ import { PHOTO_FIELD } from "./photo-values.shared";
 import { Product, type PublicProduct } from "./product.model";
 import type { MailContext } from "../mail/mail-layout";
 import { queueDueStockAlerts } from "./stock-alerts.service";
-import type { ProductForEditing } from "./catalog.service";
+
+/** What the product form's edit page shows: the product, and the Image URL field as the admin gave it. */
+export type ProductForEditing = { product: PublicProduct; imageUrl: string };
 
 /**
  * The catalogue's writing side: products made, changed and deleted, with their photos. Each

@@ -17,7 +17,7 @@ import {
   type ShapeOf,
 } from "../shared/shapes";
 import { SPEC_DEFINITIONS, SPEC_KEYS, type SpecDefinition, type SpecKey, type WatchSpecs } from "./watch-specs.shared";
-import { CATEGORIES, type Category } from "./catalog-values.shared";
+import { CATEGORIES, WEIGHT_GRAMS_MAX, type Category } from "./catalog-values.shared";
 import type { ProductImage } from "../shared/product-images.shared";
 import { productImagesShape } from "../shared/product-images.shape";
 
@@ -77,6 +77,14 @@ export const productShape = object({
     minimum: 0,
     description: "The stock report lists the product once its stock is at or below this (default 2)",
   }),
+  weightGrams: nullable(
+    integer({
+      minimum: 1,
+      maximum: WEIGHT_GRAMS_MAX,
+      description:
+        "Grams, packed; a courier booking sends it times the quantity. Null: none given (the store's default a piece is used). Absent from a PUT: kept",
+    }),
+  ),
   brand: text(),
   specs: specsShape,
   rating: nullable(
@@ -112,6 +120,8 @@ export class Product extends BaseModel {
   stock!: number;
   /** The stock report lists the product at or below it (docs/product.md, "Reports"). */
   reorderLevel!: number;
+  /** Grams, packed; null: the booking uses the store's default a piece (server/flows/shipping.ts). */
+  weightGrams!: number | null;
   brand!: string;
   // The specifications, one column each (migration 20261126000031).
   reference!: string | null;
@@ -150,6 +160,7 @@ export class Product extends BaseModel {
       imagePlaceholder: this.imagePlaceholder ?? null,
       stock: this.stock,
       reorderLevel: this.reorderLevel,
+      weightGrams: this.weightGrams ?? null,
       brand: this.brand,
       specs: this.watchSpecs(),
       rating: this.ratingAverage ?? null,

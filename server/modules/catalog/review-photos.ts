@@ -3,18 +3,20 @@ import { InvalidInputError, TooLargeError } from "../shared/errors.shared";
 import { inspectPhoto, preparePhoto, type PhotoUpload, type PreparedPhoto } from "./photo-processing";
 import { storePhoto } from "./photo-store";
 import { ReviewPhoto } from "./review.model";
-import { REVIEW_PHOTO_FIELDS, REVIEW_PHOTOS_MAX } from "./review-values.shared";
+import { PHOTO_FIELD } from "./photo-values.shared";
+import { REVIEW_PHOTOS_MAX } from "./review-values.shared";
 
 /**
  * A review's photos go through the product photos' pipeline (photo-processing.ts): the same
- * limits (10 MB, 40 megapixels, the formats read), the same variants, stored in the same tables;
- * each problem is said beside its own file input (`photo1` … `photo3`).
+ * limits (10 MB, 40 megapixels, the formats read), the same messages, the same variants, stored
+ * in the same tables. They come in the one field `image` (PHOTO_FIELD), as a product's photo
+ * does; when there are several, each problem names its photo ("Photo 2: ...").
  */
 export async function checkReviewPhotos(photos: PhotoUpload[]): Promise<InvalidInputError | null> {
   if (photos.length > REVIEW_PHOTOS_MAX) {
-    return new InvalidInputError([{ field: "photos", message: `At most ${REVIEW_PHOTOS_MAX} photos` }]);
+    return new InvalidInputError([{ field: PHOTO_FIELD, message: `At most ${REVIEW_PHOTOS_MAX} photos` }]);
   }
-  const errors: InvalidInputError["errors"] = [];
+  const messages: string[] = [];
   let tooLarge = false;
   for (const [index, photo] of photos.entries()) {
     try {
@@ -22,10 +24,13 @@ export async function checkReviewPhotos(photos: PhotoUpload[]): Promise<InvalidI
     } catch (error) {
       if (!(error instanceof InvalidInputError)) throw error;
       tooLarge ||= error instanceof TooLargeError;
-      errors.push(...error.errors.map(({ message }) => ({ field: REVIEW_PHOTO_FIELDS[index]!, message })));
+      for (const { message } of error.errors)
+        messages.push(photos.length > 1 ? `Photo ${index + 1}: ${message}` : message);
     }
   }
-  if (errors.length === 0) return null;
+  if (messages.length === 0) return null;
+  // One message beside the one field: the form shows a field's first error only.
+  const errors = [{ field: PHOTO_FIELD, message: messages.join(" ") }];
   return tooLarge ? new TooLargeError(errors) : new InvalidInputError(errors);
 }
 

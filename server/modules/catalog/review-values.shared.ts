@@ -12,8 +12,6 @@ export const REVIEW_TEXT_MAX = 2000;
 export const REVIEW_HIDDEN_REASON_MAX = 300;
 /** Photos a review may carry, each within the product photos' limits (photo-values.shared.ts). */
 export const REVIEW_PHOTOS_MAX = 3;
-/** The form's file inputs: `photo1` … `photo3`. */
-export const REVIEW_PHOTO_FIELDS = ["photo1", "photo2", "photo3"] as const;
 
 /** A product's published reviews, this many a page (pages and the API's default). */
 export const REVIEWS_PAGE_SIZE = 10;

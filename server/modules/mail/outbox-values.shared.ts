@@ -11,6 +11,7 @@ export const MAIL_KINDS = [
   "order-cancelled",
   "order-cancelled-by-customer",
   "order-returned-to-sender",
+  "order-delivery-attempt",
   "password-reset",
   "password-changed",
   "email-change-link",

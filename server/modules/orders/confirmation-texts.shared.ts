@@ -1,5 +1,5 @@
 import { formatRupees } from "../shared/money.shared";
-import type { MessageLanguage, OrderMessageKind } from "./order-confirmation.shared";
+import type { ConfirmationTextKind, MessageLanguage } from "./order-confirmation.shared";
 import { shortOrderId } from "./order-values.shared";
 
 /**
@@ -72,7 +72,7 @@ const TEXTS: Record<
 /** The text of an order's message of this kind, in this language. */
 export function orderText(
   language: MessageLanguage,
-  kind: OrderMessageKind,
+  kind: ConfirmationTextKind,
   order: TextOrder,
   cause: CancellationCause = "not-confirmed",
 ): string {

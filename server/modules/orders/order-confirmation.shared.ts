@@ -1,3 +1,5 @@
+import type { PaymentStatus } from "./order-values.shared";
+
 /**
  * An order's confirmation by its customer (docs/product.md, "Confirming an order"): plain data,
  * usable by the pages' browser bundle too.
@@ -22,13 +24,44 @@ export function defaultMessageLanguage(phone: string | null | undefined): Messag
 }
 
 /** The texts the store sends about an order, and how they travel (`file`: written under DATA_DIR, no channel configured). */
-export const ORDER_MESSAGE_KINDS = ["confirmation", "reminder", "cancellation"] as const;
+export const CONFIRMATION_TEXT_KINDS = ["confirmation", "reminder", "cancellation"] as const;
+export type ConfirmationTextKind = (typeof CONFIRMATION_TEXT_KINDS)[number];
+/**
+ * The texts of an order paid in advance (docs/product.md, "Paying in advance"): placed (what to
+ * pay, where, by when), its payment verified or rejected, and cancelled unpaid.
+ */
+export const PAYMENT_TEXT_KINDS = ["payment-awaited", "payment-verified", "payment-rejected", "not-paid"] as const;
+export type PaymentTextKind = (typeof PAYMENT_TEXT_KINDS)[number];
+export const ORDER_MESSAGE_KINDS = [...CONFIRMATION_TEXT_KINDS, ...PAYMENT_TEXT_KINDS] as const;
 export type OrderMessageKind = (typeof ORDER_MESSAGE_KINDS)[number];
+
+/** Whether a text is about a transfer's payment (sent whatever the order's confirmation). */
+export function isPaymentTextKind(kind: OrderMessageKind): kind is PaymentTextKind {
+  return (PAYMENT_TEXT_KINDS as readonly string[]).includes(kind);
+}
 export const TEXT_CHANNELS = ["whatsapp", "sms", "file"] as const;
 export type TextChannel = (typeof TEXT_CHANNELS)[number];
 /** A text's progress as its provider reports it; it only moves forward (queued < sent < delivered < read), or fails. */
 export const ORDER_MESSAGE_STATUSES = ["queued", "sent", "delivered", "read", "failed"] as const;
 export type OrderMessageStatus = (typeof ORDER_MESSAGE_STATUSES)[number];
+
+/**
+ * Only a cash-on-delivery order is confirmed by its customer's answer or a call; an order paid in
+ * advance is confirmed by its payment, verified by the store (docs/decisions/2026-11-26-advance-payment.md),
+ * so it never waits for an answer nor is sent the confirmation text. The admin list's filters read
+ * the same payment status in SQL.
+ */
+export const CONFIRMED_BY_ANSWER: PaymentStatus = "on-delivery";
+export const CONFIRMED_BY_PAYMENT: PaymentStatus = "verified";
+
+export function isConfirmedByAnswer(order: { paymentStatus: PaymentStatus }): boolean {
+  return order.paymentStatus === CONFIRMED_BY_ANSWER;
+}
+
+/** Confirmed enough to ship without asking again: by phone or the customer's answer, or by a verified payment. */
+export function isConfirmed(order: { confirmedAt: Date | string | null; paymentStatus: PaymentStatus }): boolean {
+  return Boolean(order.confirmedAt) || order.paymentStatus === CONFIRMED_BY_PAYMENT;
+}
 
 /** The reason on an order the store cancelled because nobody answered its confirmation. */
 export const NOT_CONFIRMED_REASON = "Not confirmed";

@@ -55,6 +55,7 @@ export type AnsweringOrder = Pick<
   | "confirmationStatus"
   | "language"
   | "totalPrice"
+  | "paymentStatus"
 >;
 
 const ANSWERING_COLUMNS = [
@@ -73,6 +74,7 @@ const ANSWERING_COLUMNS = [
   "confirmationStatus",
   "language",
   "totalPrice",
+  "paymentStatus",
 ] as const;
 
 /**

@@ -7,7 +7,13 @@ import { formatPakistaniMobile } from "../shared/phone.shared";
 import { containsPattern } from "../shared/search";
 import { validateInput } from "../shared/validation";
 import { STORE_TIME_ZONE, UNCONFIRMED_FILTER, shortOrderId } from "./order-values.shared";
-import { NOT_CONFIRMED_REASON, type OrderReplyRecord, type OrderTextRecord } from "./order-confirmation.shared";
+import {
+  CONFIRMED_BY_ANSWER,
+  CONFIRMED_BY_PAYMENT,
+  NOT_CONFIRMED_REASON,
+  type OrderReplyRecord,
+  type OrderTextRecord,
+} from "./order-confirmation.shared";
 import { Order } from "./order.model";
 import type { OrderListMeta, PublicOrder } from "./order.shape";
 import { ordersCsv } from "./orders-csv";
@@ -240,12 +246,20 @@ export class OrderDeskService {
  */
 function deskFilter<Q extends OrderQuery>(query: Q, filter: DeskFilter): Q {
   const { status, search, from, to, confirmation } = filter;
-  if (confirmation === "pending") query.where("orders.status", "Pending").where("orders.confirmationStatus", "pending");
-  else if (confirmation === "confirmed" || confirmation === "cancelled") {
+  if (confirmation === "pending") {
+    query
+      .where("orders.status", "Pending")
+      .where("orders.confirmationStatus", "pending")
+      .where("orders.paymentStatus", CONFIRMED_BY_ANSWER);
+  } else if (confirmation === "confirmed" || confirmation === "cancelled") {
     query.where("orders.confirmationStatus", confirmation);
   } else if (confirmation === "not-answered") query.where("orders.cancelReason", NOT_CONFIRMED_REASON);
-  if (status === UNCONFIRMED_FILTER) query.where("orders.status", "Pending").whereNull("orders.confirmedAt");
-  else if (status) query.where("orders.status", status);
+  if (status === UNCONFIRMED_FILTER) {
+    query
+      .where("orders.status", "Pending")
+      .whereNull("orders.confirmedAt")
+      .whereNot("orders.paymentStatus", CONFIRMED_BY_PAYMENT);
+  } else if (status) query.where("orders.status", status);
   if (from) query.whereRaw("orders.created_at >= (?::date)::timestamp AT TIME ZONE ?", [from, STORE_TIME_ZONE]);
   if (to) query.whereRaw("orders.created_at < (?::date + 1)::timestamp AT TIME ZONE ?", [to, STORE_TIME_ZONE]);
   if (search) {

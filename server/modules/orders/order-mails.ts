@@ -252,3 +252,34 @@ export function returnedToSenderMail(
     }),
   };
 }
+
+/**
+ * To the customer when the courier tried to deliver and could not, saying why as the courier did
+ * (server/flows/courier-sync.ts): they can be ready for the next try, or call the store.
+ */
+export function deliveryAttemptMail(
+  context: MailContext,
+  order: Pick<MailOrder, "id" | "customerName" | "customerEmail"> & { courier: string; trackingNumber: string },
+  reason: string,
+): MailToQueue {
+  const number = `#${shortOrderId(order.id)}`;
+  return {
+    kind: "order-delivery-attempt",
+    to: order.customerEmail,
+    ...renderMail(context, {
+      subject: `${order.courier} could not deliver your order ${number}`,
+      greeting: `Dear ${order.customerName},`,
+      blocks: [
+        {
+          kind: "paragraph",
+          text: `${order.courier} tried to deliver your order ${number} (tracking number ${order.trackingNumber}) but could not: ${reason}.`,
+        },
+        {
+          kind: "paragraph",
+          text: "The courier will try again. Please keep your phone on and the cash ready, or reply to this mail if anything needs to change.",
+        },
+        { kind: "link", label: "View your order", url: siteLink(context, `/my-orders/${order.id}`) },
+      ],
+    }),
+  };
+}

@@ -1,4 +1,5 @@
 import { Model } from "objection";
+import type { OrderShipment } from "./shipment-events";
 import { BaseModel } from "../../db/base.model";
 import { fromPaisa, toPaisa } from "../shared/money.shared";
 import { OrderReturn } from "./order-return.model";
@@ -98,6 +99,8 @@ export class Order extends BaseModel {
   updatedAt!: Date;
   items?: OrderItem[];
   returns?: OrderReturn[];
+  /** The booked parcel and its events, when read with them (orders.service.ts readOrderRows); not a column. */
+  shipment?: OrderShipment | null;
 
   // Column names in camelCase: knexSnakeCaseMappers turns them into the table's snake_case.
   static relationMappings = () => ({
@@ -190,6 +193,7 @@ export class Order extends BaseModel {
             }
           : null,
       returns: (this.returns ?? []).map((orderReturn) => orderReturn.toPublic()),
+      shipment: this.shipment ?? null,
       createdAt: new Date(this.createdAt).toISOString(),
       updatedAt: new Date(this.updatedAt).toISOString(),
     };

@@ -1,6 +1,7 @@
 import { addressShape } from "../shared/address.shape";
 import {
   arrayOf,
+  boolean,
   dateTime,
   described,
   email,
@@ -15,6 +16,7 @@ import {
 } from "../shared/shapes";
 import { productImagesShape } from "../shared/product-images.shape";
 import { COURIER_NAMES } from "../../providers/couriers/courier-providers.shared";
+import { PARCEL_STAGES } from "../../providers/couriers/courier-provider.shared";
 import { PAYMENT_METHOD_NAMES } from "../../providers/payment-methods/payment-methods.shared";
 import { ORDER_STATUSES, OUTCOME_KINDS, PAYMENT_STATUSES, RETURN_TO_SENDER_REASONS } from "./order-values.shared";
 import {
@@ -137,6 +139,46 @@ export const orderShape = object({
     "What became of a shipped parcel that was not delivered (the order is Cancelled); null otherwise",
   ),
   returns: described(arrayOf(returnShape), "The order's returns, oldest first (an empty array when none)"),
+  shipment: described(
+    nullable(
+      object({
+        courier: oneOf(["PostEx", "Leopards"] as const),
+        trackingNumber: text(),
+        events: described(
+          arrayOf(
+            object({
+              at: described(
+                dateTime(),
+                "When the courier says it happened (when the store first saw it, if the courier gave no time)",
+              ),
+              status: described(
+                nullable(oneOf(PARCEL_STAGES)),
+                "The store's reading of the courier's status; null for words the store does not know (kept, not acted on)",
+              ),
+              code: described(nullable(text()), "The courier's status code, when it gives one (PostEx)"),
+              text: described(text(), "The courier's own words"),
+              reason: described(
+                nullable(text()),
+                "Why a delivery attempt failed or the parcel comes back, as the courier said",
+              ),
+            }),
+          ),
+          "The parcel's events as its courier reported them, oldest first",
+        ),
+        payment: described(
+          nullable(
+            object({
+              paid: described(boolean(), "Whether the courier has paid the collected cash over to the store"),
+              paidOn: described(nullable(text()), "The payment's date as the courier gives it"),
+              receipt: described(nullable(text()), "The courier's receipt (PostEx CPR) or cheque number"),
+            }),
+          ),
+          "For a delivered cash-on-delivery parcel, what the courier says of its payment; null until it was asked",
+        ),
+      }),
+    ),
+    "The parcel booked through a courier's API (PostEx, Leopards) and what the courier reported of it; null without one (a typed tracking number has none)",
+  ),
   createdAt: dateTime(),
   updatedAt: dateTime(),
 });

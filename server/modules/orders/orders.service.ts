@@ -10,6 +10,7 @@ import { Order } from "./order.model";
 import type { OrderListMeta, PublicOrder } from "./order.shape";
 import { orderListQuerySchema } from "./orders.schemas";
 import { returnRefusal } from "./return-values.shared";
+import { shipmentsOf } from "./shipment-events";
 
 export type { PublicOrder };
 
@@ -102,5 +103,11 @@ export async function readOrderRows(db: Knex, narrow: (query: OrderQuery) => voi
     .modify("newestFirst")
     .withGraphFetched("[items(inCartOrder), returns(oldestFirst).items(inOrder)]");
   narrow(query);
-  return query;
+  const orders = await query;
+  const shipments = await shipmentsOf(
+    db,
+    orders.map((order) => order.id),
+  );
+  for (const order of orders) order.shipment = shipments.get(order.id) ?? null;
+  return orders;
 }

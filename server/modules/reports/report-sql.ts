@@ -113,17 +113,23 @@ export const REFUNDS_PAID = `SELECT order_id, SUM(refund_amount) AS refunded
 /**
  * The money of a set of orders (RULINGS.md: the dashboard's money figures, which the reports use
  * too), as select-list columns over `orders` LEFT JOIN the refunds (REFUNDS_PAID) AS `refunds`;
- * one binding (the methods paid on delivery). Collected: delivered orders paid on delivery, less
- * the refunds paid on orders not cancelled. To collect: orders Pending or Shipped.
+ * one binding (the methods paid on delivery). Collected: delivered orders paid on delivery and
+ * orders whose advance payment is verified (in the till before the parcel leaves; the verified
+ * amount is the order's total, server/modules/orders/order-payment.ts), less the refunds paid, all
+ * on orders not cancelled. To collect: the other orders Pending or Shipped.
  */
+const COLLECTED = `orders.status <> 'Cancelled'
+    AND ((orders.status = 'Delivered' AND orders.payment_method = ANY(?)) OR orders.payment_status = 'verified')`;
+
 export const MONEY_COLUMNS = `
-  COALESCE(SUM(orders.total_price) FILTER (WHERE orders.status = 'Delivered' AND orders.payment_method = ANY(?)), 0) AS "deliveredAmount",
+  COALESCE(SUM(orders.total_price) FILTER (WHERE ${COLLECTED}), 0) AS "collectedAmount",
   COALESCE(SUM(refunds.refunded) FILTER (WHERE orders.status <> 'Cancelled'), 0) AS "refundedAmount",
-  COALESCE(SUM(orders.total_price) FILTER (WHERE orders.status IN ('Pending', 'Shipped')), 0) AS "toCollectAmount",
+  COALESCE(SUM(orders.total_price) FILTER (WHERE orders.status IN ('Pending', 'Shipped')
+    AND orders.payment_status <> 'verified'), 0) AS "toCollectAmount",
   COALESCE(SUM(orders.total_price) FILTER (WHERE orders.status = 'Cancelled'), 0) AS "cancelledAmount"`;
 
 export type MoneyAmounts = {
-  deliveredAmount: number;
+  collectedAmount: number;
   refundedAmount: number;
   toCollectAmount: number;
   cancelledAmount: number;
@@ -135,7 +141,7 @@ export type MoneyPaisa = { collected: number; toCollect: number; cancelled: numb
 /** Revenue is what the orders are worth: collected and still to collect (cancelled orders and refunds out). */
 export function moneyOf(amounts: MoneyAmounts): MoneyPaisa {
   const paisa = (rupees: number) => Math.round(Number(rupees) * 100);
-  const collected = paisa(amounts.deliveredAmount) - paisa(amounts.refundedAmount);
+  const collected = paisa(amounts.collectedAmount) - paisa(amounts.refundedAmount);
   const toCollect = paisa(amounts.toCollectAmount);
   return { collected, toCollect, cancelled: paisa(amounts.cancelledAmount), revenue: collected + toCollect };
 }

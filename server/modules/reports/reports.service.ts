@@ -4,6 +4,7 @@ import { Order } from "../orders/order.model";
 import type { PublicOrder } from "../orders/order.shape";
 import { readOrders } from "../orders/orders.service";
 import { STORE_TIME_ZONE } from "../orders/order-values.shared";
+import { CONFIRMED_BY_ANSWER, CONFIRMED_BY_PAYMENT } from "../orders/order-confirmation.shared";
 import type { StoreCounts } from "./store-figures.shared";
 import type { Clock } from "../shared/clock";
 import { systemClock } from "../shared/clock";
@@ -48,13 +49,14 @@ export type DashboardFigures = {
 };
 
 /**
- * Revenue as a cash-on-delivery shop counts it (RULINGS.md: the dashboard's money figures): only a
- * delivered parcel's cash is in the till, and a refund takes its amount back out.
+ * Revenue as a cash-on-delivery shop counts it (RULINGS.md: the dashboard's money figures): a
+ * delivered parcel's cash or a verified advance payment is in the till, and a refund takes its
+ * amount back out.
  */
 export type Revenue = {
-  /** Delivered orders of the methods paid on delivery (cash on delivery), less the refunds paid. */
+  /** Delivered cash-on-delivery orders and verified advance payments, less the refunds paid. */
   collected: number;
-  /** Orders not yet delivered and not cancelled (Pending and Shipped): cash the couriers still bring. */
+  /** Orders Pending or Shipped whose money is not in yet: cash the couriers still bring, transfers not verified. */
   toCollect: number;
   /** Cancelled orders' totals: never counted in the other figures. */
   cancelled: number;
@@ -150,21 +152,27 @@ export class ReportsService {
           Order.raw("COUNT(*)::int AS total_orders"),
           Order.raw(MONEY_COLUMNS, [PAID_ON_DELIVERY]),
           Order.raw("(COUNT(*) FILTER (WHERE status = 'Pending'))::int AS pending_orders"),
-          Order.raw("(COUNT(*) FILTER (WHERE status = 'Pending' AND confirmed_at IS NULL))::int AS unconfirmed_orders"),
-          Order.raw(`(COUNT(*) FILTER (WHERE phone IS NOT NULL AND ${TODAY_IN_PAKISTAN}))::int AS asked_today`, [
-            STORE_TIME_ZONE,
-            STORE_TIME_ZONE,
-          ]),
+          // The same orders as the admin list's filters these figures link to (order-desk.ts): an
+          // order paid in advance is confirmed by its payment, never asked (order-confirmation.shared.ts).
+          Order.raw(
+            "(COUNT(*) FILTER (WHERE status = 'Pending' AND confirmed_at IS NULL AND payment_status <> ?))::int AS unconfirmed_orders",
+            [CONFIRMED_BY_PAYMENT],
+          ),
+          Order.raw(
+            `(COUNT(*) FILTER (WHERE phone IS NOT NULL AND payment_status = ? AND ${TODAY_IN_PAKISTAN}))::int AS asked_today`,
+            [CONFIRMED_BY_ANSWER, STORE_TIME_ZONE, STORE_TIME_ZONE],
+          ),
           Order.raw(
             `(COUNT(*) FILTER (WHERE phone IS NOT NULL AND ${TODAY_IN_PAKISTAN} AND confirmation_status = 'confirmed'))::int AS confirmed_today`,
             [STORE_TIME_ZONE, STORE_TIME_ZONE],
           ),
           Order.raw(
-            "(COUNT(*) FILTER (WHERE status = 'Pending' AND confirmation_status = 'pending' AND phone IS NOT NULL))::int AS awaiting_confirmation",
+            "(COUNT(*) FILTER (WHERE status = 'Pending' AND confirmation_status = 'pending' AND phone IS NOT NULL AND payment_status = ?))::int AS awaiting_confirmation",
+            [CONFIRMED_BY_ANSWER],
           ),
         ) as unknown as Promise<{
         totalOrders: number;
-        deliveredAmount: number;
+        collectedAmount: number;
         refundedAmount: number;
         toCollectAmount: number;
         cancelledAmount: number;
@@ -177,9 +185,9 @@ export class ReportsService {
       countAllProducts(this.db),
       readOrders(this.db, (query) => query.limit(DASHBOARD_LATEST_ORDERS)),
     ]);
-    const { deliveredAmount, refundedAmount, toCollectAmount, cancelledAmount, askedToday, confirmedToday } =
+    const { collectedAmount, refundedAmount, toCollectAmount, cancelledAmount, askedToday, confirmedToday } =
       orderFigures;
-    const money = moneyOf({ deliveredAmount, refundedAmount, toCollectAmount, cancelledAmount });
+    const money = moneyOf({ collectedAmount, refundedAmount, toCollectAmount, cancelledAmount });
     const revenue: Revenue = {
       collected: money.collected / 100,
       toCollect: money.toCollect / 100,

@@ -23,7 +23,7 @@ export type SalesFigures = {
   averageOrderValue: number;
   /** Delivered cash-on-delivery orders (and verified advance payments), less refunds. */
   collected: number;
-  /** Orders placed and not yet delivered or cancelled. */
+  /** Orders Pending or Shipped whose money is not in yet (not a verified advance payment). */
   toCollect: number;
   cancelledOrders: number;
   /** The cancelled orders' totals, outside the revenue. */
@@ -65,7 +65,7 @@ async function salesSeries(db: Database, period: ReportPeriod, by: Grouping): Pr
              GROUP BY 1)
      SELECT to_char(buckets.bucket, 'YYYY-MM-DD') AS bucket,
             COALESCE(placed.orders, 0) AS orders, COALESCE(placed."cancelledOrders", 0) AS "cancelledOrders",
-            COALESCE(placed."deliveredAmount", 0) AS "deliveredAmount",
+            COALESCE(placed."collectedAmount", 0) AS "collectedAmount",
             COALESCE(placed."refundedAmount", 0) AS "refundedAmount",
             COALESCE(placed."toCollectAmount", 0) AS "toCollectAmount",
             COALESCE(placed."cancelledAmount", 0) AS "cancelledAmount"

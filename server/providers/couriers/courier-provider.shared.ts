@@ -45,8 +45,12 @@ export type CourierBooking = {
   cancel(trackingNumber: string): Promise<void>;
   /** Each parcel's events as its courier lists them now, oldest first; parcels it does not know are left out. */
   track(trackingNumbers: readonly string[]): Promise<ParcelTrack[]>;
+  /** What the courier says of its payment of each delivered parcel's cash; parcels it does not know are left out. */
+  payments(trackingNumbers: readonly string[]): Promise<ParcelPayment[]>;
   /** The airway bill to print: a PDF the store fetches for the admin, or the courier's own link. */
   airwayBill(parcel: { trackingNumber: string; airwayBillUrl: string | null }): Promise<AirwayBill>;
+  /** The load sheet (a PDF) handed over with these parcels at pickup; only couriers whose API makes one (PostEx). */
+  loadSheet?(trackingNumbers: readonly string[]): Promise<Buffer>;
 };
 
 /** A city of the courier's list: its id where the API books by id (Leopards), and its name. */
@@ -81,6 +85,18 @@ export const PARCEL_STAGES = [
 ] as const;
 export type ParcelStage = (typeof PARCEL_STAGES)[number];
 
+/** Each stage as the order pages name it in the parcel's timeline. */
+export const PARCEL_STAGE_LABELS: Record<ParcelStage, string> = {
+  booked: "Booked",
+  "picked-up": "Picked up",
+  "in-transit": "In transit",
+  "out-for-delivery": "Out for delivery",
+  attempted: "Delivery attempted",
+  delivered: "Delivered",
+  returned: "Returning to the store",
+  cancelled: "Cancelled by the courier",
+};
+
 /** One step of a parcel as its courier reports it. */
 export type ParcelEvent = {
   /** When the courier says it happened; null when its answer gives no time. */
@@ -95,3 +111,6 @@ export type ParcelEvent = {
 };
 
 export type ParcelTrack = { trackingNumber: string; events: ParcelEvent[] };
+
+/** Whether the courier paid a parcel's cash over, the date it gives, and its receipt or cheque number. */
+export type ParcelPayment = { trackingNumber: string; paid: boolean; paidOn: string | null; receipt: string | null };

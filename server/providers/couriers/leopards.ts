@@ -3,6 +3,7 @@ import type {
   CourierBooking,
   CourierCity,
   ParcelEvent,
+  ParcelPayment,
   ParcelStage,
   ParcelToBook,
   ParcelTrack,
@@ -30,7 +31,7 @@ export type LeopardsConfig = {
 };
 
 const COURIER = "Leopards";
-/** Parcels asked after in one trackBookedPacket call. */
+/** Parcels asked after in one trackBookedPacket or getPaymentDetails call (the latter's documented limit). */
 export const LEOPARDS_TRACK_BATCH = 50;
 
 /**
@@ -117,6 +118,26 @@ export function leopardsBooking(config: LeopardsConfig, options: { timeoutMs?: n
         }
       }
       return tracks;
+    },
+
+    async payments(trackingNumbers: readonly string[]): Promise<ParcelPayment[]> {
+      const payments: ParcelPayment[] = [];
+      for (let start = 0; start < trackingNumbers.length; start += LEOPARDS_TRACK_BATCH) {
+        const batch = trackingNumbers.slice(start, start + LEOPARDS_TRACK_BATCH);
+        const body = await call("getPaymentDetails", { cn_numbers: batch.join(",") });
+        for (const entry of listOf(body.payment_list)) {
+          const trackingNumber = textOf(entry.booked_packet_cn);
+          if (!trackingNumber || !batch.includes(trackingNumber)) continue;
+          // "Paid" is the only status seen; anything else is read as not paid yet (docs/couriers.md).
+          payments.push({
+            trackingNumber,
+            paid: (textOf(entry.status) ?? "").toLowerCase() === "paid",
+            paidOn: textOf(entry.invoice_cheque_date),
+            receipt: textOf(entry.invoice_cheque_no),
+          });
+        }
+      }
+      return payments;
     },
 
     async airwayBill(parcel) {

@@ -3,6 +3,7 @@ import type {
   CourierBooking,
   CourierCity,
   ParcelEvent,
+  ParcelPayment,
   ParcelStage,
   ParcelToBook,
   ParcelTrack,
@@ -125,13 +126,40 @@ export function postexBooking(config: PostexConfig, options: { timeoutMs?: numbe
       return tracks;
     },
 
+    async payments(trackingNumbers: readonly string[]): Promise<ParcelPayment[]> {
+      const payments: ParcelPayment[] = [];
+      for (const trackingNumber of trackingNumbers) {
+        const answer = await call("GET", `/v1/payment-status/${encodeURIComponent(trackingNumber)}`);
+        if (answer.status === 404) continue;
+        const dist = objectOf(distOf(answer));
+        // settle may be a boolean or "true"/"false"; the reserve's CPR is the last payment, the upfront's the first.
+        payments.push({
+          trackingNumber,
+          paid: isTrue(dist.settle),
+          paidOn: textOf(dist.settlementDate) ?? textOf(dist.reservePaymentDate) ?? textOf(dist.upfrontPaymentDate),
+          receipt: textOf(dist.cprNumber_2) ?? textOf(dist.cprNumber_1),
+        });
+      }
+      return payments;
+    },
+
     async airwayBill(parcel) {
       const answer = await call("GET", `/v1/get-invoice?trackingNumbers=${encodeURIComponent(parcel.trackingNumber)}`);
-      if (answer.status === 200 && answer.body.subarray(0, 5).toString("latin1") === "%PDF-") {
+      if (answer.status === 200 && isPdf(answer.body)) {
         return { kind: "pdf", body: answer.body };
       }
       distOf(answer);
       throw new CourierUnreachable(COURIER, "PostEx did not give the airway bill as a PDF");
+    },
+
+    async loadSheet(trackingNumbers) {
+      const answer = await call("POST", "/v2/generate-load-sheet", {
+        pickupAddress: config.pickupAddressCode,
+        trackingNumbers,
+      });
+      if (answer.status === 200 && isPdf(answer.body)) return answer.body;
+      distOf(answer);
+      throw new CourierUnreachable(COURIER, "PostEx did not give the load sheet as a PDF");
     },
   };
 }
@@ -143,6 +171,10 @@ function distOf(answer: CourierAnswer): unknown {
   if (answer.status === 200 && code === "200") return body.dist;
   const message = textOf(body.statusMessage) ?? textOf(body.message) ?? textOf(body.error) ?? `HTTP ${answer.status}`;
   throw new CourierRefused(COURIER, `PostEx: ${message}`);
+}
+
+function isPdf(body: Buffer): boolean {
+  return body.subarray(0, 5).toString("latin1") === "%PDF-";
 }
 
 function objectOf(value: unknown): Record<string, unknown> {

@@ -1,0 +1,169 @@
+/**
+ * `npm run bench:reports` (and a step of `npm run bench`, `--only reports` alone): each admin
+ * report (docs/product.md, "Reports") asked through GET /api/v1/reports/{name} over 100,000 orders
+ * spread over a year (bench/database.ts, seedReportOrders), for the last 30 days and for the whole
+ * year, 10 connections. No report is cached anywhere (every request runs its SQL), so every answer
+ * is a cache miss. Writes bench/results/reports.{json,md} (or --out). The target (RULINGS.md,
+ * fifth wave): p99 under 200 ms, an absolute figure, reported with the machine's load.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { hashPassword } from "../server/modules/accounts/passwords";
+import { REPORT_NAMES } from "../server/modules/reports/report-period.shared";
+import { BENCH_PASSWORD, openBenchDatabase, seedBenchData, seedReportOrders } from "./database";
+import { runLoad, type LoadResult } from "./load";
+import { buildStore, ROOT, startStore, type Started } from "./processes";
+
+const { values: args } = parseArgs({
+  options: {
+    orders: { type: "string", default: "100000" },
+    duration: { type: "string", default: "8" },
+    warmup: { type: "string", default: "2" },
+    connections: { type: "string", default: "10" },
+    out: { type: "string", default: "bench/results" },
+    "skip-build": { type: "boolean", default: false },
+    keep: { type: "boolean", default: false },
+  },
+});
+
+/** The p99 each report must stay under (docs/product.md, "Reports"). */
+export const REPORT_P99_TARGET_MS = 200;
+const ADMIN_EMAIL = "reports-admin@bench.waqt.pk";
+
+type ReportRow = {
+  id: string;
+  report: string;
+  range: "30 days" | "year";
+  from: string;
+  to: string;
+  result: LoadResult;
+};
+
+/** YYYY-MM-DD of a moment in Pakistan, `daysBefore` days earlier. */
+function karachiDay(now: Date, daysBefore: number): string {
+  const moment = new Date(now.getTime() - daysBefore * 86_400_000);
+  return new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Karachi" }).format(moment);
+}
+
+async function main() {
+  const orders = Number(args.orders);
+  const duration = Number(args.duration);
+  const warmup = Number(args.warmup);
+  const connections = Number(args.connections);
+  if (!args["skip-build"]) buildStore();
+  const loadAverageAtStart = os.loadavg();
+  const database = await openBenchDatabase({ keep: args.keep! });
+  let store: Started | null = null;
+  try {
+    console.log(`Seeding ${orders.toLocaleString("en")} orders over a year for the reports…`);
+    await seedBenchData(database.db, {
+      products: 2000,
+      users: 0,
+      orders: 0,
+      browsers: 0,
+      checkoutShoppers: 0,
+      lastUnitShoppers: 0,
+    });
+    const seeded = await seedReportOrders(database.db, orders);
+    console.log(`Seeded in ${seeded.seconds.toFixed(1)} s.`);
+    await database.db("users").insert({
+      name: "Reports Admin",
+      email: ADMIN_EMAIL,
+      passwordHash: await hashPassword(BENCH_PASSWORD, 4),
+      role: "admin",
+    });
+    store = await startStore({ databaseUrl: database.url });
+    const token = await adminToken(store);
+
+    const now = new Date();
+    const ranges = [
+      { range: "30 days" as const, from: karachiDay(now, 29), to: karachiDay(now, 0) },
+      { range: "year" as const, from: karachiDay(now, 364), to: karachiDay(now, 0) },
+    ];
+    const rows: ReportRow[] = [];
+    for (const name of REPORT_NAMES) {
+      for (const { range, from, to } of ranges) {
+        const id = `report-${name}-${range === "year" ? "year" : "30d"}`;
+        process.stdout.write(`  ${id.padEnd(28)} `);
+        const result = await runLoad({
+          id,
+          title: `API GET /api/v1/reports/${name}, ${range}`,
+          baseline: null,
+          server: store,
+          connections,
+          duration,
+          warmup,
+          headers: { accept: "application/json", authorization: `Bearer ${token}` },
+          requests: [{ path: `/api/v1/reports/${name}?from=${from}&to=${to}` }],
+          postmasterPid: database.postmasterPid,
+        });
+        console.log(
+          `${result.requestsPerSecond.toFixed(0).padStart(5)} req/s  p50 ${result.latencyMs.p50} ms  p99 ${result.latencyMs.p99} ms  errors ${result.errors}  load ${result.loadAverage.toFixed(2)}`,
+        );
+        rows.push({ id, report: name, range, from, to, result });
+      }
+    }
+    const outDir = path.resolve(ROOT, args.out!);
+    fs.mkdirSync(outDir, { recursive: true });
+    const summary = {
+      date: now.toISOString(),
+      orders,
+      connections,
+      duration,
+      machine: { cpus: os.availableParallelism(), loadAverageAtStart, loadAverageAtEnd: os.loadavg() },
+      targetP99Ms: REPORT_P99_TARGET_MS,
+      rows,
+    };
+    fs.writeFileSync(path.join(outDir, "reports.json"), JSON.stringify(summary, null, 2) + "\n");
+    const markdown = renderReportsTable(summary);
+    fs.writeFileSync(path.join(outDir, "reports.md"), markdown);
+    console.log("\n" + markdown);
+  } finally {
+    await store?.stop();
+    await database.close();
+  }
+}
+
+function renderReportsTable(summary: {
+  date: string;
+  orders: number;
+  connections: number;
+  machine: { cpus: number; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };
+  rows: ReportRow[];
+}): string {
+  const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(" / ");
+  const lines = [
+    `# Reports over ${summary.orders.toLocaleString("en")} orders`,
+    "",
+    `${summary.date}, ${summary.machine.cpus} CPUs, load average (1/5/15 min) ${load(summary.machine.loadAverageAtStart)} at the start, ` +
+      `${load(summary.machine.loadAverageAtEnd)} at the end; ${summary.connections} connections, every request computed (no report is cached).`,
+    "",
+    `| id | report | days | req/s | p50 ms | p99 ms | errors | queries/req | load (1 min) | p99 < ${REPORT_P99_TARGET_MS} ms |`,
+    "|---|---|---|---:|---:|---:|---:|---:|---:|---|",
+  ];
+  for (const row of summary.rows) {
+    const { result } = row;
+    lines.push(
+      `| \`${row.id}\` | ${row.report} | ${row.from} to ${row.to} | ${result.requestsPerSecond.toFixed(0)} | ${result.latencyMs.p50} | ${result.latencyMs.p99} | ${result.errors} | ${result.queries?.perRequest.toFixed(1) ?? "–"} | ${result.loadAverage.toFixed(2)} | ${result.latencyMs.p99 < REPORT_P99_TARGET_MS && result.errors === 0 ? "yes" : "**no**"} |`,
+    );
+  }
+  return lines.join("\n") + "\n";
+}
+
+async function adminToken(server: Started): Promise<string> {
+  const response = await fetch(`${server.baseUrl}/api/v1/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: ADMIN_EMAIL, password: BENCH_PASSWORD }),
+  });
+  const body = (await response.json()) as { data?: { token?: string } };
+  if (response.status !== 200 || !body.data?.token) throw new Error(`the admin's log-in failed: ${response.status}`);
+  return body.data.token;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
