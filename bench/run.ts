@@ -91,7 +91,14 @@ if (!Number.isInteger(large) || large < 0) {
   process.exit(2);
 }
 /** The scenarios measured again on the large catalogue: those the page cache does not answer. */
-const LARGE_IDS = ["products-miss", "products-deep-miss", "search-miss", "search-miss-1c", "products-filtered-miss"];
+const LARGE_IDS = [
+  "products-miss",
+  "products-deep-miss",
+  "search-miss",
+  "search-miss-1c",
+  "products-filtered-miss",
+  "api-products-filtered-miss",
+];
 /** Filtered catalogue pages, each with its counts (docs/product.md, "Filters"). */
 const FILTERED_PATHS = [
   "/products?brand=casio&movement=Quartz",
@@ -100,6 +107,10 @@ const FILTERED_PATHS = [
   "/products?brand=seiko&brand=citizen&strap=Stainless%20steel",
   "/products?dial=Blue&maxPrice=100000",
 ];
+/** The same views through the API, with their counts (`facets=1`) and the page's 12 products. */
+const FILTERED_API_PATHS = FILTERED_PATHS.map(
+  (view) => `${view.replace("/products?", "/api/v1/products?")}&facets=1&limit=12`,
+);
 const runsLarge = large > products && (!only || LARGE_IDS.some((id) => only.has(`${id}-large`)));
 const outDir = path.resolve(ROOT, args.out ?? (only ? "bench/results/tmp" : "bench/results"));
 const stem = products === 10000 ? "bench" : `bench-${products}`;
@@ -395,6 +406,15 @@ async function main() {
             requests: uncached(FILTERED_PATHS, { neverCounted: true }),
           },
         ),
+        {
+          ...common,
+          id: "api-products-filtered-miss-large",
+          title: `API GET /api/v1/products with filters and facets=1, counts never asked${suffix}`,
+          baseline: "express" as const,
+          server: store,
+          headers: API_HEADERS,
+          requests: uncached(FILTERED_API_PATHS, { neverCounted: true }),
+        },
       ].map((plan) => ({ ...plan, server: store!, postmasterPid: largeDatabase!.postmasterPid }));
       for (const plan of largePlans) if (!only || only.has(plan.id)) scenarios.push(await runBracketed(plan));
     }

@@ -183,6 +183,18 @@ describe(`facet plans at ${PRODUCTS.toLocaleString("en")} products`, () => {
     });
   }
 
+  it("a filtered page newest first, oldest first or by price, from memory: only its products read, by their ids", async () => {
+    await server.services.catalog.refreshFacetIndex();
+    for (const sort of ["-createdAt", "createdAt", "price", "-price"]) {
+      const plans = await plansOf({ facets: 1, sort, movement: "Automatic", caseSize: "40-44", minPrice: 1, page: 3 });
+      // One query: the page's twelve rows through the primary key, with the search version.
+      expect(plans, sort).toHaveLength(1);
+      const scans = onProducts(plans[0]!.scans);
+      expect(scans.length, sort).toBeGreaterThan(0);
+      for (const scan of scans) expect(scan, sort).toMatchObject({ index: "products_pkey" });
+    }
+  });
+
   it("counted in memory: no counting in SQL, and a search's matches through the search indexes", async () => {
     await server.services.catalog.refreshFacetIndex();
     const plans = await plansOf({ facets: 1, search: "chrono", movement: "Automatic" });

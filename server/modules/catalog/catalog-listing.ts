@@ -7,7 +7,7 @@ import { productListQuerySchema } from "./catalog.schemas";
 import { Product, type PublicProduct } from "./product.model";
 import { CACHED_SEARCH_RESULTS, SearchCache, type CachedSearch } from "./search-cache";
 import { FacetCountCache } from "./facet-count-cache";
-import { FacetIndex, type FacetRows } from "./facet-index";
+import { FacetIndex, type FacetRows, type PageRequest } from "./facet-index";
 import { ONE_WORD, SORT_ORDER, catalogueSizeSql, inOrder, orderBySort, relevanceKey, seekTo } from "./catalog-sql";
 import {
   FACETS,
@@ -82,6 +82,13 @@ export class CatalogListing {
       caseSize: query.caseSize as CaseSizeBand[],
     };
     const base = baseConditions(search, category);
+    // A filtered page in an order the index keeps comes from memory with its total and counts;
+    // the rest (and any view while the index is behind) from SQL.
+    const kept = hasFilters(filters) ? keptOrder(sort, search, page, limit) : null;
+    if (kept) {
+      const answered = await this.pageFromIndex(filters, { search, category }, kept, facets);
+      if (answered) return answered;
+    }
     // Without a filter the list keeps its own fast paths (the sort's index, the kept counts, the
     // search cache); the counts, when asked for, come alongside.
     const [list, counts] = await Promise.all([
@@ -91,6 +98,30 @@ export class CatalogListing {
       facets ? this.facetCounts(filters, base, { search, category }) : undefined,
     ]);
     return counts ? { ...list, facets: counts } : list;
+  }
+
+  /**
+   * A filtered page, its total and its counts from the index's one pass (facet-view.ts); then
+   * only the page's products are read, by id, with the search version in the same statement: the
+   * answer stands only if that is the version the index was read at (else null, and the index is
+   * read again).
+   */
+  private async pageFromIndex(
+    filters: CatalogFilters,
+    scope: { search: string; category?: string },
+    kept: PageRequest,
+    facets: boolean,
+  ): Promise<ProductList | null> {
+    const view = await this.facetIndex.view(filters, scope, kept);
+    if (!view) return null;
+    const shown = await this.productsAtVersion(view.ids);
+    if (shown?.version !== view.version) {
+      this.facetIndex.behind(shown?.version);
+      return null;
+    }
+    const page = kept.offset / kept.limit + 1;
+    const list = { products: shown.products, pagination: paginationOf(page, kept.limit, view.total) };
+    return facets ? { ...list, facets: facetOptions(view.counts) } : list;
   }
 
   /**
@@ -130,8 +161,18 @@ export class CatalogListing {
     base: Condition[],
     scope: { search: string; category?: string },
   ): Promise<FacetCounts> {
-    const counted = await this.facetIndex.counts(filters, scope);
-    return counted ? facetOptions(counted) : this.facetCountsInSql(filters, base);
+    const view = await this.facetIndex.view(filters, scope, null);
+    if (view) {
+      const version = view.versionChecked ? view.version : await this.searchVersion();
+      if (version === view.version) return facetOptions(view.counts);
+      this.facetIndex.behind(version);
+    }
+    return this.facetCountsInSql(filters, base);
+  }
+
+  private async searchVersion(): Promise<string> {
+    const { rows } = await this.db.raw<{ rows: { version: string }[] }>("SELECT version FROM search_version");
+    return rows[0]!.version;
   }
 
   private async facetCountsInSql(filters: CatalogFilters, base: Condition[]): Promise<FacetCounts> {
@@ -275,10 +316,7 @@ export class CatalogListing {
    * none of them is there any more (a deletion, which changed the version: search again).
    */
   private async productsAtVersion(ids: string[]): Promise<{ version: string; products: PublicProduct[] } | null> {
-    if (ids.length === 0) {
-      const { rows } = await this.db.raw<{ rows: { version: string }[] }>("SELECT version FROM search_version");
-      return { version: rows[0]!.version, products: [] };
-    }
+    if (ids.length === 0) return { version: await this.searchVersion(), products: [] };
     const found = (await Product.query(this.db)
       .findByIds(ids)
       .select("products.*", this.db.raw("(SELECT version FROM search_version) AS search_version"))) as (Product & {
@@ -349,4 +387,20 @@ function facetOptions(rows: Partial<FacetRows>): FacetCounts {
     waterResistance: inOrderOf("waterResistance", WATER_RESISTANCE_MINIMUMS, (value) => `At least ${value} m`),
     feature: inOrderOf("feature", WATCH_FEATURES, (value) => value),
   };
+}
+
+/**
+ * The page a filtered view asks of an order the index keeps (newest or oldest first, price either
+ * way); null for the name orders and a search's best match, which SQL ranks.
+ */
+function keptOrder(sort: ProductSort | undefined, search: string, page: number, limit: number): PageRequest | null {
+  if (!sort && search) return null;
+  const order = sort ?? DEFAULT_PRODUCT_SORT;
+  const offset = (page - 1) * limit;
+  if (order === "createdAt" || order === "-createdAt") {
+    return { order: "createdAt", descending: order.startsWith("-"), offset, limit };
+  }
+  if (order === "price" || order === "-price")
+    return { order: "price", descending: order.startsWith("-"), offset, limit };
+  return null;
 }

@@ -1,8 +1,11 @@
 import type { Database } from "../../db/database";
 import { containsPattern } from "../shared/search";
-import { CASE_SIZE_SQL, type CatalogFilters, type Facet } from "./catalog-filters";
+import { CASE_SIZE_SQL, type CatalogFilters } from "./catalog-filters";
+import { Codes, passView, type PageRequest, type Snapshot, type ViewPass } from "./facet-view";
 import { ONE_WORD } from "./catalog-sql";
 import { CASE_SIZE_BANDS, WATCH_FEATURES, WATER_RESISTANCE_MINIMUMS } from "./watch-specs.shared";
+
+export type { FacetRows, PageRequest } from "./facet-view";
 
 /**
  * The filters' counts of any view, counted in this app server's memory
@@ -19,71 +22,13 @@ import { CASE_SIZE_BANDS, WATCH_FEATURES, WATER_RESISTANCE_MINIMUMS } from "./wa
  * answers what its database holds now, and a change is seen by the next view.
  */
 
-/** Each facet's options as counted: the shape the SQL counts have (catalog-filters.ts, facetQueries). */
-export type FacetRows = Record<Facet, { value: string; label?: string; count: number }[]>;
-
-/** Strings of one column as small numbers: 0 for none, n for values[n - 1]. */
-class Codes {
-  readonly values: string[] = [];
-  private readonly byValue = new Map<string, number>();
-
-  code(value: string | null): number {
-    if (value === null) return 0;
-    let code = this.byValue.get(value);
-    if (code === undefined) {
-      this.values.push(value);
-      code = this.values.length;
-      this.byValue.set(value, code);
-    }
-    return code;
-  }
-
-  find(value: string): number | undefined {
-    return this.byValue.get(value);
-  }
-
-  /** Which codes are among `values` (none for a value no product has). */
-  chosen(values: string[]): Uint8Array {
-    const chosen = new Uint8Array(this.values.length + 1);
-    for (const value of values) {
-      const code = this.byValue.get(value);
-      if (code !== undefined) chosen[code] = 1;
-    }
-    return chosen;
-  }
-}
-
-type Snapshot = {
-  version: string;
-  size: number;
-  /** A product's position by its id, for a search's matches. */
-  positions: Map<string, number>;
-  category: Uint32Array;
-  categories: Codes;
-  /** By brand slug; the brands' names (the options' labels) beside. */
-  brand: Uint32Array;
-  brands: Codes;
-  brandNames: string[];
-  price: Float64Array;
-  movement: Uint32Array;
-  movements: Codes;
-  /** The case size band's place in CASE_SIZE_BANDS, -1 without a diameter. */
-  caseSize: Int8Array;
-  strap: Uint32Array;
-  straps: Codes;
-  dial: Uint32Array;
-  dials: Codes;
-  /** Metres, -1 when not given (below every minimum a filter can ask). */
-  waterResistance: Int32Array;
-  /** One bit per WATCH_FEATURES entry. */
-  features: Uint32Array;
-};
-
 type ProductRow = {
   version: string;
   id: string;
   category: string;
   price: number;
+  /** The product's place by price (then id), from 0. */
+  price_place: number;
   brand_slug: string | null;
   brand_name: string | null;
   movement: string | null;
@@ -98,44 +43,66 @@ type ProductRow = {
 // index cannot place a diameter of exactly 36, 40 or 44 mm in another band than they do.
 const CASE_SIZE_PLACE = `CASE ${CASE_SIZE_BANDS.map((band, place) => `WHEN ${CASE_SIZE_SQL[band.value]} THEN ${place}`).join(" ")} END`;
 
-/** The filter groups in the order a product is tested; the price has no facet of its own. */
-const GROUPS = ["brand", "price", "movement", "caseSize", "strap", "dial", "waterResistance", "feature"] as const;
-type Group = (typeof GROUPS)[number];
+/** How many views' counts are kept between requests: a few hundred kilobytes at most. */
+const KEPT_VIEWS = 200;
 
 export class FacetIndex {
   private snapshot: Snapshot | null = null;
   private reading: Promise<void> | null = null;
+  /** Views without a search or a page, passed over at `keptVersion`, oldest first. */
+  private readonly kept = new Map<string, ViewPass>();
+  private keptVersion: string | null = null;
 
   constructor(private readonly db: Database) {}
 
   /**
-   * A view's counts from memory, or null when the index is not at the catalogue's version now
-   * (then a reading starts, and the caller counts in SQL). A search's matches come from the
-   * database, with the version, in one statement; the category and filters are applied here.
+   * A view from memory: its counts, and its page and total when `page` names a kept order; null
+   * when the index has not been read or a search's matches (read from the database with the
+   * version, in one statement) are from another version than the index (then a reading starts).
+   * Without a search the answer is the index's: `version` is what the caller must find in the
+   * database, read with the page's rows or on its own, before trusting it (else `behind`).
    */
-  async counts(filters: CatalogFilters, scope: { search: string; category?: string }): Promise<FacetRows | null> {
+  async view(
+    filters: CatalogFilters,
+    scope: { search: string; category?: string },
+    page: PageRequest | null,
+  ): Promise<(ViewPass & { version: string; versionChecked: boolean }) | null> {
     const snapshot = this.snapshot;
-    let matching: Uint8Array | null = null;
-    let version: string;
-    if (scope.search && snapshot) {
-      const found = await this.searchMatches(scope.search);
-      version = found.version;
-      if (version === snapshot.version) {
-        matching = new Uint8Array(snapshot.size);
-        for (const id of found.ids) {
-          const position = snapshot.positions.get(id);
-          if (position !== undefined) matching[position] = 1;
-        }
-      }
-    } else {
-      const { rows } = await this.db.raw<{ rows: { version: string }[] }>("SELECT version FROM search_version");
-      version = rows[0]!.version;
-    }
-    if (!snapshot || snapshot.version !== version) {
+    if (!snapshot) {
       void this.refresh();
       return null;
     }
-    return countView(snapshot, filters, scope.category, matching);
+    let matching: Uint8Array | null = null;
+    if (scope.search) {
+      const found = await this.searchMatches(scope.search);
+      if (found.version !== snapshot.version) {
+        this.behind(found.version);
+        return null;
+      }
+      matching = new Uint8Array(snapshot.size);
+      for (const id of found.ids) {
+        const position = snapshot.positions.get(id);
+        if (position !== undefined) matching[position] = 1;
+      }
+    }
+    // The catalogue's first page asks the same view at every visit: its counts are kept while the
+    // index stays at this version, as the SQL counts are (facet-count-cache.ts).
+    const key = page || scope.search ? null : JSON.stringify([filters, scope.category ?? null]);
+    if (this.keptVersion !== snapshot.version) {
+      this.kept.clear();
+      this.keptVersion = snapshot.version;
+    }
+    const pass = (key && this.kept.get(key)) || passView(snapshot, filters, scope.category, matching, page);
+    if (key && !this.kept.has(key)) {
+      if (this.kept.size >= KEPT_VIEWS) this.kept.delete(this.kept.keys().next().value!);
+      this.kept.set(key, pass);
+    }
+    return { ...pass, version: snapshot.version, versionChecked: Boolean(scope.search) };
+  }
+
+  /** The catalogue is at `version` now: read the index again unless it is at that version. */
+  behind(version: string | undefined): void {
+    if (this.snapshot?.version !== version) void this.refresh();
   }
 
   /**
@@ -169,14 +136,19 @@ export class FacetIndex {
   /** Every product's filtered fields and the version, in one statement (one snapshot). */
   private async read(): Promise<Snapshot> {
     // Joined to the version's one row, so that an empty catalogue still reads its version (one
-    // row without a product) in the same statement.
+    // row without a product) in the same statement. PostgreSQL itself puts the products in the
+    // kept orders (rows by created_at then id, and each one's place by price then id), so the
+    // pages from memory break ties exactly as its ORDER BY does.
     const { rows: read } = await this.db.raw<{ rows: (ProductRow | (Partial<ProductRow> & { id: null }))[] }>(
-      `SELECT v.version, p.id, p.category, p.price::float8 AS price, p.brand_slug, p.brand_name, p.movement,
-              p.case_size, p.strap_material, p.dial_colour, p.water_resistance_m, p.features
+      `SELECT v.version, p.id, p.category, p.price::float8 AS price, p.price_place::int AS price_place,
+              p.brand_slug, p.brand_name, p.movement, p.case_size, p.strap_material, p.dial_colour,
+              p.water_resistance_m, p.features
          FROM search_version v LEFT JOIN (
-              SELECT p.id, p.category, p.price, b.slug AS brand_slug, b.name AS brand_name, p.movement,
+              SELECT p.id, p.created_at, p.category, p.price, row_number() OVER (ORDER BY p.price, p.id) - 1 AS price_place,
+                     b.slug AS brand_slug, b.name AS brand_name, p.movement,
                      ${CASE_SIZE_PLACE} AS case_size, p.strap_material, p.dial_colour, p.water_resistance_m, p.features
-                FROM products p LEFT JOIN brands b ON b.id = p.brand_id) p ON true`,
+                FROM products p LEFT JOIN brands b ON b.id = p.brand_id) p ON true
+        ORDER BY p.created_at, p.id`,
     );
     const version = read[0]!.version!;
     const rows = read.filter((row): row is ProductRow => row.id !== null);
@@ -184,7 +156,12 @@ export class FacetIndex {
     const snapshot: Snapshot = {
       version,
       size,
+      ids: rows.map((row) => row.id),
       positions: new Map(),
+      ascending: {
+        createdAt: Int32Array.from({ length: size }, (_, position) => position),
+        price: new Int32Array(size),
+      },
       category: new Uint32Array(size),
       categories: new Codes(),
       brand: new Uint32Array(size),
@@ -199,6 +176,7 @@ export class FacetIndex {
       dial: new Uint32Array(size),
       dials: new Codes(),
       waterResistance: new Int32Array(size),
+      waterLevel: new Uint8Array(size),
       features: new Uint32Array(size),
     };
     const featureBits = new Map<string, number>(WATCH_FEATURES.map((feature, bit) => [feature, 1 << bit]));
@@ -209,127 +187,19 @@ export class FacetIndex {
       if (brand > 0) snapshot.brandNames[brand - 1] = row.brand_name!;
       snapshot.brand[position] = brand;
       snapshot.price[position] = row.price;
+      snapshot.ascending.price[row.price_place] = position;
       snapshot.movement[position] = snapshot.movements.code(row.movement);
       snapshot.caseSize[position] = row.case_size ?? -1;
       snapshot.strap[position] = snapshot.straps.code(row.strap_material);
       snapshot.dial[position] = snapshot.dials.code(row.dial_colour);
       snapshot.waterResistance[position] = row.water_resistance_m ?? -1;
+      snapshot.waterLevel[position] = WATER_RESISTANCE_MINIMUMS.filter(
+        (least) => (row.water_resistance_m ?? -1) >= least,
+      ).length;
       let bits = 0;
       for (const feature of row.features ?? []) bits |= featureBits.get(feature) ?? 0;
       snapshot.features[position] = bits;
     });
     return snapshot;
   }
-}
-
-/**
- * One pass over the products in scope: a product that passes every filter counts in every
- * facet; one that fails exactly one filter counts only in that filter's facet (its counts leave
- * its own filter out: RULINGS.md, fifth wave); one that fails two counts nowhere.
- */
-function countView(
-  snapshot: Snapshot,
-  filters: CatalogFilters,
-  category: string | undefined,
-  matching: Uint8Array | null,
-): FacetRows {
-  const { size } = snapshot;
-  const categoryCode = category === undefined ? 0 : (snapshot.categories.find(category) ?? -1);
-  const brandChosen = snapshot.brands.chosen(filters.brand);
-  const movementChosen = snapshot.movements.chosen(filters.movement);
-  const strapChosen = snapshot.straps.chosen(filters.strap);
-  const dialChosen = snapshot.dials.chosen(filters.dial);
-  let caseSizeChosen = 0;
-  for (const band of filters.caseSize) caseSizeChosen |= 1 << CASE_SIZE_BANDS.findIndex((b) => b.value === band);
-  let featureChosen = 0;
-  for (const feature of filters.feature) featureChosen |= 1 << WATCH_FEATURES.indexOf(feature as never);
-  const minPrice = filters.minPrice ?? -Infinity;
-  const maxPrice = filters.maxPrice ?? Infinity;
-  const leastWater = filters.waterResistance;
-  const on = {
-    brand: filters.brand.length > 0,
-    price: filters.minPrice !== undefined || filters.maxPrice !== undefined,
-    movement: filters.movement.length > 0,
-    caseSize: filters.caseSize.length > 0,
-    strap: filters.strap.length > 0,
-    dial: filters.dial.length > 0,
-    waterResistance: leastWater !== undefined,
-    feature: filters.feature.length > 0,
-  };
-
-  const brandCounts = new Uint32Array(snapshot.brands.values.length + 1);
-  const movementCounts = new Uint32Array(snapshot.movements.values.length + 1);
-  const caseSizeCounts = new Uint32Array(CASE_SIZE_BANDS.length);
-  const strapCounts = new Uint32Array(snapshot.straps.values.length + 1);
-  const dialCounts = new Uint32Array(snapshot.dials.values.length + 1);
-  const waterCounts = new Uint32Array(WATER_RESISTANCE_MINIMUMS.length);
-  const featureCounts = new Uint32Array(WATCH_FEATURES.length);
-  const add: Record<Facet, (position: number) => void> = {
-    brand: (position) => brandCounts[snapshot.brand[position]!]!++,
-    movement: (position) => movementCounts[snapshot.movement[position]!]!++,
-    caseSize: (position) => {
-      const band = snapshot.caseSize[position]!;
-      if (band >= 0) caseSizeCounts[band]!++;
-    },
-    strap: (position) => strapCounts[snapshot.strap[position]!]!++,
-    dial: (position) => dialCounts[snapshot.dial[position]!]!++,
-    waterResistance: (position) => {
-      const metres = snapshot.waterResistance[position]!;
-      WATER_RESISTANCE_MINIMUMS.forEach((least, place) => {
-        if (metres >= least) waterCounts[place]!++;
-      });
-    },
-    feature: (position) => {
-      const bits = snapshot.features[position]!;
-      for (let bit = 0; bit < WATCH_FEATURES.length; bit++) if (bits & (1 << bit)) featureCounts[bit]!++;
-    },
-  };
-  const passes: Record<Group, (position: number) => boolean> = {
-    brand: (position) => brandChosen[snapshot.brand[position]!] === 1,
-    price: (position) => snapshot.price[position]! >= minPrice && snapshot.price[position]! <= maxPrice,
-    movement: (position) => movementChosen[snapshot.movement[position]!] === 1,
-    caseSize: (position) =>
-      snapshot.caseSize[position]! >= 0 && (caseSizeChosen & (1 << snapshot.caseSize[position]!)) !== 0,
-    strap: (position) => strapChosen[snapshot.strap[position]!] === 1,
-    dial: (position) => dialChosen[snapshot.dial[position]!] === 1,
-    waterResistance: (position) => snapshot.waterResistance[position]! >= leastWater!,
-    feature: (position) => (snapshot.features[position]! & featureChosen) !== 0,
-  };
-  const tested = GROUPS.filter((group) => on[group]);
-  const facets = Object.keys(add) as Facet[];
-
-  for (let position = 0; position < size; position++) {
-    if (categoryCode !== 0 && snapshot.category[position] !== categoryCode) continue;
-    if (matching && matching[position] === 0) continue;
-    let failed: Group | null = null;
-    let failures = 0;
-    for (const group of tested) {
-      if (passes[group](position)) continue;
-      failed = group;
-      if (++failures > 1) break;
-    }
-    if (failures === 0) for (const facet of facets) add[facet](position);
-    else if (failures === 1 && failed !== "price") add[failed!](position);
-  }
-
-  const byCode = (codes: Codes, counts: Uint32Array, labels?: string[]) =>
-    codes.values.flatMap((value, index) =>
-      counts[index + 1]! > 0
-        ? [{ value, ...(labels ? { label: labels[index]! } : {}), count: counts[index + 1]! }]
-        : [],
-    );
-  const byList = (values: readonly (string | number)[], counts: Uint32Array) =>
-    values.flatMap((value, index) => (counts[index]! > 0 ? [{ value: String(value), count: counts[index]! }] : []));
-  return {
-    brand: byCode(snapshot.brands, brandCounts, snapshot.brandNames),
-    movement: byCode(snapshot.movements, movementCounts),
-    caseSize: byList(
-      CASE_SIZE_BANDS.map((band) => band.value),
-      caseSizeCounts,
-    ),
-    strap: byCode(snapshot.straps, strapCounts),
-    dial: byCode(snapshot.dials, dialCounts),
-    waterResistance: byList(WATER_RESISTANCE_MINIMUMS, waterCounts),
-    feature: byList(WATCH_FEATURES, featureCounts),
-  };
 }
