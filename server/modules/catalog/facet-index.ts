@@ -8,17 +8,17 @@ import { CASE_SIZE_BANDS, WATCH_FEATURES, WATER_RESISTANCE_MINIMUMS } from "./wa
 export type { FacetRows, PageRequest } from "./facet-view";
 
 /**
- * The filters' counts of any view, counted in this app server's memory
- * (docs/decisions/2026-11-26-catalogue-filters.md): what each product has of every filtered
- * specification, held as one typed array per filter (a few megabytes at 100,000 products), so a
- * view's counts are one pass over those arrays, a few milliseconds, where counting in SQL read
- * every product the view's other filters let through.
+ * The filters' counts of any view, and a filtered page in the orders it keeps with its total,
+ * from this app server's memory (docs/decisions/2026-11-26-catalogue-filters.md): what each
+ * product has of every filtered specification, held as one typed array per filter (a few
+ * megabytes at 100,000 products), so a view is one pass over those arrays (facet-view.ts), a few
+ * milliseconds, where SQL read every product the view's filters let through.
  *
  * Fresh by the search version (migrations 20261123000021 and 20261126000060): the products are
  * read with the version in one statement, and the index answers only while the version read now
- * is still that one. When it has moved (a product added, removed or its filtered fields written,
- * a brand renamed; not a sale, which writes stock only), the request is answered by counting in
- * SQL as before and the index is read again beside it, one reading at a time; so every app server
+ * is still that one (for a page: the version read with the page's rows). When it has moved (a
+ * product added, removed or its filtered fields or price written, a brand renamed; not a sale,
+ * which writes stock only), the request is answered in SQL as before and the index is read again beside it, one reading at a time; so every app server
  * answers what its database holds now, and a change is seen by the next view.
  */
 
