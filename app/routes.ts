@@ -80,6 +80,8 @@ export default [
   // Admin: a booked parcel's airway bill and PostEx's load sheet, PDFs fetched by the store
   route("admin/orders/:orderId/airway-bill", "admin/order-airway-bill.ts"),
   route("admin/orders/load-sheet", "admin/load-sheet.ts"),
+  // Admin: a review's photo file whatever the review's status (404 to anyone else)
+  route("admin/reviews/photos/:file", "admin/review-photo.ts"),
 
   // For search engines
   route("sitemap.xml", "content/sitemap.ts"),

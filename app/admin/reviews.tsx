@@ -4,8 +4,10 @@ import {
   REVIEW_STATUSES,
   type ReviewStatus,
 } from "../../server/modules/catalog/review-values.shared";
-import { purchaseMonth, ratingText } from "../../server/modules/catalog/review-values.shared";
+import { deskPhotoUrl, purchaseMonth, ratingText } from "../../server/modules/catalog/review-values.shared";
+import type { PublicReview } from "../../server/modules/catalog/review.shape";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
+import { ProductImage } from "../components/product-image";
 import { requestContext } from "../context";
 import { FormError, formFailure, formValues } from "../lib/forms";
 import { requireAdmin } from "../lib/guards";
@@ -24,7 +26,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const status = statusAsked(params, REVIEW_STATUSES);
   // Pending first (docs/product.md, "Reviews").
   const list = await services.reviews.listForDesk({ page: pageFromUrl(params), limit: STATUS_LIST_PAGE_SIZE, status });
-  return { ...list, status };
+  // A pending or hidden review's photos are not served at /photos: the admins' route serves them.
+  const reviews = list.reviews.map((review) => ({
+    ...review,
+    photos: review.photos.map((photo) => ({
+      ...photo,
+      images: photo.images.map((image) => ({ ...image, url: deskPhotoUrl(image.url) })),
+    })),
+  }));
+  return { ...list, reviews, status };
 }
 
 /** Publish or hide one review; the list comes back where it was (its filter and page). */
@@ -76,10 +86,8 @@ export default function AdminReviews({ loaderData, actionData }: Route.Component
               <>
                 <strong>{review.title}</strong>
                 <div>{`${ratingText(review.rating)}: ${review.text}`}</div>
-                <div className="muted">
-                  {`${review.author}, bought ${purchaseMonth(review.purchasedAt)}`}
-                  {review.photos.length > 0 ? `, ${review.photos.length} photos` : ""}
-                </div>
+                <div className="muted">{`${review.author}, bought ${purchaseMonth(review.purchasedAt)}`}</div>
+                <ReviewPhotos review={review} />
               </>
             ),
           },
@@ -146,5 +154,34 @@ export default function AdminReviews({ loaderData, actionData }: Route.Component
         href: statusPageLink("/admin/reviews", status),
       }}
     />
+  );
+}
+
+/** The review's photos as small thumbnails, each a link to its largest size, to judge before publishing. */
+function ReviewPhotos({ review }: { review: PublicReview }) {
+  if (review.photos.length === 0) return null;
+  return (
+    <ul className="review__photos">
+      {review.photos.map((photo, index) => {
+        const largest = photo.images.reduce<(typeof photo.images)[number] | undefined>(
+          (wide, image) => (!wide || image.width > wide.width ? image : wide),
+          undefined,
+        );
+        if (!largest) return null;
+        return (
+          <li key={index}>
+            <a href={largest.url}>
+              <ProductImage
+                src={largest.url}
+                images={photo.images}
+                placeholder={photo.placeholder}
+                alt={`Photo ${index + 1} of ${review.author}'s review, full size`}
+                size={96}
+              />
+            </a>
+          </li>
+        );
+      })}
+    </ul>
   );
 }

@@ -1,10 +1,10 @@
-import { createRequire } from "node:module";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { audit, visitAndAudit, type Finding } from "./axe-audit";
 import { expect, test } from "./fixtures";
 import { confirmationLink, placedOrder } from "./confirmation-link";
 import { waitForHydration } from "./held-scripts";
 import { linkIn, mailTo } from "./outbox-files";
+import { plainImage } from "../support/photos";
 import {
   ADMIN,
   addToCart,
@@ -23,61 +23,9 @@ import {
 /**
  * axe-core with every one of its rules, experimental ones included, on every page type of the
  * store, for a guest, a customer and an admin: no serious or critical violation. (It needs
- * JavaScript in the browser, so it runs in the "js" project only: playwright.config.ts.)
- *
- * Left to itself, axe skips the rules tagged "experimental" (label-content-name-mismatch, which
- * checks WCAG 2.5.3, is one): naming every rule the installed axe-core knows runs them all.
+ * JavaScript in the browser, so it runs in the "js" project only: playwright.config.ts.) The
+ * audit itself: tests/e2e/axe-audit.ts.
  */
-const axeCore = createRequire(createRequire(import.meta.url).resolve("@axe-core/playwright"))("axe-core") as {
-  getRules(): { ruleId: string }[];
-};
-const ALL_RULES = axeCore.getRules().map((rule) => rule.ruleId);
-
-type Finding = string;
-
-async function audit(page: Page, label: string): Promise<Finding[]> {
-  const results = await new AxeBuilder({ page }).withRules(ALL_RULES).analyze();
-  const ran = new Set(
-    [...results.passes, ...results.violations, ...results.incomplete, ...results.inapplicable].map((rule) => rule.id),
-  );
-  expect(ran.has("label-content-name-mismatch"), "experimental rules ran").toBe(true);
-  // axe leaves text drawn in its background's own colour for a person to review (it may be hidden
-  // on purpose); nothing of the store is hidden that way, so such text is a finding: it is invisible.
-  const invisibleText = results.incomplete
-    .filter((rule) => rule.id === "color-contrast")
-    .map((rule) => ({
-      ...rule,
-      help: "Text must not be the colour of its background",
-      nodes: rule.nodes.filter((node) =>
-        node.any.some((check) => (check.data as { contrastRatio?: number } | null)?.contrastRatio === 1),
-      ),
-    }))
-    .filter((rule) => rule.nodes.length > 0);
-  return [...results.violations, ...invisibleText]
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${label}: ${violation.id} (${violation.impact}) ${violation.help} at ${violation.nodes
-          .slice(0, 4)
-          .map((node) =>
-            `${node.target.join(" ")} ${node.failureSummary?.split("\n").slice(1, 2).join("") ?? ""}`.trim(),
-          )
-          .join(" | ")}`,
-    );
-}
-
-/** Opens a page as a document, waits until it has hydrated (unless it has no scripts), and audits it. */
-async function visitAndAudit(
-  page: Page,
-  path: string,
-  options: { hydrates?: boolean; status?: number } = {},
-): Promise<Finding[]> {
-  const response = await page.goto(path);
-  expect(response?.status(), path).toBe(options.status ?? 200);
-  if (options.hydrates !== false) await waitForHydration(page);
-  return audit(page, path);
-}
-
 /** The same pages on a phone's screen, where the layout folds (the store is for slow phones). */
 async function onAPhone(page: Page, paths: string[]): Promise<Finding[]> {
   const findings: Finding[] = [];
@@ -447,6 +395,55 @@ test.describe("accessibility (axe-core, every rule)", () => {
     await page.getByText("Filter and sort (2 chosen)", { exact: true }).click();
     await expect(page.getByRole("group", { name: "Brand", exact: true })).toBeVisible();
     findings.push(...(await audit(page, "phone /products with its filters open")));
+    expect(findings).toEqual([]);
+  });
+
+  test("reviews and brands: the review form (and refused), /admin/reviews with a photo, a watch's reviews, the brands' pages", async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    const token = await adminToken(page.request);
+    const brand = `Axe Reviewed ${Date.now()}`;
+    const watch = await createProduct(page.request, token, {
+      name: `Axe Review Watch ${Date.now()}`,
+      imageUrl: "/images/placeholder-watch.svg",
+      brand,
+    });
+    const buyer = await registerCustomer(page.request, "axe.reviewer");
+    await setOrderStatus(page.request, token, await placeOrder(page.request, buyer, watch._id), "Delivered");
+    await logIn(page, buyer);
+    const findings: Finding[] = [];
+    findings.push(...(await visitAndAudit(page, `/products/${watch._id}/review`)));
+    await page.getByRole("button", { name: "Send Review" }).click();
+    await expect(page.getByText("Title is required")).toBeVisible();
+    findings.push(...(await audit(page, "/products/{id}/review refused")));
+    const sent = await page.request.post(`/api/v1/products/${watch._id}/reviews`, {
+      headers: { authorization: `Bearer ${buyer.token}` },
+      multipart: {
+        rating: "5",
+        title: "Crisp dial",
+        text: "Reads at a glance in the sun.",
+        image: { name: "wrist.png", mimeType: "image/png", buffer: await plainImage(800, 600, "png") },
+      },
+    });
+    expect(sent.status()).toBe(201);
+
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    await logIn(admin, ADMIN);
+    findings.push(...(await visitAndAudit(admin, "/admin/reviews")));
+    const reviewId = ((await sent.json()) as { data: { _id: string } }).data._id;
+    const published = await page.request.patch(`/api/v1/reviews/${reviewId}`, {
+      headers: { authorization: `Bearer ${token}` },
+      data: { status: "approved" },
+    });
+    expect(published.status()).toBe(200);
+    findings.push(...(await visitAndAudit(page, `/products/${watch._id}`)));
+    findings.push(...(await visitAndAudit(admin, "/admin/reviews?status=approved")));
+    findings.push(...(await visitAndAudit(admin, "/admin/brands")));
+    findings.push(...(await visitAndAudit(admin, `/admin/brands/${brand.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`)));
+    await adminContext.close();
     expect(findings).toEqual([]);
   });
 

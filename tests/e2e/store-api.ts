@@ -48,7 +48,7 @@ export async function productsInStock(request: APIRequestContext, minStock = 1):
 export async function createProduct(
   request: APIRequestContext,
   token: string,
-  fields: Partial<ApiProduct> & { imageUrl: string; name: string },
+  fields: Partial<ApiProduct> & { imageUrl: string; name: string; brand?: string },
 ) {
   return dataOf<ApiProduct>(
     await request.post("/api/v1/products", {

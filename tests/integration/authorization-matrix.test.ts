@@ -46,6 +46,8 @@ type Fixtures = {
   soldOutProductId: string;
   /** The file name of a variant of the product's photo (/photos/<file>). */
   photoFile: string;
+  /** The file name of a variant of a pending review's photo (the customer's, of another watch). */
+  reviewPhotoFile: string;
   /** A product or user made for one request, for the calls that delete. */
   victimProduct(): Promise<string>;
   victimUser(): Promise<string>;
@@ -184,6 +186,8 @@ const PAGE_MATRIX: Record<string, Row> = {
   // A booked parcel's airway bill: an order not booked goes back to its page, saying so.
   "GET /admin/orders/:orderId/airway-bill": row("login", "home", "home", { redirect: "/admin/orders/:orderId" }),
   // PostEx's load sheet: without PostEx (or opened by hand) back to the orders, saying why.
+  // A review's photo whatever its status: admins only, 404 to anyone else (no log-in redirect).
+  "GET /admin/reviews/photos/:file": row(404, 404, 404, 200, { params: (f) => ({ file: f.reviewPhotoFile }) }),
   "GET /admin/orders/load-sheet": row("login", "home", "home", { redirect: "/admin/orders" }),
   "POST /admin/orders/load-sheet": row("login", "home", "home", { redirect: "/admin/orders" }),
   "GET /admin/reports": ADMIN_PAGE,
@@ -485,6 +489,25 @@ beforeAll(async () => {
     items: [{ productId, quantity: 1 }],
     reason: "Other",
   });
+  // A pending review with a photo, of a watch of its own delivered to the customer.
+  const [reviewedProductId] = await insertProducts(server, [{ name: "Matrix Reviewed Watch", stock: 5 }]);
+  await server.services.cart.addItem(credentials.customer.id!, { productId: reviewedProductId, quantity: 1 });
+  const reviewedOrder = await server.services.checkout.placeOrder(credentials.customer.id!, {
+    address: {
+      street: "Customer Private Lane",
+      city: "Lahore",
+      state: "Punjab",
+      zipCode: "54000",
+      country: "Pakistan",
+    },
+  });
+  await server.services.fulfilment.updateStatus(reviewedOrder._id, { status: "Delivered" });
+  const review = await server.services.reviews.submitReview(
+    credentials.customer.id!,
+    reviewedProductId!,
+    { rating: 4, title: "Matrix review", text: "Keeps time." },
+    [{ bytes: await plainImage(200, 200), truncated: false }],
+  );
   const discount = await db("discount_codes").where({ code: "FIRST10" }).first("id");
   let victims = 0;
   fixtures = {
@@ -510,6 +533,7 @@ beforeAll(async () => {
       return victim._id;
     },
     photoFile: withPhoto.images[0]!.url.split("/photos/")[1]!,
+    reviewPhotoFile: review.photos[0]!.images[0]!.url.split("/photos/")[1]!,
     async victimProduct() {
       victims += 1;
       return (await insertProducts(server, [{ name: `Victim Watch ${victims}` }]))[0]!;

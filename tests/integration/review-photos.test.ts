@@ -165,3 +165,57 @@ describe("who sees a review's photo", () => {
     expect((await fetch(url)).status).toBe(404);
   });
 });
+
+describe("the admins moderating a review see its photos", () => {
+  it("shows a pending review's photos on /admin/reviews, served to admins only and kept by no cache", async () => {
+    const watch = await scene.watch("Casio Edifice");
+    const buyer = await scene.shopper("Hina Rabbani");
+    await scene.order(buyer.token, watch);
+    const sent = await api.api("POST", `/products/${watch}/reviews`, {
+      body: reviewForm(fields, [await plainImage(1000, 750, "png")]),
+      token: buyer.token,
+    });
+    expect(sent.status).toBe(201);
+    const files: string[] = sent.body.data.photos[0].images.map((image: { url: string }) => fileOf(image.url));
+
+    await insertUser(server, { name: "Desk", email: "desk@review-photos.test", password: "deskpass12", role: "admin" });
+    const admin = await signedInClient(server.baseUrl, "desk@review-photos.test", "deskpass12");
+    const desk = await pageOf(admin, "/admin/reviews");
+    expect(desk.status).toBe(200);
+    // A thumbnail inside a link to the largest size, every address the admins' route.
+    const images: { url: string; width: number; type: string }[] = sent.body.data.photos[0].images;
+    const largest = images.reduce((wide, image) => (image.width > wide.width ? image : wide));
+    expect(desk.text).toContain(`<a href="/admin/reviews/photos/${fileOf(largest.url)}">`);
+    expect(desk.text).toContain('alt="Photo 1 of Hina R.&#x27;s review, full size"');
+    expect(desk.text).toMatch(/srcSet="\/admin\/reviews\/photos\/[^"]*-160w.webp 160w/);
+    expect(desk.text, "no public /photos address on the page").not.toMatch(/["\s,]\/photos\//);
+
+    for (const file of files) {
+      const seen = await admin.get(`/admin/reviews/photos/${file}`);
+      expect(seen.status, file).toBe(200);
+      expect(seen.headers.get("content-type")).toBe(images.find((image) => image.url.endsWith(file))!.type);
+      expect(seen.headers.get("cache-control")).toBe("private, no-store");
+      expect((await seen.arrayBuffer()).byteLength).toBeGreaterThan(100);
+    }
+
+    // Anyone else gets 404: a guest, the review's own author, another customer.
+    const author = await signedInClient(server.baseUrl, buyer.email, buyer.password);
+    const other = await scene.shopper();
+    const otherBrowser = await signedInClient(server.baseUrl, other.email, other.password);
+    for (const client of [new TestClient(server.baseUrl), author, otherBrowser]) {
+      const refused = await client.get(`/admin/reviews/photos/${files[0]}`);
+      expect(refused.status).toBe(404);
+      expect(refused.headers.get("cache-control")).toBe("private, no-store");
+      expect(await refused.text()).toBe("Not found");
+    }
+    // The public address of a pending review's photo still answers 404.
+    expect((await fetch(`${server.baseUrl}/photos/${files[0]}`)).status).toBe(404);
+    // The admins' route serves review photos only: not a product's photo, nor a name that is no file.
+    const product = await server.services.catalog.setProductPhoto(watch, {
+      bytes: await plainImage(300, 300),
+      truncated: false,
+    });
+    expect((await admin.get(`/admin/reviews/photos/${fileOf(product.images[0]!.url)}`)).status).toBe(404);
+    expect((await admin.get("/admin/reviews/photos/..%2F..%2Fetc%2Fpasswd")).status).toBe(404);
+  });
+});

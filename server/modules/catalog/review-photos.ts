@@ -1,7 +1,14 @@
 import type { Knex } from "knex";
 import { InvalidInputError, TooLargeError } from "../shared/errors.shared";
-import { inspectPhoto, preparePhoto, type PhotoUpload, type PreparedPhoto } from "./photo-processing";
+import {
+  inspectPhoto,
+  PHOTO_FILE_PATTERN,
+  preparePhoto,
+  type PhotoUpload,
+  type PreparedPhoto,
+} from "./photo-processing";
 import { storePhoto } from "./photo-store";
+import { PhotoVariant } from "./product-photo.model";
 import { ReviewPhoto } from "./review.model";
 import { PHOTO_FIELD } from "./photo-values.shared";
 import { REVIEW_PHOTOS_MAX } from "./review-values.shared";
@@ -53,4 +60,18 @@ export async function storeReviewPhotos(trx: Knex.Transaction, reviewId: string,
       placeholder: stored.imagePlaceholder,
     });
   }
+}
+
+/**
+ * A variant of a review's photo whatever the review's status, for the admins moderating it
+ * (/admin/reviews/photos/<file>); null for a name that is no review photo's file. /photos serves
+ * only a published review's (photo-store.ts).
+ */
+export async function readReviewPhotoFile(db: Knex, file: string): Promise<{ bytes: Buffer; type: string } | null> {
+  if (!PHOTO_FILE_PATTERN.test(file)) return null;
+  const variant = await PhotoVariant.query(db)
+    .findById(file)
+    .whereExists(ReviewPhoto.query(db).whereColumn("review_photos.photoId", "photo_variants.photoId"))
+    .select("bytes", "type");
+  return variant ? { bytes: variant.bytes, type: variant.type } : null;
 }

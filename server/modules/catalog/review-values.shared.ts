@@ -38,3 +38,14 @@ export function starsOf(rating: number): string {
   const filled = Math.min(5, Math.max(0, Math.round(rating)));
   return `${"★".repeat(filled)}${"☆".repeat(5 - filled)}`;
 }
+
+/**
+ * Where admins see a review's photo file whatever the review's status (pending and hidden
+ * reviews' photos are not served at /photos): the same file name under the admins' path.
+ */
+export const REVIEW_DESK_PHOTOS_PATH = "/admin/reviews/photos";
+
+/** A photo's address (`/photos/<file>`) as the admins' route serves it. */
+export function deskPhotoUrl(url: string): string {
+  return `${REVIEW_DESK_PHOTOS_PATH}/${url.slice(url.lastIndexOf("/") + 1)}`;
+}

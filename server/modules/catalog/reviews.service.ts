@@ -12,7 +12,7 @@ import type { PhotoUpload } from "./photo-processing";
 import { Product } from "./product.model";
 import { Review } from "./review.model";
 import { reviewPublishedMail } from "./review-mails";
-import { checkReviewPhotos, prepareReviewPhotos, storeReviewPhotos } from "./review-photos";
+import { checkReviewPhotos, prepareReviewPhotos, readReviewPhotoFile, storeReviewPhotos } from "./review-photos";
 import { ALREADY_REVIEWED, NOT_A_BUYER, type ReviewStatus } from "./review-values.shared";
 import type { PublicReview } from "./review.shape";
 import {
@@ -173,6 +173,11 @@ export class ReviewsService {
       if (published) await this.mailPublished(trx, review);
     });
     return this.readReview(reviewId);
+  }
+
+  /** A file of a review's photo, published or not: for admins only (the route decides who asks). */
+  async deskPhotoFile(file: string): Promise<{ bytes: Buffer; type: string } | null> {
+    return readReviewPhotoFile(this.db, file);
   }
 
   async readReview(reviewId: string): Promise<PublicReview> {

@@ -1,0 +1,63 @@
+import { createRequire } from "node:module";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect } from "./fixtures";
+import { waitForHydration } from "./held-scripts";
+
+/**
+ * The axe audit of the journeys (tests/e2e/accessibility.spec.ts and those of a page's own
+ * journey): axe-core with every one of its rules, experimental ones included; serious and
+ * critical violations are the findings. It runs in the page, so only with JavaScript.
+ *
+ * Left to itself, axe skips the rules tagged "experimental" (label-content-name-mismatch, which
+ * checks WCAG 2.5.3, is one): naming every rule the installed axe-core knows runs them all.
+ */
+const axeCore = createRequire(createRequire(import.meta.url).resolve("@axe-core/playwright"))("axe-core") as {
+  getRules(): { ruleId: string }[];
+};
+const ALL_RULES = axeCore.getRules().map((rule) => rule.ruleId);
+
+export type Finding = string;
+
+export async function audit(page: Page, label: string): Promise<Finding[]> {
+  const results = await new AxeBuilder({ page }).withRules(ALL_RULES).analyze();
+  const ran = new Set(
+    [...results.passes, ...results.violations, ...results.incomplete, ...results.inapplicable].map((rule) => rule.id),
+  );
+  expect(ran.has("label-content-name-mismatch"), "experimental rules ran").toBe(true);
+  // axe leaves text drawn in its background's own colour for a person to review (it may be hidden
+  // on purpose); nothing of the store is hidden that way, so such text is a finding: it is invisible.
+  const invisibleText = results.incomplete
+    .filter((rule) => rule.id === "color-contrast")
+    .map((rule) => ({
+      ...rule,
+      help: "Text must not be the colour of its background",
+      nodes: rule.nodes.filter((node) =>
+        node.any.some((check) => (check.data as { contrastRatio?: number } | null)?.contrastRatio === 1),
+      ),
+    }))
+    .filter((rule) => rule.nodes.length > 0);
+  return [...results.violations, ...invisibleText]
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) =>
+        `${label}: ${violation.id} (${violation.impact}) ${violation.help} at ${violation.nodes
+          .slice(0, 4)
+          .map((node) =>
+            `${node.target.join(" ")} ${node.failureSummary?.split("\n").slice(1, 2).join("") ?? ""}`.trim(),
+          )
+          .join(" | ")}`,
+    );
+}
+
+/** Opens a page as a document, waits until it has hydrated (unless it has no scripts), and audits it. */
+export async function visitAndAudit(
+  page: Page,
+  path: string,
+  options: { hydrates?: boolean; status?: number } = {},
+): Promise<Finding[]> {
+  const response = await page.goto(path);
+  expect(response?.status(), path).toBe(options.status ?? 200);
+  if (options.hydrates !== false) await waitForHydration(page);
+  return audit(page, path);
+}
