@@ -14,6 +14,9 @@ const ADDRESS = {
   // As the checkout page sends it: every order gets its confirmation text (a file, or WhatsApp with --messaging).
   phone: "0300-1234567",
 };
+
+/** The checkout shopper's own mobile number (the index-th shopper's, 0301…). */
+const shopperPhone = (index: number) => `0301${String(1_000_000 + index).padStart(7, "0")}`;
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json" };
 
 export type CheckoutResult = LoadResult & {
@@ -42,12 +45,6 @@ export async function runCheckout(options: {
   connections: number;
   postmasterPid: number | null;
   encoding: string;
-  /**
-   * With the cash-on-delivery rules on (setCodRules): each shopper orders with a mobile number of
-   * its own, as real shoppers do (one number for all would make every checkout wait for the one
-   * phone's lock, and its open orders would soon be refused).
-   */
-  codRules?: boolean;
 }): Promise<CheckoutResult> {
   const { db, productIds, tokens } = options;
   const before = await stockSnapshot(db, productIds);
@@ -79,9 +76,11 @@ export async function runCheckout(options: {
           const index = Math.min(next++, tokens.length - 1);
           const token = tokens[index]!;
           request.headers = { ...request.headers, authorization: `Bearer ${token}` };
-          if (options.codRules) {
-            request.body = JSON.stringify({ ...ADDRESS, phone: `0301${String(1_000_000 + index).padStart(7, "0")}` });
-          }
+          // Each shopper orders with a mobile number of its own, as real shoppers do, with the
+          // cash-on-delivery rules on or off: the two runs differ only in the rules (with one
+          // number for all, the rules would make every checkout wait for that phone's lock, and
+          // its open orders would soon be refused).
+          request.body = JSON.stringify({ ...ADDRESS, phone: shopperPhone(index) });
           return request;
         },
       },

@@ -16,7 +16,7 @@ import {
 } from "../modules/orders/order-confirmation.shared";
 import { newOrderMail, orderPlacedMail, type MailOrder } from "../modules/orders/order-mails";
 import { advanceDiscountPaisa } from "../modules/orders/bank-transfer.shared";
-import { codFacts, recordCodRefusal } from "../modules/orders/order-rules";
+import { codFactsFrom, codFactsPart, recordCodRefusal, type CodFactsRow } from "../modules/orders/order-rules";
 import { codRefusal, type CodRefusal } from "../modules/orders/order-rules.shared";
 import type { PublicOrder } from "../modules/orders/order.shape";
 import { readOrder } from "../modules/orders/orders.service";
@@ -216,21 +216,12 @@ export class CheckoutFlow {
     const orderId = randomUUID();
     const orderPhone = phone ?? normalisePakistaniMobile(user.phone);
     // The merchant's cash-on-delivery rules (docs/product.md, "Cash-on-delivery rules"), judged
-    // under the phone's lock (taken by the locking read), on counts read after it: a second
-    // checkout of the same phone waits there, then counts this order once it is committed.
-    if (rules && paymentMethod === cashOnDelivery.name) {
-      // The profile's number as written by hand may read otherwise in SQL than here: lock it now.
-      if (orderPhone && orderPhone !== lockedPhone) await trx.raw(PHONE_LOCK_SQL, { phone: orderPhone });
-      const facts = await codFacts(trx, { phone: orderPhone, email: user.email, userId, total: totalPrice });
-      let refusal = codRefusal(rules, facts);
-      // The refusal offers paying in advance by bank transfer when the store offers it.
-      if (refusal && (await this.paymentChoice(trx)).methods.some((method) => method.paidBeforeShipping)) {
-        refusal = codRefusal(rules, facts, true);
-      }
-      if (refusal) {
-        throw new CodRefused(refusal, { phone: orderPhone, email: user.email, userId, amount: totalPrice });
-      }
-    }
+    // under the phone's lock (taken by the locking read) on what the write statement below reads
+    // with them (codFactsPart): a second checkout of the same phone waits for the lock, then
+    // counts this order once it is committed.
+    const judged = rules !== null && paymentMethod === cashOnDelivery.name;
+    // The profile's number as written by hand may read otherwise in SQL than here: lock it now.
+    if (judged && orderPhone && orderPhone !== lockedPhone) await trx.raw(PHONE_LOCK_SQL, { phone: orderPhone });
     const order: NewOrder = {
       id: orderId,
       userId,
@@ -306,11 +297,28 @@ export class CheckoutFlow {
               ]),
             ]
           : []),
+        ...(judged ? [codFactsPart({ phone: orderPhone, email: user.email, userId })] : []),
       ],
-      { sql: `SELECT created_at AS "createdAt", updated_at AS "updatedAt" FROM placed` },
+      {
+        sql: judged
+          ? `SELECT placed.created_at AS "createdAt", placed.updated_at AS "updatedAt", cod_facts.* FROM placed CROSS JOIN cod_facts`
+          : `SELECT created_at AS "createdAt", updated_at AS "updatedAt" FROM placed`,
+      },
     );
-    const { rows } = await trx.raw<{ rows: { createdAt: Date; updatedAt: Date }[] }>(sql, bindings);
+    const { rows } = await trx.raw<{ rows: ({ createdAt: Date; updatedAt: Date } & CodFactsRow)[] }>(sql, bindings);
     const times = rows[0]!;
+    if (judged) {
+      // A refusal rolls the write back with the transaction: no order, the cart and stock as they were.
+      const facts = codFactsFrom(times, { phone: orderPhone, total: totalPrice });
+      let refusal = codRefusal(rules, facts);
+      // The refusal offers paying in advance by bank transfer when the store offers it.
+      if (refusal && (await this.paymentChoice(trx)).methods.some((method) => method.paidBeforeShipping)) {
+        refusal = codRefusal(rules, facts, true);
+      }
+      if (refusal) {
+        throw new CodRefused(refusal, { phone: orderPhone, email: user.email, userId, amount: totalPrice });
+      }
+    }
     return {
       _id: order.id,
       user: { _id: userId, name: user.name, email: user.email },

@@ -51,8 +51,8 @@ export type CodFacts = {
   blocked: boolean;
   /** The phone's orders: delivered, returned to sender, open on cash on delivery (zeros without a phone). */
   phoneRecord: { delivered: number; returned: number; openCod: number };
-  /** The account's delivered orders: first-time is judged by them for an order without a phone. */
-  accountDelivered: number;
+  /** The account's delivered orders: first-time is judged by them for an order without a phone (null with one: not read). */
+  accountDelivered: number | null;
 };
 
 /** What the shopper can still do: pay in advance by bank transfer when the store offers it, else ask. */

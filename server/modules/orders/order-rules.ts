@@ -3,6 +3,7 @@ import * as yup from "yup";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
 import { NotFoundError } from "../shared/errors.shared";
+import type { StatementPart } from "../shared/statement";
 import {
   PHONE_INPUT_MAX,
   PHONE_MESSAGE,
@@ -310,25 +311,46 @@ export function orderRulesFrom(json: Record<string, unknown> | null): OrderRules
 }
 
 /**
- * What the rules judge, in one query, read after the phone's lock so that it sees every order of
- * the phone committed before (server/flows/checkout.ts): the phone's record, whether the phone or
- * the email is blocked, and the account's delivered orders.
+ * What the rules judge, as a part of checkout's write statement (`cod_facts`, one row; its
+ * columns are read back by codFactsFrom): for an order with a phone, the phone's record and
+ * whether the phone or the email is blocked; without one, the account's delivered orders (the
+ * only input the amount limits then take, RULINGS). A part of the write rather than a statement
+ * of its own saves a round trip per order (docs/decisions/2026-11-26-cod-rules.md): the write's
+ * snapshot is taken after the phone's lock was granted, so it sees every order of the phone
+ * committed before, and not the order it inserts itself (the parts of one statement share one
+ * snapshot).
  */
-export async function codFacts(
-  trx: Knex,
-  order: { phone: string | null; email: string; userId: string; total: number },
-): Promise<CodFacts> {
-  const { rows } = await trx.raw<{
-    rows: { delivered: number; returned: number; openCod: number; blocked: boolean; accountDelivered: number }[];
-  }>(
-    `SELECT record.delivered, record.returned, record."openCod",
-            EXISTS (SELECT 1 FROM order_blocklist
-                     WHERE (kind = 'phone' AND value = :phone) OR (kind = 'email' AND value = lower(:email))) AS blocked,
-            (SELECT COUNT(*)::int FROM orders WHERE user_id = :userId AND status = 'Delivered') AS "accountDelivered"
-       FROM (SELECT ${PHONE_RECORD_COLUMNS} FROM orders WHERE phone = :phone) AS record`,
-    { phone: order.phone, email: order.email, userId: order.userId },
-  );
-  const row = rows[0]!;
+export function codFactsPart(order: { phone: string | null; email: string; userId: string }): StatementPart {
+  if (!order.phone) {
+    return {
+      name: "cod_facts",
+      sql: `SELECT 0 AS delivered, 0 AS returned, 0 AS "openCod", false AS blocked,
+                   (SELECT COUNT(*)::int FROM orders WHERE user_id = :codUserId AND status = 'Delivered') AS "accountDelivered"`,
+      bindings: { codUserId: order.userId },
+    };
+  }
+  return {
+    name: "cod_facts",
+    sql: `SELECT record.delivered, record.returned, record."openCod",
+                 EXISTS (SELECT 1 FROM order_blocklist
+                          WHERE (kind = 'phone' AND value = :codPhone) OR (kind = 'email' AND value = lower(:codEmail))) AS blocked,
+                 NULL::int AS "accountDelivered"
+            FROM (SELECT ${PHONE_RECORD_COLUMNS} FROM orders WHERE phone = :codPhone) AS record`,
+    bindings: { codPhone: order.phone, codEmail: order.email },
+  };
+}
+
+/** The columns codFactsPart reads, as the final select of the statement answers them. */
+export type CodFactsRow = {
+  delivered: number;
+  returned: number;
+  openCod: number;
+  blocked: boolean;
+  accountDelivered: number | null;
+};
+
+/** What the rules judge of an order, from its `cod_facts` row (codFactsPart). */
+export function codFactsFrom(row: CodFactsRow, order: { phone: string | null; total: number }): CodFacts {
   return {
     total: order.total,
     phone: order.phone,
