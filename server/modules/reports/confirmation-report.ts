@@ -39,9 +39,9 @@ const COUNT_SUMS = `SUM(days.asked)::int AS asked, SUM(days.confirmed)::int AS c
 /**
  * The median is not a sum of days (a day's median and count do not give a month's), so it is
  * read live, from the index of confirmed orders that holds both moments (migration
- * 20261127000010): a year's confirmed orders are read from the index alone, and sorting their
- * durations costs tens of milliseconds (docs/decisions/2026-11-26-report-speed.md). A histogram
- * of minutes per day would be cheaper for a year but not exact: the report's median is of seconds.
+ * 20261127000010): the period's confirmed orders are read from the index alone, and only their
+ * durations are sorted. A histogram of minutes per day would read less for a year but would not
+ * be exact: the median is of seconds (docs/decisions/2026-11-26-report-speed.md).
  */
 const MEDIAN_SECONDS = `percentile_cont(0.5) WITHIN GROUP (
     ORDER BY EXTRACT(EPOCH FROM orders.confirmation_at - orders.created_at))`;
