@@ -23,6 +23,8 @@ export interface JobPayloads {
    * the next, COURIER_SYNC_MINUTES later (server/jobs/job-tasks.ts).
    */
   "courier-sync": Record<string, never>;
+  /** The reports' kept daily figures of closed and marked days (server/modules/reports/report-rollups.ts; the crontab, and at start). */
+  "report-rollups": Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;

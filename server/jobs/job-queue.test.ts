@@ -32,6 +32,7 @@ function recordingHandlers(ran: string[], failFirst = new Set<string>()): JobHan
     "confirmation-deadlines": async () => {},
     "courier-sync": async () => {},
     "unpaid-transfers": async () => {},
+    "report-rollups": async () => {},
   };
 }
 

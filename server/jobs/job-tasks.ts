@@ -42,6 +42,8 @@ const MAIL_FILE_SWEEP_MS = 60 * 60 * 1000;
 const BASE_BACKUP_JOB_KEY = "base-backup";
 /** The one chain of courier syncs (each run adds the next under this key). */
 const COURIER_SYNC_JOB_KEY = "courier-sync";
+/** At most one report roll-up waits, however many servers and slots asked for one. */
+const REPORT_ROLLUPS_JOB_KEY = "report-rollups";
 
 export function storeJobHandlers(options: Omit<StoreJobsOptions, "connectionString" | "pollMs">): JobHandlers {
   const { logger, backups } = options;
@@ -88,6 +90,10 @@ export function storeJobHandlers(options: Omit<StoreJobsOptions, "connectionStri
         );
       }
     },
+    "report-rollups": async () => {
+      const { days } = await options.services.reports.rollUpDays();
+      if (days > 0) logger.info({ days }, "report days rolled up");
+    },
     "base-backup": async (_payload, { signal }) => {
       if (backups) await takeBaseBackupIfDue(backups, signal);
       else logger.warn("base-backup job ignored: the store uses DATABASE_URL, whose operator owns backups");
@@ -109,6 +115,8 @@ export async function startStoreJobs(options: StoreJobsOptions): Promise<JobRunn
     { task: "confirmation-deadlines", schedule: "* * * * *", jobKey: "confirmation-deadlines", catchUpMs: 60_000 },
     // Unpaid transfers are due by the hour too (docs/product.md, "Paying in advance").
     { task: "unpaid-transfers", schedule: "* * * * *", jobKey: "unpaid-transfers", catchUpMs: 60_000 },
+    // A marked day is read live until rolled up again: every ten minutes keeps reports quick.
+    { task: "report-rollups", schedule: "*/10 * * * *", jobKey: REPORT_ROLLUPS_JOB_KEY, catchUpMs: 600_000 },
   ];
   const local: LocalRecurringTask[] = [
     {
@@ -130,6 +138,8 @@ export async function startStoreJobs(options: StoreJobsOptions): Promise<JobRunn
   if (options.backups) {
     await enqueueJob(options.db, "base-backup", {}, { jobKey: BASE_BACKUP_JOB_KEY });
   }
+  // The first run after the migration rolls up the history; later ones the day that closed.
+  await enqueueJob(options.db, "report-rollups", {}, { jobKey: REPORT_ROLLUPS_JOB_KEY });
   // Starts the chain of courier syncs, or leaves a waiting one at its time (another server, a
   // restart). A store without courier settings has none.
   if (options.services.courierSync.on) {

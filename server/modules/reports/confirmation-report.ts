@@ -1,6 +1,7 @@
 import type { Database } from "../../db/database";
 import type { Grouping, ReportPeriod } from "./report-period.shared";
-import { bucketOf, bucketsOf, periodBindings, placedIn, shareOf } from "./report-sql";
+import { CONFIRMATION_DAYS, bucketOfDay, dayRowsOf, type LiveDays } from "./report-days";
+import { bucketsOf, periodBindings, placedIn, shareOf } from "./report-sql";
 
 /**
  * The confirmation report (docs/product.md, "Reports" and "Confirming an order"): the orders
@@ -32,19 +33,20 @@ export type ConfirmationReport = {
   by: Grouping;
 };
 
-const CONFIRMED = "orders.confirmation_status = 'confirmed'";
-const CANCELLED_BY_CUSTOMER = `orders.confirmation_status = 'cancelled'
-  OR (orders.confirmation_status = 'pending' AND orders.status = 'Cancelled' AND orders.cancelled_by_customer)`;
+const COUNT_SUMS = `SUM(days.asked)::int AS asked, SUM(days.confirmed)::int AS confirmed,
+  SUM(days.cancelled_by_customer)::int AS "cancelledByCustomer"`;
 
-const COUNT_COLUMNS = `
-  COUNT(*)::int AS asked,
-  (COUNT(*) FILTER (WHERE ${CONFIRMED}))::int AS confirmed,
-  (COUNT(*) FILTER (WHERE ${CANCELLED_BY_CUSTOMER}))::int AS "cancelledByCustomer"`;
-
+/**
+ * The median is not a sum of days (a day's median and count do not give a month's), so it is
+ * read live, from the index of confirmed orders that holds both moments (migration
+ * 20261127000010): the period's confirmed orders are read from the index alone, and only their
+ * durations are sorted. A histogram of minutes per day would read less for a year but would not
+ * be exact: the median is of seconds (docs/decisions/2026-11-26-report-speed.md).
+ */
 const MEDIAN_SECONDS = `percentile_cont(0.5) WITHIN GROUP (
-    ORDER BY EXTRACT(EPOCH FROM orders.confirmation_at - orders.created_at)) FILTER (WHERE ${CONFIRMED})`;
+    ORDER BY EXTRACT(EPOCH FROM orders.confirmation_at - orders.created_at))`;
 
-const ASKED = "orders.phone IS NOT NULL";
+const CONFIRMED_ASKED = "orders.confirmation_status = 'confirmed' AND orders.phone IS NOT NULL";
 
 type Counted = { asked: number; confirmed: number; cancelledByCustomer: number };
 
@@ -53,28 +55,30 @@ export async function confirmationReport(
   period: ReportPeriod,
   previous: ReportPeriod,
   by: Grouping,
+  live: LiveDays,
 ): Promise<ConfirmationReport> {
-  const placed = periodBindings(period);
+  const days = dayRowsOf(CONFIRMATION_DAYS, period, live);
   const [series, byChannel, now, before] = await Promise.all([
     db.raw<{ rows: (Counted & { period: string })[] }>(
       `WITH buckets AS (${bucketsOf(by)}),
-            placed AS (SELECT ${bucketOf("orders.created_at", by)} AS bucket, ${COUNT_COLUMNS}
-                         FROM orders WHERE ${ASKED} AND ${placedIn("orders.created_at")} GROUP BY 1)
+            placed AS (SELECT ${bucketOfDay("days.day", by)} AS bucket, ${COUNT_SUMS}
+                         FROM (${days.sql}) days GROUP BY 1)
        SELECT to_char(buckets.bucket, 'YYYY-MM-DD') AS period, COALESCE(placed.asked, 0) AS asked,
               COALESCE(placed.confirmed, 0) AS confirmed,
               COALESCE(placed."cancelledByCustomer", 0) AS "cancelledByCustomer"
          FROM buckets LEFT JOIN placed ON placed.bucket = buckets.bucket
         ORDER BY buckets.bucket`,
-      [...placed, ...placed],
+      [...periodBindings(period), ...days.bindings],
     ),
     db.raw<{ rows: { channel: string; confirmed: number }[] }>(
-      `SELECT orders.confirmation_channel AS channel, COUNT(*)::int AS confirmed
-         FROM orders WHERE ${ASKED} AND ${CONFIRMED} AND ${placedIn("orders.created_at")}
-        GROUP BY 1 ORDER BY confirmed DESC, channel`,
-      placed,
+      `SELECT days.channel, SUM(days.confirmed)::int AS confirmed
+         FROM (${days.sql}) days
+        GROUP BY 1 HAVING SUM(days.confirmed) > 0
+        ORDER BY confirmed DESC, channel`,
+      days.bindings,
     ),
-    totalsQuery(db, period),
-    totalsQuery(db, previous),
+    totalsQuery(db, period, live),
+    totalsQuery(db, previous, live),
   ]);
   return {
     series: series.rows.map((row) => ({ period: row.period, ...countsOf(row) })),
@@ -85,11 +89,16 @@ export async function confirmationReport(
   };
 }
 
-async function totalsQuery(db: Database, period: ReportPeriod): Promise<ConfirmationTotals> {
+async function totalsQuery(db: Database, period: ReportPeriod, live: LiveDays): Promise<ConfirmationTotals> {
+  const days = dayRowsOf(CONFIRMATION_DAYS, period, live);
   const { rows } = await db.raw<{ rows: (Counted & { medianSeconds: number | null })[] }>(
-    `SELECT ${COUNT_COLUMNS}, ${MEDIAN_SECONDS} AS "medianSeconds"
-       FROM orders WHERE ${ASKED} AND ${placedIn("orders.created_at")}`,
-    periodBindings(period),
+    `SELECT COALESCE(SUM(days.asked), 0)::int AS asked, COALESCE(SUM(days.confirmed), 0)::int AS confirmed,
+            COALESCE(SUM(days.cancelled_by_customer), 0)::int AS "cancelledByCustomer",
+            (SELECT ${MEDIAN_SECONDS} FROM orders
+              WHERE ${CONFIRMED_ASKED} AND ${placedIn("orders.created_at")}) AS "medianSeconds"
+       FROM (${days.sql}) days`,
+    // The median's subquery comes first in the text, so its bindings do too.
+    [...periodBindings(period), ...days.bindings],
   );
   const row = rows[0]!;
   return {

@@ -1,6 +1,17 @@
 import type { Database } from "../../db/database";
 import type { Grouping, ReportPeriod } from "./report-period.shared";
-import { bucketOf, bucketsOf, periodBindings, placedIn, shareOf } from "./report-sql";
+import {
+  CITY_DAYS,
+  COURIER_DAYS,
+  PRODUCT_DAYS,
+  bucketOfDay,
+  dayRowsOf,
+  type DayTable,
+  type LiveDays,
+} from "./report-days";
+import { bucketsOf, periodBindings, shareOf } from "./report-sql";
+
+export { NOT_BOOKED } from "./report-days";
 
 /**
  * The deliveries report (docs/product.md, "Reports"): what became of the orders placed in the
@@ -34,52 +45,38 @@ export type DeliveriesReport = {
   by: Grouping;
 };
 
-/** One order, one outcome: the four counts add up to the orders. */
-const OUTCOME_COLUMNS = `
-  COUNT(*)::int AS orders,
-  (COUNT(*) FILTER (WHERE orders.status = 'Delivered'))::int AS delivered,
-  (COUNT(*) FILTER (WHERE orders.outcome_kind = 'returned'))::int AS returned,
-  (COUNT(*) FILTER (WHERE orders.status = 'Cancelled' AND orders.outcome_kind IS NULL))::int AS cancelled,
-  (COUNT(*) FILTER (WHERE orders.status IN ('Pending', 'Shipped')))::int AS open`;
-
-/** An order without a courier yet (or cancelled before it had one). */
-export const NOT_BOOKED = "Not booked";
-
-/** Cities as customers type them: one group whatever the case and spaces. */
-const CITY = "initcap(btrim(orders.city))";
-
 export async function deliveriesReport(
   db: Database,
   period: ReportPeriod,
   previous: ReportPeriod,
   by: Grouping,
+  live: LiveDays,
 ): Promise<DeliveriesReport> {
-  const placed = periodBindings(period);
+  // Every order has one city: the cities' rows add up to the orders of each day.
+  const days = dayRowsOf(CITY_DAYS, period, live);
+  const daysBefore = dayRowsOf(CITY_DAYS, previous, live);
   const [series, byCity, byCourier, byProduct, before, setting] = await Promise.all([
     db.raw<{ rows: (Outcomes & { period: string })[] }>(
       `WITH buckets AS (${bucketsOf(by)}),
-            placed AS (SELECT ${bucketOf("orders.created_at", by)} AS bucket, ${OUTCOME_COLUMNS}
-                         FROM orders WHERE ${placedIn("orders.created_at")} GROUP BY 1)
+            placed AS (SELECT ${bucketOfDay("days.day", by)} AS bucket, ${OUTCOME_SUMS}
+                         FROM (${days.sql}) days GROUP BY 1)
        SELECT to_char(buckets.bucket, 'YYYY-MM-DD') AS period,
               COALESCE(placed.orders, 0) AS orders, COALESCE(placed.delivered, 0) AS delivered,
               COALESCE(placed.returned, 0) AS returned, COALESCE(placed.cancelled, 0) AS cancelled,
               COALESCE(placed.open, 0) AS open
          FROM buckets LEFT JOIN placed ON placed.bucket = buckets.bucket
         ORDER BY buckets.bucket`,
-      [...placed, ...placed],
+      [...periodBindings(period), ...days.bindings],
     ),
-    groupedBy(db, CITY, "FROM orders", placed),
-    groupedBy(db, `COALESCE(orders.courier, '${NOT_BOOKED}')`, "FROM orders", placed),
-    groupedBy(
-      db,
-      "COALESCE(products.name, order_items.product_name)",
-      `FROM order_items JOIN orders ON orders.id = order_items.order_id
-       LEFT JOIN products ON products.id = order_items.product_id`,
-      placed,
-    ),
+    groupedBy(db, CITY_DAYS, "days.name", period, live),
+    groupedBy(db, COURIER_DAYS, "days.name", period, live),
+    groupedBy(db, PRODUCT_DAYS, "COALESCE(products.name, days.deleted_name)", period, live),
     db.raw<{ rows: Outcomes[] }>(
-      `SELECT ${OUTCOME_COLUMNS} FROM orders WHERE ${placedIn("orders.created_at")}`,
-      periodBindings(previous),
+      `SELECT COALESCE(SUM(days.orders), 0)::int AS orders, COALESCE(SUM(days.delivered), 0)::int AS delivered,
+              COALESCE(SUM(days.returned), 0)::int AS returned, COALESCE(SUM(days.cancelled), 0)::int AS cancelled,
+              COALESCE(SUM(days.open), 0)::int AS open
+         FROM (${daysBefore.sql}) days`,
+      daysBefore.bindings,
     ),
     db("order_rules").where({ id: 1 }).first("parcel_shipping_cost"),
   ]);
@@ -102,15 +99,27 @@ export async function deliveriesReport(
   };
 }
 
+/** The kept outcome counts added up (a product's are its lines'). */
+const OUTCOME_SUMS = `SUM(days.orders)::int AS orders, SUM(days.delivered)::int AS delivered,
+  SUM(days.returned)::int AS returned, SUM(days.cancelled)::int AS cancelled, SUM(days.open)::int AS open`;
+
 /** The outcomes per group, the groups with the most orders first. */
-async function groupedBy(db: Database, group: string, from: string, placed: string[]): Promise<OutcomeGroup[]> {
+async function groupedBy(
+  db: Database,
+  table: DayTable,
+  group: string,
+  period: ReportPeriod,
+  live: LiveDays,
+): Promise<OutcomeGroup[]> {
+  const days = dayRowsOf(table, period, live);
+  const sums = table === PRODUCT_DAYS ? OUTCOME_SUMS.replace("SUM(days.orders)", "SUM(days.lines)") : OUTCOME_SUMS;
+  const products = table === PRODUCT_DAYS ? "LEFT JOIN products ON products.id = days.product_id" : "";
   const { rows } = await db.raw<{ rows: (Outcomes & { name: string })[] }>(
-    `SELECT ${group} AS name, ${OUTCOME_COLUMNS}
-       ${from}
-      WHERE ${placedIn("orders.created_at")}
+    `SELECT ${group} AS name, ${sums}
+       FROM (${days.sql}) days ${products}
       GROUP BY 1
       ORDER BY orders DESC, name`,
-    placed,
+    days.bindings,
   );
   return rows.map((row) => ({ ...row, returnRate: shareOf(row.returned, row.delivered + row.returned) }));
 }

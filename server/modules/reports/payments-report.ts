@@ -1,15 +1,8 @@
 import type { Database } from "../../db/database";
 import { PAYMENT_METHODS } from "../../providers/payment-methods/payment-methods.shared";
 import type { ReportPeriod } from "./report-period.shared";
-import {
-  MONEY_COLUMNS,
-  PAID_ON_DELIVERY,
-  REFUNDS_PAID,
-  moneyOf,
-  periodBindings,
-  placedIn,
-  type MoneyAmounts,
-} from "./report-sql";
+import { DISCOUNT_DAYS, MONEY_DAYS, RETURN_DAYS, dayRowsOf, type LiveDays } from "./report-days";
+import { moneyOf, type MoneyAmounts } from "./report-sql";
 
 /**
  * The payments and discounts report (docs/product.md, "Reports"): per payment method (every one
@@ -46,35 +39,37 @@ export async function paymentsReport(
   db: Database,
   period: ReportPeriod,
   previous: ReportPeriod,
+  live: LiveDays,
 ): Promise<PaymentsReport> {
-  const [now, before] = await Promise.all([paymentFigures(db, period), paymentFigures(db, previous)]);
+  const [now, before] = await Promise.all([paymentFigures(db, period, live), paymentFigures(db, previous, live)]);
   return { ...now, previous: before.totals };
 }
 
-async function paymentFigures(db: Database, period: ReportPeriod) {
-  const placed = periodBindings(period);
+async function paymentFigures(db: Database, period: ReportPeriod, live: LiveDays) {
+  const money = dayRowsOf(MONEY_DAYS, period, live);
+  const discounts = dayRowsOf(DISCOUNT_DAYS, period, live);
+  const returns = dayRowsOf(RETURN_DAYS, period, live);
   const [methods, codes, reasons] = await Promise.all([
     db.raw<{ rows: (MoneyAmounts & { method: string; orders: number })[] }>(
-      `SELECT orders.payment_method AS method, (COUNT(*) FILTER (WHERE orders.status <> 'Cancelled'))::int AS orders,
-              ${MONEY_COLUMNS}
-         FROM orders LEFT JOIN (${REFUNDS_PAID}) refunds ON refunds.order_id = orders.id
-        WHERE ${placedIn("orders.created_at")}
+      `SELECT days.payment_method AS method, SUM(days.orders)::int AS orders,
+              SUM(days.collected_amount) AS "collectedAmount", SUM(days.refunded_amount) AS "refundedAmount",
+              SUM(days.to_collect_amount) AS "toCollectAmount", SUM(days.cancelled_amount) AS "cancelledAmount"
+         FROM (${money.sql}) days
         GROUP BY 1`,
-      [PAID_ON_DELIVERY, ...placed],
+      money.bindings,
     ),
     db.raw<{ rows: CodeFigures[] }>(
-      `SELECT orders.discount_code AS code, COUNT(*)::int AS uses, SUM(orders.discount_amount) AS "amountGiven"
-         FROM orders
-        WHERE orders.discount_code IS NOT NULL AND orders.status <> 'Cancelled' AND ${placedIn("orders.created_at")}
+      `SELECT days.code, SUM(days.uses)::int AS uses, SUM(days.amount_given) AS "amountGiven"
+         FROM (${discounts.sql}) days
         GROUP BY 1 ORDER BY uses DESC, code`,
-      placed,
+      discounts.bindings,
     ),
     db.raw<{ rows: ReturnReasonFigures[] }>(
-      `SELECT reason, COUNT(*)::int AS returns, (COUNT(*) FILTER (WHERE status = 'Received'))::int AS received,
-              COALESCE(SUM(refund_amount) FILTER (WHERE status = 'Received'), 0) AS refunded
-         FROM order_returns WHERE ${placedIn("order_returns.created_at")}
+      `SELECT days.reason, SUM(days.returns)::int AS returns, SUM(days.received)::int AS received,
+              SUM(days.refunded) AS refunded
+         FROM (${returns.sql}) days
         GROUP BY 1 ORDER BY returns DESC, reason`,
-      placed,
+      returns.bindings,
     ),
   ]);
   const series: MethodFigures[] = PAYMENT_METHODS.map((method) => {

@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database";
 import type { ReportPeriod } from "./report-period.shared";
-import { periodBindings, placedIn } from "./report-sql";
+import { PRODUCT_DAYS, dayRowsOf, type LiveDays } from "./report-days";
 
 /**
  * The products report (docs/product.md, "Reports"): units sold and their revenue per product and
@@ -37,19 +37,16 @@ export type ProductsReport = {
 /** The slowest movers listed: those with the fewest units sold. */
 export const SLOWEST_MOVERS = 10;
 
-const SOLD_LINES = `
-  FROM order_items JOIN orders ON orders.id = order_items.order_id
- WHERE orders.status <> 'Cancelled' AND ${placedIn("orders.created_at")}`;
-
 export async function productsReport(
   db: Database,
   period: ReportPeriod,
   previous: ReportPeriod,
+  live: LiveDays,
 ): Promise<ProductsReport> {
   const [series, before, slowestMovers] = await Promise.all([
-    productSales(db, period),
-    productSales(db, previous),
-    slowMovers(db, period),
+    productSales(db, period, live),
+    productSales(db, previous, live),
+    slowMovers(db, period, live),
   ]);
   const brands = new Map<string, { units: number; paisa: number }>();
   for (const sold of series) {
@@ -69,34 +66,35 @@ export async function productsReport(
   };
 }
 
-async function productSales(db: Database, period: ReportPeriod): Promise<ProductSales[]> {
+async function productSales(db: Database, period: ReportPeriod, live: LiveDays): Promise<ProductSales[]> {
+  const days = dayRowsOf(PRODUCT_DAYS, period, live);
   const { rows } = await db.raw<{ rows: (ProductSales & { revenue: string | number })[] }>(
     `SELECT sold.product_id AS "productId", sold.name, COALESCE(products.brand, '') AS brand, sold.units, sold.revenue
-       FROM (SELECT order_items.product_id,
-                    CASE WHEN order_items.product_id IS NULL THEN order_items.product_name END AS deleted_name,
-                    MAX(order_items.product_name) AS name,
-                    SUM(order_items.quantity)::int AS units,
-                    SUM(order_items.quantity * order_items.unit_price) AS revenue
-              ${SOLD_LINES}
-              GROUP BY 1, 2) sold
+       FROM (SELECT days.product_id, days.deleted_name, MAX(days.sold_name) AS name,
+                    SUM(days.units)::int AS units, SUM(days.revenue) AS revenue
+               FROM (${days.sql}) days
+              GROUP BY 1, 2
+             HAVING SUM(days.sold_lines) > 0) sold
        LEFT JOIN products ON products.id = sold.product_id
       ORDER BY sold.revenue DESC, sold.units DESC, COALESCE(products.name, sold.name), sold.product_id`,
-    periodBindings(period),
+    days.bindings,
   );
   return rows.map((row) => ({ ...row, name: row.name, revenue: Number(row.revenue) }));
 }
 
-async function slowMovers(db: Database, period: ReportPeriod): Promise<SlowMover[]> {
+async function slowMovers(db: Database, period: ReportPeriod, live: LiveDays): Promise<SlowMover[]> {
+  const days = dayRowsOf(PRODUCT_DAYS, period, live);
   const { rows } = await db.raw<{ rows: SlowMover[] }>(
     `SELECT products.id AS "productId", products.name, products.brand, products.stock,
             COALESCE(sold.units, 0)::int AS units
        FROM products
-       LEFT JOIN (SELECT order_items.product_id, SUM(order_items.quantity) AS units
-                  ${SOLD_LINES} AND order_items.product_id IS NOT NULL
-                  GROUP BY 1) sold ON sold.product_id = products.id
+       LEFT JOIN (SELECT days.product_id, SUM(days.units) AS units
+                    FROM (${days.sql}) days
+                   WHERE days.product_id IS NOT NULL
+                   GROUP BY 1) sold ON sold.product_id = products.id
       ORDER BY units, products.name, products.id
       LIMIT ${SLOWEST_MOVERS}`,
-    periodBindings(period),
+    days.bindings,
   );
   return rows;
 }

@@ -21,6 +21,8 @@ import {
   type ReportPeriod,
 } from "./report-period.shared";
 import { reportCsv } from "./report-csv";
+import { liveDaysBetween, type LiveDays } from "./report-days";
+import { rollUpReportDays, type RollUpResult } from "./report-rollups";
 import { reportRequestOf } from "./report-sql";
 import { salesReport } from "./sales-report";
 import { stockReport } from "./stock-report";
@@ -92,7 +94,9 @@ export class ReportsService {
     if (!isReportName(name)) throw new NotFoundError(`No report is named ${name}`);
     const { period, by } = reportRequestOf(input, this.clock());
     const before = previousPeriod(period);
-    const figures = await this.figures(name, period, before, by);
+    // The previous period ends the day before the period starts: one list covers both.
+    const live = name === "stock" ? [] : await liveDaysBetween(this.db, before.from, period.to);
+    const figures = await this.figures(name, period, before, by, live);
     return { ...figures, period, previousPeriod: before } as Reports[ReportName];
   }
 
@@ -102,18 +106,23 @@ export class ReportsService {
     return reportCsv(name, await this.report(name, input));
   }
 
-  private figures(name: ReportName, period: ReportPeriod, before: ReportPeriod, by: Grouping) {
+  /** Rolls the closed days up (report-rollups.ts): the report-rollups job. */
+  rollUpDays(): Promise<RollUpResult> {
+    return rollUpReportDays(this.db, this.clock());
+  }
+
+  private figures(name: ReportName, period: ReportPeriod, before: ReportPeriod, by: Grouping, live: LiveDays) {
     switch (name) {
       case "sales":
-        return salesReport(this.db, period, before, by);
+        return salesReport(this.db, period, before, by, live);
       case "products":
-        return productsReport(this.db, period, before);
+        return productsReport(this.db, period, before, live);
       case "deliveries":
-        return deliveriesReport(this.db, period, before, by);
+        return deliveriesReport(this.db, period, before, by, live);
       case "confirmation":
-        return confirmationReport(this.db, period, before, by);
+        return confirmationReport(this.db, period, before, by, live);
       case "payments":
-        return paymentsReport(this.db, period, before);
+        return paymentsReport(this.db, period, before, live);
       case "stock":
         return stockReport(this.db, period);
     }

@@ -1,16 +1,7 @@
 import type { Database } from "../../db/database";
 import type { Grouping, ReportPeriod } from "./report-period.shared";
-import {
-  MONEY_COLUMNS,
-  PAID_ON_DELIVERY,
-  REFUNDS_PAID,
-  bucketOf,
-  bucketsOf,
-  moneyOf,
-  periodBindings,
-  placedIn,
-  type MoneyAmounts,
-} from "./report-sql";
+import { MONEY_DAYS, bucketOfDay, dayRowsOf, type LiveDays } from "./report-days";
+import { bucketsOf, moneyOf, periodBindings, type MoneyAmounts } from "./report-sql";
 
 /**
  * The sales report (docs/product.md, "Reports"): the orders placed in the period, what they are
@@ -42,8 +33,14 @@ export type SalesReport = {
 
 type SalesRow = MoneyAmounts & { bucket: string; orders: number; cancelledOrders: number };
 
-export async function salesReport(db: Database, period: ReportPeriod, previous: ReportPeriod, by: Grouping) {
-  const [series, before] = await Promise.all([salesSeries(db, period, by), salesSeries(db, previous, by)]);
+export async function salesReport(
+  db: Database,
+  period: ReportPeriod,
+  previous: ReportPeriod,
+  by: Grouping,
+  live: LiveDays,
+) {
+  const [series, before] = await Promise.all([salesSeries(db, period, by, live), salesSeries(db, previous, by, live)]);
   return {
     series,
     totals: sumOfSales(series),
@@ -52,16 +49,16 @@ export async function salesReport(db: Database, period: ReportPeriod, previous: 
   } satisfies SalesReport;
 }
 
-async function salesSeries(db: Database, period: ReportPeriod, by: Grouping): Promise<SalesPoint[]> {
+async function salesSeries(db: Database, period: ReportPeriod, by: Grouping, live: LiveDays): Promise<SalesPoint[]> {
+  const days = dayRowsOf(MONEY_DAYS, period, live);
   const { rows } = await db.raw<{ rows: SalesRow[] }>(
     `WITH buckets AS (${bucketsOf(by)}),
           placed AS (
-            SELECT ${bucketOf("orders.created_at", by)} AS bucket,
-                   (COUNT(*) FILTER (WHERE orders.status <> 'Cancelled'))::int AS orders,
-                   (COUNT(*) FILTER (WHERE orders.status = 'Cancelled'))::int AS "cancelledOrders",
-                   ${MONEY_COLUMNS}
-              FROM orders LEFT JOIN (${REFUNDS_PAID}) refunds ON refunds.order_id = orders.id
-             WHERE ${placedIn("orders.created_at")}
+            SELECT ${bucketOfDay("days.day", by)} AS bucket,
+                   SUM(days.orders)::int AS orders, SUM(days.cancelled_orders)::int AS "cancelledOrders",
+                   SUM(days.collected_amount) AS "collectedAmount", SUM(days.refunded_amount) AS "refundedAmount",
+                   SUM(days.to_collect_amount) AS "toCollectAmount", SUM(days.cancelled_amount) AS "cancelledAmount"
+              FROM (${days.sql}) days
              GROUP BY 1)
      SELECT to_char(buckets.bucket, 'YYYY-MM-DD') AS bucket,
             COALESCE(placed.orders, 0) AS orders, COALESCE(placed."cancelledOrders", 0) AS "cancelledOrders",
@@ -71,7 +68,7 @@ async function salesSeries(db: Database, period: ReportPeriod, by: Grouping): Pr
             COALESCE(placed."cancelledAmount", 0) AS "cancelledAmount"
        FROM buckets LEFT JOIN placed ON placed.bucket = buckets.bucket
       ORDER BY buckets.bucket`,
-    [...periodBindings(period), PAID_ON_DELIVERY, ...periodBindings(period)],
+    [...periodBindings(period), ...days.bindings],
   );
   return rows.map((row) => {
     const money = moneyOf(row);

@@ -1,0 +1,350 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
+import type { Database } from "../../db/database";
+import { REPORT_NAMES } from "./report-period.shared";
+import { rollUpReportDays } from "./report-rollups";
+import { ReportsService } from "./reports.service";
+
+/**
+ * The reports' kept daily figures (report-days.ts, report-rollups.ts): a report read from the
+ * rolled-up days is the report computed from the orders, whatever the orders, their later
+ * changes and the range; the job rolls up the history, and a change to an older order marks its
+ * day so that reports stay right before the job runs again. Times are Karachi's (UTC+5).
+ */
+
+let database: TestDatabase;
+let db: Database;
+/** The store's clock: 20 November 2026 in the afternoon, so the 19th is the last closed day. */
+const NOW = new Date("2026-11-20T10:00:00Z");
+let reports: ReportsService;
+let products: string[];
+let first10: string;
+
+const karachi = (wallClock: string) => new Date(`${wallClock}+05:00`);
+const address = { street: "1 Mall Road", state: "Punjab", zipCode: "54000", country: "Pakistan" };
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = database.db;
+  reports = new ReportsService(db, () => NOW);
+  await db("order_rules").where({ id: 1 }).update({ parcelShippingCost: 250 });
+  first10 = (await db("discount_codes").where({ code: "FIRST10" }).first("id")).id;
+});
+
+afterAll(async () => {
+  await database?.drop();
+});
+
+beforeEach(() => freshStore());
+
+/** No orders, no kept days, and three watches. */
+async function freshStore(): Promise<void> {
+  await db.raw("TRUNCATE orders, products, report_rolled_days, report_dirty_days CASCADE");
+  await db.raw(
+    "TRUNCATE report_day_money, report_day_outcomes, report_day_products, report_day_confirmations, report_day_discounts, report_day_returns",
+  );
+  products = (
+    await db("products")
+      .insert(
+        ["Alpha", "Beta", "Gamma"].map((name, index) => ({
+          name,
+          brand: index === 1 ? "Casio" : "Seiko",
+          description: `${name} watch`,
+          category: "Men",
+          stock: 5,
+          price: 1000,
+        })),
+      )
+      .returning("id")
+  ).map((row: { id: string }) => row.id);
+}
+
+type OrderSpec = {
+  createdAt: Date;
+  outcome: "Pending" | "Shipped" | "Delivered" | "Cancelled" | "Returned";
+  transfer: boolean;
+  verified: boolean;
+  phone: boolean;
+  answer: "pending" | "confirmed" | "cancelled";
+  answerMinutes: number;
+  city: string;
+  courier: string | null;
+  discount: boolean;
+  lines: { product: number; quantity: number; unitPrice: number }[];
+  returned: "none" | "Requested" | "Received";
+};
+
+async function placeOrder(spec: OrderSpec): Promise<string> {
+  const status = spec.outcome === "Returned" ? "Cancelled" : spec.outcome;
+  const goods = spec.lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0);
+  const discount = spec.discount ? 100 : 0;
+  const total = goods - discount;
+  const verified = spec.transfer && spec.verified;
+  const confirmed = spec.phone && spec.answer !== "pending";
+  const [row] = await db("orders")
+    .insert({
+      customerName: "Bilal",
+      customerEmail: "bilal@example.com",
+      ...address,
+      city: spec.city,
+      createdAt: spec.createdAt,
+      totalPrice: total,
+      status,
+      phone: spec.phone ? "+923001234567" : null,
+      courier: spec.courier,
+      paymentMethod: spec.transfer ? "Bank Transfer" : "Cash on Delivery",
+      paymentStatus: spec.transfer ? (verified ? "verified" : "awaiting") : "on-delivery",
+      paymentReference: spec.transfer ? "FT1" : null,
+      paymentSubmittedAt: verified ? spec.createdAt : null,
+      paymentVerifiedAt: verified ? spec.createdAt : null,
+      paymentVerifiedAmount: verified ? total : null,
+      outcomeKind: spec.outcome === "Returned" ? "returned" : null,
+      outcomeReason: spec.outcome === "Returned" ? "Refused at the door" : null,
+      outcomeAt: spec.outcome === "Returned" ? spec.createdAt : null,
+      cancelledByCustomer: status === "Cancelled" && spec.answer === "cancelled",
+      confirmationStatus: spec.phone ? spec.answer : "pending",
+      confirmationBy: confirmed ? "customer" : null,
+      confirmationChannel: confirmed ? (spec.answer === "confirmed" ? "whatsapp" : "link") : null,
+      confirmationAt: confirmed ? new Date(spec.createdAt.getTime() + spec.answerMinutes * 60_000 + 17_000) : null,
+      discountCodeId: spec.discount ? first10 : null,
+      discountCode: spec.discount ? "FIRST10" : null,
+      discountAmount: discount,
+    })
+    .returning("id");
+  await db("order_items").insert(
+    spec.lines.map((line, position) => ({
+      orderId: row.id,
+      productId: products[line.product],
+      productName: ["Alpha", "Beta", "Gamma"][line.product],
+      quantity: line.quantity,
+      unitPrice: line.unitPrice,
+      position,
+    })),
+  );
+  if (spec.returned !== "none") {
+    await db("order_returns").insert({
+      orderId: row.id,
+      reason: "Wrong item",
+      status: spec.returned,
+      refundAmount: Math.min(total, 500),
+      refundMethod: spec.returned === "Received" ? "Cash" : null,
+      createdAt: new Date(spec.createdAt.getTime() + 86_400_000),
+    });
+  }
+  return row.id as string;
+}
+
+/** A moment from 1 September to today (20 November), with the month ends' late evenings likely. */
+const momentArbitrary = fc.oneof(
+  fc.integer({ min: Date.parse("2026-09-01T00:00:00+05:00"), max: NOW.getTime() }).map((ms) => new Date(ms)),
+  fc.constantFrom(
+    karachi("2026-09-30T23:30:00"),
+    karachi("2026-10-31T23:30:00"),
+    karachi("2026-11-01T00:10:00"),
+    karachi("2026-10-01T00:05:00"),
+  ),
+);
+
+const orderArbitrary: fc.Arbitrary<OrderSpec> = fc.record({
+  createdAt: momentArbitrary,
+  outcome: fc.constantFrom("Pending", "Shipped", "Delivered", "Cancelled", "Returned"),
+  transfer: fc.boolean(),
+  verified: fc.boolean(),
+  phone: fc.boolean(),
+  answer: fc.constantFrom("pending", "confirmed", "cancelled"),
+  answerMinutes: fc.integer({ min: 1, max: 600 }),
+  city: fc.constantFrom("Lahore", "lahore ", "Karachi", "Quetta"),
+  courier: fc.constantFrom(null, "TCS", "Leopards"),
+  discount: fc.boolean(),
+  lines: fc.array(
+    fc.record({
+      product: fc.integer({ min: 0, max: 2 }),
+      quantity: fc.integer({ min: 1, max: 3 }),
+      unitPrice: fc.constantFrom(999.5, 1000, 2450.25),
+    }),
+    { minLength: 1, maxLength: 3 },
+  ),
+  returned: fc.constantFrom("none", "none", "Requested", "Received"),
+});
+
+const DAY_MS = 86_400_000;
+const dayOf = (moment: Date) => new Date(moment.getTime() + 5 * 3_600_000).toISOString().slice(0, 10);
+
+/** A range within the orders' days (a previous period reaching back before them included). */
+const rangeArbitrary = fc
+  .tuple(fc.integer({ min: Date.parse("2026-09-01T12:00:00Z"), max: NOW.getTime() }), fc.integer({ min: 0, max: 80 }))
+  .map(([start, days]) => ({
+    from: dayOf(new Date(start)),
+    to: dayOf(new Date(Math.min(start + days * DAY_MS, NOW.getTime()))),
+  }));
+
+/** A later change to an order: what the admin desk, the courier sync or a refund writes. */
+type Change = { order: number; kind: "delivered" | "cancelled" | "verified" | "refund" | "product-deleted" };
+const changeArbitrary: fc.Arbitrary<Change> = fc.record({
+  order: fc.nat(),
+  kind: fc.constantFrom("delivered", "cancelled", "verified", "refund", "product-deleted"),
+});
+
+async function applyChange(ids: string[], change: Change): Promise<void> {
+  const id = ids[change.order % ids.length]!;
+  if (change.kind === "delivered") await db("orders").where({ id }).update({ status: "Delivered" });
+  if (change.kind === "cancelled") await db("orders").where({ id }).update({ status: "Cancelled" });
+  if (change.kind === "verified") {
+    await db("orders")
+      .where({ id, paymentMethod: "Bank Transfer" })
+      .update({
+        paymentStatus: "verified",
+        paymentSubmittedAt: db.fn.now(),
+        paymentVerifiedAt: db.fn.now(),
+        paymentVerifiedAmount: db.ref("total_price"),
+      });
+  }
+  if (change.kind === "refund") {
+    await db("order_returns").where({ orderId: id }).update({ status: "Received", refundMethod: "Cash" });
+  }
+  if (change.kind === "product-deleted")
+    await db("products")
+      .where({ id: products[change.order % 3] })
+      .delete();
+}
+
+/** Every report but stock (which reads the catalogue, not the orders) for each range. */
+async function allReports(ranges: { from: string; to: string }[]) {
+  const answers = [];
+  for (const range of ranges) {
+    for (const name of REPORT_NAMES.filter((name) => name !== "stock")) {
+      for (const by of ["day", "week", "month"]) answers.push(await reports.report(name, { ...range, by }));
+    }
+  }
+  return answers;
+}
+
+describe("reports from kept daily figures", () => {
+  it("equal the reports computed from the orders, for any orders, later changes and range", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(orderArbitrary, { minLength: 1, maxLength: 14 }),
+        fc.array(changeArbitrary, { maxLength: 4 }),
+        fc.array(rangeArbitrary, { minLength: 1, maxLength: 2 }),
+        async (orders, changes, ranges) => {
+          await freshStore();
+          const ids = [];
+          for (const order of orders) ids.push(await placeOrder(order));
+          const live = await allReports(ranges);
+          await rollUpReportDays(db, NOW);
+          expect(await allReports(ranges)).toEqual(live);
+
+          for (const change of changes) await applyChange(ids, change);
+          // Marked days are read live until the job runs, then kept again: the same figures, and
+          // those of every day computed from the orders.
+          const marked = await allReports(ranges);
+          await rollUpReportDays(db, NOW);
+          const rolledAgain = await allReports(ranges);
+          await db("report_rolled_days").delete();
+          const allLive = await allReports(ranges);
+          expect(marked).toEqual(allLive);
+          expect(rolledAgain).toEqual(allLive);
+        },
+      ),
+      { numRuns: 6 },
+    );
+  }, 240_000);
+});
+
+const spec = (createdAt: Date, fields: Partial<OrderSpec> = {}): OrderSpec => ({
+  createdAt,
+  outcome: "Pending",
+  transfer: false,
+  verified: false,
+  phone: true,
+  answer: "pending",
+  answerMinutes: 5,
+  city: "Lahore",
+  courier: null,
+  discount: false,
+  lines: [{ product: 0, quantity: 1, unitPrice: 1000 }],
+  returned: "none",
+  ...fields,
+});
+
+const rolledDays = async () =>
+  (
+    await db.raw<{ rows: { day: string }[] }>(
+      "SELECT to_char(day, 'YYYY-MM-DD') AS day FROM report_rolled_days ORDER BY day",
+    )
+  ).rows.map((row) => row.day);
+const markedDays = async () =>
+  (
+    await db.raw<{ rows: { day: string }[] }>(
+      "SELECT DISTINCT to_char(day, 'YYYY-MM-DD') AS day FROM report_dirty_days ORDER BY day",
+    )
+  ).rows.map((row) => row.day);
+const keptMoney = () =>
+  db("report_day_money").orderBy(["day", "paymentMethod"]).select("day", "paymentMethod", "orders", "collectedAmount");
+
+describe("the report-rollups job", () => {
+  it("rolls up every closed day from the first order, and again gives the same rows", async () => {
+    await placeOrder(spec(karachi("2026-11-15T09:00:00"), { outcome: "Delivered" }));
+    await placeOrder(spec(karachi("2026-11-17T23:30:00"), { outcome: "Delivered" }));
+    await placeOrder(spec(karachi("2026-11-20T09:00:00")));
+
+    expect(await rollUpReportDays(db, NOW)).toEqual({ days: 5 });
+    // Today (the 20th) is computed live; the 19th has closed.
+    expect(await rolledDays()).toEqual(["2026-11-15", "2026-11-16", "2026-11-17", "2026-11-18", "2026-11-19"]);
+    const kept = await keptMoney();
+    expect(kept.map((row) => [row.orders, Number(row.collectedAmount)])).toEqual([
+      [1, 1000],
+      [1, 1000],
+    ]);
+    // Today's order was marked (for the database's clock the 20th has closed); it stays marked
+    // until the job rolls the 20th up.
+    expect(await markedDays()).toEqual(["2026-11-20"]);
+
+    expect(await rollUpReportDays(db, NOW)).toEqual({ days: 0 });
+    // Two app servers at once: the one that gets the lock writes, the same rows as before.
+    await db("report_rolled_days").delete();
+    await Promise.all([rollUpReportDays(db, NOW), rollUpReportDays(db, NOW)]);
+    await rollUpReportDays(db, NOW);
+    expect(await keptMoney()).toEqual(kept);
+    expect(await rolledDays()).toHaveLength(5);
+  });
+
+  it("does not roll up a day until an hour after it closed", async () => {
+    await placeOrder(spec(karachi("2026-11-19T23:30:00"), { outcome: "Delivered" }));
+    await rollUpReportDays(db, karachi("2026-11-20T00:30:00"));
+    expect(await rolledDays()).toEqual([]);
+    await rollUpReportDays(db, karachi("2026-11-20T01:05:00"));
+    expect(await rolledDays()).toEqual(["2026-11-19"]);
+  });
+
+  it("sees a late change to an older order at once, and keeps it at its next run", async () => {
+    const id = await placeOrder(spec(karachi("2026-11-10T23:30:00"), { courier: "TCS", outcome: "Shipped" }));
+    await rollUpReportDays(db, NOW);
+    const november = { from: "2026-11-01", to: "2026-11-20" };
+    expect((await reports.report("sales", november)).totals).toMatchObject({ collected: 0, toCollect: 1000 });
+
+    // The courier delivers it ten days later.
+    await db("orders").where({ id }).update({ status: "Delivered" });
+    expect(await markedDays()).toEqual(["2026-11-10"]);
+    const afterChange = await reports.report("sales", november);
+    expect(afterChange.totals).toMatchObject({ collected: 1000, toCollect: 0 });
+    expect((await reports.report("deliveries", november)).byCourier).toMatchObject([{ name: "TCS", delivered: 1 }]);
+
+    await rollUpReportDays(db, NOW);
+    expect(await db("report_dirty_days").count({ marks: "*" }).first()).toEqual({ marks: 0 });
+    expect(await reports.report("sales", november)).toEqual(afterChange);
+    expect((await keptMoney()).map((row) => Number(row.collectedAmount))).toEqual([1000]);
+  });
+
+  it("marks no day for today's orders, which are read live", async () => {
+    await db("orders").insert({
+      customerName: "Sana",
+      customerEmail: "sana@example.com",
+      ...address,
+      city: "Lahore",
+      totalPrice: 1000,
+    });
+    expect(await db("report_dirty_days").count({ marks: "*" }).first()).toEqual({ marks: 0 });
+  });
+});
