@@ -341,6 +341,7 @@ export class CheckoutFlow {
         verifiedAmount: null,
         verifiedAt: null,
         rejectedReason: null,
+        screenshot: false,
       },
       courier: null,
       trackingNumber: null,
