@@ -106,7 +106,7 @@ export const ordersApiRoutes: ApiRoute[] = [
     path: "/orders/:id/confirm",
     tag: "Orders",
     summary:
-      "Record that the order was confirmed with the customer by phone (sets confirmedAt). Only a Pending order (else 409); confirming again answers the order unchanged",
+      "Record that the order was confirmed with the customer by phone (sets confirmedAt). Only a Pending cash-on-delivery order (else 409: an order paid in advance is confirmed by its verified payment); confirming again answers the order unchanged",
     access: "admin",
     responseData: orderShape,
     errorStatuses: [404, 409],
