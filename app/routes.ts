@@ -24,6 +24,8 @@ export default [
   route("my-orders/:orderId/return", "orders/order-return.tsx"),
   route("my-orders/:orderId", "orders/order-details.tsx"),
   route("my-orders/:orderId/cancel", "orders/order-cancel.tsx"),
+  // A bank transfer's screenshot, for the order's owner and admins only
+  route("orders/:orderId/payment-screenshot", "orders/payment-screenshot.ts"),
   // The link in an order's confirmation message (works without signing in)
   route("c/:token", "orders/confirm-order.tsx"),
 

@@ -42,6 +42,7 @@ import * as shipmentPayments from "./20261126000087_shipment_payments";
 import * as reportDayStatistics from "./20261126000090_report_day_statistics";
 import * as paymentTexts from "./20261126000120_payment_texts";
 import * as reportRollups from "./20261127000010_report_rollups";
+import * as paymentScreenshots from "./20261127000030_payment_screenshots";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -91,6 +92,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261126000090_report_day_statistics": reportDayStatistics,
   "20261126000120_payment_texts": paymentTexts,
   "20261127000010_report_rollups": reportRollups,
+  "20261127000030_payment_screenshots": paymentScreenshots,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

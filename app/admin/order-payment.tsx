@@ -1,12 +1,17 @@
 import { Form } from "react-router";
-import { PAYMENT_REJECT_REASON_MAX, PAYMENT_STATUS_LABELS } from "../../server/modules/orders/order-values.shared";
+import {
+  PAYMENT_REJECT_REASON_MAX,
+  PAYMENT_STATUS_LABELS,
+  paymentScreenshotUrl,
+} from "../../server/modules/orders/order-values.shared";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import type { PublicOrder } from "../../server/modules/orders/order.shape";
 import { formatRupees } from "../lib/money";
 
 /**
  * The order's payment for the admin (docs/product.md, "Paying in advance"): for a bank transfer,
- * where it stands, the customer's reference, and the forms that verify it (the order may then
+ * where it stands, the customer's reference and screenshot (a thumbnail linking to the full image,
+ * to check against the account's statement), and the forms that verify it (the order may then
  * ship) or reject it with a reason the customer reads. Plain forms to the order's page.
  */
 export function AdminOrderPayment({ order }: { order: PublicOrder }) {
@@ -24,6 +29,16 @@ export function AdminOrderPayment({ order }: { order: PublicOrder }) {
           : ""}
         {payment.rejectedReason ? `. Rejected: ${payment.rejectedReason}` : ""}
       </p>
+      {payment.screenshot ? (
+        <a href={paymentScreenshotUrl(order._id)} className="order-payment__screenshot">
+          <img
+            src={paymentScreenshotUrl(order._id, "thumbnail")}
+            alt="The customer's screenshot of the transfer (opens the full image)"
+            width={120}
+            loading="lazy"
+          />
+        </a>
+      ) : null}
       {open ? (
         <>
           <Form method="post" action={`/admin/orders/${order._id}`} className="inline-form">

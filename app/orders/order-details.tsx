@@ -1,9 +1,10 @@
 import { Link, data, redirect } from "react-router";
+import { SCREENSHOT_FIELD } from "../../server/modules/orders/order-values.shared";
 import { RETURN_WINDOW_DAYS } from "../../server/modules/orders/return-values.shared";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { requestContext } from "../context";
 import { requireUser } from "../lib/guards";
-import { formFailure, formValues } from "../lib/forms";
+import { formFailure } from "../lib/forms";
 import { TransferPayment } from "./transfer-payment";
 import { routeMeta } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
@@ -40,16 +41,32 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     canReturn: services.orders.returnRefusal(order) === null,
     // A bank transfer's page shows where to send it (docs/product.md, "Paying in advance").
     account: order.payment.status === "on-delivery" ? null : await services.advancePayment.account(),
+    photoFormats: order.payment.status === "on-delivery" ? [] : await services.catalog.photoFormats(),
   };
 }
 
-/** The transaction reference of a bank transfer: kept with its message beside the field when refused. */
+/**
+ * The transaction reference of a bank transfer, with an optional screenshot (multipart): kept with
+ * its message beside the field when refused, and nothing stored.
+ */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
-  const { services, session } = context.get(requestContext);
-  const values = formValues(await request.formData());
+  const { services, session, readPhotoForm } = context.get(requestContext);
+  // Read only now, after the guard: the post may carry a screenshot of up to 10 MB.
+  let form;
   try {
-    await services.advancePayment.submitReference(user._id, params.orderId, { reference: values.reference });
+    form = await readPhotoForm(request, SCREENSHOT_FIELD);
+  } catch (error) {
+    return formFailure(error, {}, { fallback: "Failed to send the reference" });
+  }
+  const values = form.fields;
+  try {
+    await services.advancePayment.submitReference(
+      user._id,
+      params.orderId,
+      { reference: values.reference },
+      form.photos,
+    );
   } catch (error) {
     const failure = formFailure(error, values, { fallback: "Failed to send the reference" });
     if (failure.init?.status === 404) throw data("Order not found", { status: 404 });
@@ -65,7 +82,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = routeMeta({ title: "Order details", noindex: true });
 
 export default function CustomerOrderDetails({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, cancellable, canReturn, account } = loaderData;
+  const { order, cancellable, canReturn, account, photoFormats } = loaderData;
   return (
     <section className="card order-details">
       <p>
@@ -96,7 +113,7 @@ export default function CustomerOrderDetails({ loaderData, actionData }: Route.C
         </dd>
       </dl>
       {order.payment.status !== "on-delivery" ? (
-        <TransferPayment order={order} account={account} answer={actionData} />
+        <TransferPayment order={order} account={account} answer={actionData} photoFormats={photoFormats} />
       ) : null}
       <OrderShipping order={order} />
       <ParcelTimeline order={order} />

@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import type { Database } from "../db/database";
 import { isUuid } from "../db/ids";
+import { prepareScreenshot, type PhotoUpload, type PreparedScreenshot } from "../modules/catalog/photo-processing";
 import type { MailContext } from "../modules/mail/mail-layout";
 import { bankAccountOf } from "../modules/orders/bank-transfer.shared";
 import { queueOrderTexts, recordCancelReason } from "../modules/orders/order-confirmation";
@@ -17,12 +18,18 @@ import {
   unpaidTransferIds,
 } from "../modules/orders/order-payment";
 import { bankTransferSettings } from "../modules/orders/order-rules";
-import { NOT_PAID_REASON } from "../modules/orders/order-values.shared";
+import { NOT_PAID_REASON, SCREENSHOT_FIELD } from "../modules/orders/order-values.shared";
 import type { PublicOrder } from "../modules/orders/order.shape";
 import { readOrder } from "../modules/orders/orders.service";
+import {
+  type ScreenshotSize,
+  type ScreenshotViewer,
+  readPaymentScreenshot,
+  storePaymentScreenshot,
+} from "../modules/orders/payment-screenshots";
 import { paymentRejectedMail, paymentSubmittedMail, paymentVerifiedMail } from "../modules/orders/payment-mails";
 import { systemClock, type Clock } from "../modules/shared/clock";
-import { NotFoundError } from "../modules/shared/errors.shared";
+import { InvalidInputError, NotFoundError, TooLargeError } from "../modules/shared/errors.shared";
 import { validateInput } from "../modules/shared/validation";
 import { messageOf, type MessageChannels } from "../providers/message-channels/message-channels";
 import { giveStockBack } from "./cancellation";
@@ -70,20 +77,68 @@ export class AdvancePaymentFlow {
   }
 
   /**
-   * The customer's transaction reference for their own order (anyone else's: 404): the payment
-   * becomes submitted and the store is mailed to check it. An order paid on delivery, cancelled,
-   * or already verified: 409.
+   * The customer's transaction reference for their own order (anyone else's: 404), with at most
+   * one screenshot of the transfer: the payment becomes submitted and the store is mailed to
+   * check it. A screenshot replaces the one sent before; a reference sent again without one keeps
+   * it. An order paid on delivery, cancelled, or already verified: 409. A refused reference or
+   * screenshot changes nothing, each said on its field.
    */
-  async submitReference(userId: string, orderId: string, input: unknown): Promise<PublicOrder> {
-    const { reference } = validateInput(paymentReferenceSchema, input);
+  async submitReference(
+    userId: string,
+    orderId: string,
+    input: unknown,
+    screenshots: PhotoUpload[] = [],
+  ): Promise<PublicOrder> {
+    const { reference, screenshot } = await this.readReference(input, screenshots);
     if (!isUuid(orderId)) throw new NotFoundError("Order not found");
     const now = this.now();
     await this.db.transaction(async (trx) => {
       const order = await lockPaymentOrder(trx, orderId, { ownerId: userId });
       await recordPaymentReference(trx, order, { reference, now });
+      if (screenshot) await storePaymentScreenshot(trx, order.id, screenshot);
       await this.deps.messages.queue(trx, [messageOf(paymentSubmittedMail(this.deps.mail, order, reference))]);
     });
     return readOrder(this.db, orderId);
+  }
+
+  /**
+   * The reference and the screenshot checked together, so that a form with both wrong says both;
+   * the screenshot goes through the photos' pipeline (its limits, formats and messages), said on
+   * SCREENSHOT_FIELD. Too large is a 413, as a photo is.
+   */
+  private async readReference(
+    input: unknown,
+    screenshots: PhotoUpload[],
+  ): Promise<{ reference: string; screenshot: PreparedScreenshot | null }> {
+    const errors: InvalidInputError[] = [];
+    let reference = "";
+    try {
+      reference = validateInput(paymentReferenceSchema, input).reference;
+    } catch (error) {
+      if (!(error instanceof InvalidInputError)) throw error;
+      errors.push(error);
+    }
+    let screenshot: PreparedScreenshot | null = null;
+    if (screenshots.length > 1) {
+      errors.push(new InvalidInputError([{ field: SCREENSHOT_FIELD, message: "Attach one screenshot at most" }]));
+    } else if (screenshots[0]) {
+      try {
+        screenshot = await prepareScreenshot(screenshots[0]);
+      } catch (error) {
+        if (!(error instanceof InvalidInputError)) throw error;
+        const onField = error.errors.map(({ message }) => ({ field: SCREENSHOT_FIELD, message }));
+        errors.push(error instanceof TooLargeError ? new TooLargeError(onField) : new InvalidInputError(onField));
+      }
+    }
+    if (errors.length === 0) return { reference, screenshot };
+    const all = errors.flatMap((error) => error.errors);
+    throw errors.some((error) => error instanceof TooLargeError) ? new TooLargeError(all) : new InvalidInputError(all);
+  }
+
+  /** The screenshot sent with an order's reference, for its owner and admins only (else 404). */
+  async screenshot(viewer: ScreenshotViewer, orderId: string, size: ScreenshotSize): Promise<Buffer> {
+    if (!isUuid(orderId)) throw new NotFoundError("Screenshot not found");
+    return readPaymentScreenshot(this.db, viewer, orderId, size);
   }
 
   /**

@@ -349,6 +349,7 @@ export class CheckoutFlow {
         verifiedAmount: null,
         verifiedAt: null,
         rejectedReason: null,
+        screenshot: false,
       },
       courier: null,
       trackingNumber: null,

@@ -60,6 +60,8 @@ export type ApiRoute = {
    * photos from `upload`; `body` is the form's text fields then.
    */
   photosWithBody?: number;
+  /** The multipart field of `photosWithBody`'s files, if not `image` (a transfer's `screenshot`). */
+  photoField?: string;
   /** The query string's schema, for the OpenAPI document; validated by the handler's operation, as `body`. */
   query?: yup.AnyObjectSchema;
   /** Status of a success, 200 unless said. */

@@ -62,7 +62,9 @@ export function createApiRouter(options: {
         }
         // Read only now, for a caller allowed to send it.
         const upload =
-          route.photoUpload || (route.photosWithBody && isMultipart(req)) ? await readPhotoUpload(req) : null;
+          route.photoUpload || (route.photosWithBody && isMultipart(req))
+            ? await readPhotoUpload(req, route.photoField)
+            : null;
         const result = await route.handler({
           req,
           res,
@@ -96,11 +98,11 @@ function isMultipart(req: express.Request): boolean {
 }
 
 /** A photo call's body: multipart/form-data (else 415), at most PHOTO_REQUEST_MAX_BYTES (else 413). */
-async function readPhotoUpload(req: express.Request): Promise<PhotoForm> {
+async function readPhotoUpload(req: express.Request, fileField: string = PHOTO_FIELD): Promise<PhotoForm> {
   const contentType = req.get("content-type") ?? "";
   if (!isMultipart(req)) {
     throw new UnsupportedMediaTypeError(`Send the photo as multipart/form-data, in the field "${PHOTO_FIELD}"`);
   }
   if (Number(req.get("content-length") ?? 0) > PHOTO_REQUEST_MAX_BYTES) throw photoTooLarge();
-  return readMultipartPhotoForm(req, contentType);
+  return readMultipartPhotoForm(req, contentType, fileField);
 }

@@ -130,7 +130,11 @@ export function buildOpenApiDocument(routes: ApiRoute[], options: { title: strin
               content: {
                 "application/json": { schema: yupToJsonSchema(route.body) },
                 ...(route.photosWithBody
-                  ? { "multipart/form-data": { schema: withPhotos(route.body, route.photosWithBody) } }
+                  ? {
+                      "multipart/form-data": {
+                        schema: withPhotos(route.body, route.photosWithBody, route.photoField ?? "image"),
+                      },
+                    }
                   : {}),
               },
             },
@@ -255,18 +259,23 @@ function describeToJson(description: Description): JsonSchema {
 }
 
 /** A body sent as a form: its fields as text parts, and up to `most` photos in the field `image`. */
-function withPhotos(body: yup.AnyObjectSchema, most: number) {
+function withPhotos(body: yup.AnyObjectSchema, most: number, field: string) {
   const schema = yupToJsonSchema(body) as { properties?: Record<string, unknown> };
+  const howRead =
+    "read like a product's photo (its type from its bytes, at most 10 MB and 40 megapixels; EXIF metadata is not kept). Optional";
   return {
     ...schema,
     properties: {
       ...schema.properties,
-      image: {
-        type: "array",
-        maxItems: most,
-        items: { type: "string", format: "binary" },
-        description: `Up to ${most} photos, the field repeated: each read like a product's photo (its type from its bytes, at most 10 MB and 40 megapixels; EXIF metadata is not kept). Optional`,
-      },
+      [field]:
+        most === 1
+          ? { type: "string", format: "binary", description: `One image, ${howRead}` }
+          : {
+              type: "array",
+              maxItems: most,
+              items: { type: "string", format: "binary" },
+              description: `Up to ${most} photos, the field repeated: each ${howRead}`,
+            },
     },
   };
 }

@@ -4,12 +4,13 @@ import type { RequestHandler } from "express";
 export const PAGE_BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
- * The product form's pages (Add and Edit) and the review form (its photos), with their `.data`
- * twins for client navigation: the only pages that take photos, as multipart/form-data up to
- * PHOTO_FORM_MAX_BYTES, read by their action after its guard (photo-upload.ts).
+ * The product form's pages (Add and Edit), the review form (its photos) and the customer's order
+ * page (a transfer's screenshot), with their `.data` twins for client navigation: the only pages
+ * that take photos, as multipart/form-data up to PHOTO_FORM_MAX_BYTES, read by their action after
+ * its guard (photo-upload.ts).
  */
 export const PHOTO_FORM_PAGES =
-  /^\/(?:admin\/products\/(?:new|[^/]+\/edit)|products\/[^/]+\/review)(?:\.data|\/_\.data|\/)?$/;
+  /^\/(?:admin\/products\/(?:new|[^/]+\/edit)|products\/[^/]+\/review|my-orders\/[^/]+)(?:\.data|\/_\.data|\/)?$/;
 /**
  * A photo of up to 10 MB with its form (a review's three: 30 MB); a larger one is still read (and
  * dropped) up to here, to be refused beside its field.

@@ -8,8 +8,9 @@ import { PAGE_BODY_LIMIT_BYTES, PHOTO_FORM_MAX_BYTES } from "./page-form-posts";
 
 /**
  * Reading a form that carries photos (multipart/form-data): the product form's pages and
- * POST /api/v1/products/{id}/image, the review form and POST /api/v1/products/{id}/reviews, and
- * no other route (SECURITY.md, "Forms and input").
+ * POST /api/v1/products/{id}/image, the review form and POST /api/v1/products/{id}/reviews, the
+ * order page's payment reference with its screenshot and POST /api/v1/orders/{id}/payment-reference,
+ * and no other route (SECURITY.md, "Forms and input").
  *
  * At most PHOTO_MAX_BYTES of the photo are kept, in memory; the rest of a larger file is read
  * and dropped, so that the form's other fields still arrive and the answer can say "too large"
@@ -24,10 +25,10 @@ const PHOTO_FILES_MAX = REVIEW_PHOTOS_MAX + 1;
 export type PhotoForm = {
   /** The text fields, as plain strings (the last value of a repeated name wins, as formValues does). */
   fields: Record<string, string>;
-  /** The file sent as `image`; null when none was chosen. */
+  /** The file sent as `image` (or the field the caller named); null when none was chosen. */
   photo: PhotoUpload | null;
   /**
-   * Every file sent as `image`, in order (a review takes several: review-photos.ts), at most one
+   * Every file sent as `image` (or the field the caller named), in order (a review takes several: review-photos.ts), at most one
    * more than any form takes, so that one too many is seen and refused rather than dropped.
    */
   photos: PhotoUpload[];
@@ -40,13 +41,14 @@ export class UnreadableFormError extends DomainError {
 }
 
 /** A page's form, multipart with a photo or urlencoded without one (the action calls this after its guard). */
-export async function readPhotoFormRequest(request: Request): Promise<PhotoForm> {
+export async function readPhotoFormRequest(request: Request, fileField: string = PHOTO_FIELD): Promise<PhotoForm> {
   const contentType = request.headers.get("content-type") ?? "";
   if (/^multipart\/form-data\b/i.test(contentType)) {
     if (!request.body) return { fields: {}, photo: null, photos: [] };
     return readMultipartPhotoForm(
       Readable.fromWeb(request.body as import("node:stream/web").ReadableStream<Uint8Array>),
       contentType,
+      fileField,
     );
   }
   if (/^application\/x-www-form-urlencoded\b/i.test(contentType)) {
@@ -64,10 +66,14 @@ export async function readPhotoFormRequest(request: Request): Promise<PhotoForm>
 /**
  * Parses multipart/form-data with busboy, within limits: up to PHOTO_FILES_MAX photos of at most
  * PHOTO_MAX_BYTES each kept (more of one is read and dropped, and marked), fields as small as the
- * pages' forms, the whole body at most PHOTO_REQUEST_MAX_BYTES. Files under any other name are
- * read and dropped. A malformed body is an UnreadableFormError (400), never a server error.
+ * pages' forms, the whole body at most PHOTO_REQUEST_MAX_BYTES. Files under any other name than
+ * `fileField` are read and dropped. A malformed body is an UnreadableFormError (400), never a server error.
  */
-export function readMultipartPhotoForm(body: Readable, contentType: string): Promise<PhotoForm> {
+export function readMultipartPhotoForm(
+  body: Readable,
+  contentType: string,
+  fileField: string = PHOTO_FIELD,
+): Promise<PhotoForm> {
   let parser: busboy.Busboy;
   try {
     parser = busboy({
@@ -93,7 +99,7 @@ export function readMultipartPhotoForm(body: Readable, contentType: string): Pro
     fields[name] = value;
   });
   parser.on("file", (name, stream, info) => {
-    if (name !== PHOTO_FIELD) {
+    if (name !== fileField) {
       stream.resume();
       return;
     }

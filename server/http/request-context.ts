@@ -47,9 +47,10 @@ export type RequestContext = {
   requestId: string;
   /**
    * Reads the product form's post, multipart with a photo or urlencoded (photo-upload.ts): the
-   * action calls it after its guard, so nobody else's upload is ever read.
+   * action calls it after its guard, so nobody else's upload is ever read. The files are those
+   * sent as `fileField` (the photos' `image` unless said).
    */
-  readPhotoForm(request: Request): Promise<PhotoForm>;
+  readPhotoForm(request: Request, fileField?: string): Promise<PhotoForm>;
   /** The database did not answer before the pages began (session or user lookup): a 503. */
   databaseUnavailable: boolean;
 };

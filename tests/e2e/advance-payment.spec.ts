@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page, TestInfo } from "@playwright/test";
+import sharp from "sharp";
 import { expect, test } from "./fixtures";
 import { ADMIN, logIn, newCustomer } from "./sign-in";
 import { adminToken } from "./store-api";
@@ -7,8 +8,9 @@ import { adminToken } from "./store-api";
 /**
  * Paying in advance, with JavaScript off and on (docs/product.md, "Paying in advance"): a
  * cash-on-delivery checkout the merchant's first-time limit refuses becomes a bank-transfer order
- * with "Pay in advance by bank transfer"; the customer sends the transaction reference on the
- * order's page; the admin verifies the payment and ships the order. With JavaScript on, axe
+ * with "Pay in advance by bank transfer"; the customer sends the transaction reference with a
+ * screenshot of the transfer on the order's page; the admin sees the screenshot beside the
+ * reference, verifies the payment and ships the order. With JavaScript on, axe
  * (serious and critical findings) on the checkout with the transfer chosen and on the order's
  * page with the account.
  */
@@ -91,11 +93,30 @@ test("a refused cash-on-delivery checkout becomes a bank-transfer order: referen
     await payment.getByRole("button", { name: "Send reference" }).click();
     await expect(page.getByText("Enter the transaction reference (TID) of your transfer")).toBeVisible();
     await page.getByLabel("Transaction reference (TID)").fill("RAAST 7781 2026");
+    // A phone's screenshot of the bank app: tall and narrow.
+    const screenshot = await sharp({
+      create: { width: 540, height: 1200, channels: 3, background: { r: 20, g: 90, b: 60 } },
+    })
+      .png()
+      .toBuffer();
+    await page
+      .getByLabel("Screenshot of the transfer (optional)")
+      .setInputFiles({ name: "raast-receipt.png", mimeType: "image/png", buffer: screenshot });
     await page.getByRole("button", { name: "Send reference" }).click();
     await expect(payment).toContainText("reference RAAST 7781 2026");
+    await expect(payment.getByRole("link", { name: "Your screenshot of the transfer" })).toBeVisible();
 
     await admin.goto(`/admin/orders/${orderId}`);
     await expect(admin.locator(".order-payment")).toContainText("Reference RAAST 7781 2026");
+    // The screenshot beside the reference, before verifying: its thumbnail loads, and links to the full image.
+    const thumbnail = admin.getByRole("img", { name: /screenshot of the transfer/ });
+    await expect(thumbnail).toBeVisible();
+    expect(await thumbnail.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(240);
+    const full = await admin.request.get(
+      (await admin.getByRole("link", { name: /screenshot of the transfer/ }).getAttribute("href"))!,
+    );
+    expect(full.status()).toBe(200);
+    expect(full.headers()["content-type"]).toBe("image/webp");
     await admin.getByRole("button", { name: /^Verify payment of Rs\./ }).click();
     await expect(admin.getByText("Payment verified: the order may ship.")).toBeVisible();
 
@@ -105,9 +126,9 @@ test("a refused cash-on-delivery checkout becomes a bank-transfer order: referen
     await expect(admin.getByRole("heading", { name: `Ship order #${short}` })).toBeVisible();
     await admin.getByLabel("Courier").selectOption("Leopards");
     await admin.getByLabel("Tracking Number").fill(`LP-${Date.now()}`);
+    // Confirmed by its verified payment, it ships without "not confirmed by phone, ship anyway?"
+    // (docs/decisions/2026-11-26-advance-payment.md, "Consequences").
     await admin.getByRole("button", { name: "Mark as Shipped" }).click();
-    // Paid in advance, it was never confirmed by phone: the ship page asks once more.
-    await admin.getByRole("button", { name: "Yes, ship it" }).click();
     await expect(admin.getByText("Order status updated to Shipped")).toBeVisible();
     await expect(admin.locator(".order-details .status--shipped")).toHaveText("Shipped");
 

@@ -114,6 +114,9 @@ const PAGE_MATRIX: Record<string, Row> = {
   "GET /my-orders/:orderId": row("login", 200, 404, 404),
   // A bank transfer's reference: the empty form is refused (400) before the order is looked up.
   "POST /my-orders/:orderId": row("login", 400, 400, 400),
+  // A transfer's screenshot: its owner and admins; anyone else, a guest too, the 404 of an order
+  // that does not exist (no sign-in redirect that would say it does).
+  "GET /orders/:orderId/payment-screenshot": row(404, 200, 404, 200),
   "GET /my-orders/:orderId/cancel": row("login", 200, 404, 404),
   "POST /my-orders/:orderId/cancel": row("login", { redirect: "/my-orders/:orderId" }, 404, 404, {
     params: victimOrder,
@@ -472,6 +475,16 @@ beforeAll(async () => {
       zipCode: "54000",
       country: "Pakistan",
     },
+  });
+  // A screenshot for the customer's order, stored as the flow stores one: who may see it is
+  // decided by who asks, not by the order's payment.
+  const screenshotBytes = await plainImage(120, 240, "webp");
+  await db("payment_screenshots").insert({
+    orderId: order._id,
+    image: screenshotBytes,
+    width: 120,
+    height: 240,
+    thumbnail: screenshotBytes,
   });
   // A second order of the customer, delivered, with a return asked for.
   await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });

@@ -76,6 +76,23 @@ describe("a bank-transfer order and the confirmation", () => {
     expect(await confirmationTexts(transferOrder)).toBe(0);
   });
 
+  it('is refused "confirmed by phone" by the API, as the page offers it none, while a cash order takes it', async () => {
+    const transferOrder = await placeOrder("Bank Transfer");
+    const refused = await client.api("POST", `/orders/${transferOrder}/confirm`, { token: adminToken });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({
+      success: false,
+      message: "An order paid in advance is confirmed by its verified payment, not by phone",
+    });
+    const row = await server.database.db("orders").where({ id: transferOrder }).first();
+    expect(row).toMatchObject({ confirmedAt: null, confirmationStatus: "pending" });
+
+    const cashOrder = await placeOrder("Cash on Delivery");
+    const confirmed = await client.api("POST", `/orders/${cashOrder}/confirm`, { token: adminToken });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.data.confirmation).toMatchObject({ status: "confirmed", by: "admin", channel: "phone" });
+  });
+
   it("ships without the second question once its payment is verified, while a cash order still gets it", async () => {
     const transferOrder = await placeOrder("Bank Transfer");
     const customerReference = { reference: "HBL 778899" };

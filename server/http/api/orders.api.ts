@@ -6,6 +6,7 @@ import { orderListQuerySchema } from "../../modules/orders/orders.schemas";
 import { placeOrderSchema, shippingAddressSchema } from "../../flows/checkout.schemas";
 import { orderOutcomeSchema, orderStatusSchema } from "../../flows/fulfilment.schemas";
 import { paymentReferenceSchema, paymentVerdictSchema } from "../../modules/orders/order-payment";
+import { SCREENSHOT_FIELD } from "../../modules/orders/order-values.shared";
 
 /** /api/v1/orders (docs/api.md). */
 export const ordersApiRoutes: ApiRoute[] = [
@@ -105,7 +106,7 @@ export const ordersApiRoutes: ApiRoute[] = [
     path: "/orders/:id/confirm",
     tag: "Orders",
     summary:
-      "Record that the order was confirmed with the customer by phone (sets confirmedAt). Only a Pending order (else 409); confirming again answers the order unchanged",
+      "Record that the order was confirmed with the customer by phone (sets confirmedAt). Only a Pending cash-on-delivery order (else 409: an order paid in advance is confirmed by its verified payment); confirming again answers the order unchanged",
     access: "admin",
     responseData: orderShape,
     errorStatuses: [404, 409],
@@ -119,14 +120,16 @@ export const ordersApiRoutes: ApiRoute[] = [
     path: "/orders/:id/payment-reference",
     tag: "Orders",
     summary:
-      "The customer sends the transaction reference of the bank transfer or Raast payment for their own order: {reference} (letters, digits, spaces, dashes, slashes; at most 60). The payment becomes submitted, for an admin to verify; it may be sent again until it is verified (after a rejection too). An order paid on delivery, cancelled, or already verified: 409. Anyone else's order: 404",
+      "The customer sends the transaction reference of the bank transfer or Raast payment for their own order: {reference} (letters, digits, spaces, dashes, slashes; at most 60) as JSON, or as multipart/form-data with an optional screenshot of the transfer in the field screenshot (one image, checked like a product's photo: over 10 MB 413, not an image 400 on screenshot, and nothing is changed). The payment becomes submitted, for an admin to verify, and payment.screenshot says whether a screenshot was sent (a new one replaces the old; a reference sent again without one keeps it); the screenshot itself is private to the order's owner and admins. It may be sent again until it is verified (after a rejection too). An order paid on delivery, cancelled, or already verified: 409. Anyone else's order: 404",
     access: "signed-in",
     body: paymentReferenceSchema,
+    photosWithBody: 1,
+    photoField: SCREENSHOT_FIELD,
     responseData: orderShape,
     errorStatuses: [404, 409],
-    handler: async ({ services, params, user, body }) => ({
+    handler: async ({ services, params, user, body, upload }) => ({
       message: "Payment reference received",
-      data: await services.advancePayment.submitReference(user!._id, params.id, body),
+      data: await services.advancePayment.submitReference(user!._id, params.id, body, upload?.photos ?? []),
     }),
   }),
   defineApiRoute({

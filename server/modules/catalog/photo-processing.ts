@@ -175,6 +175,43 @@ export async function preparePhoto(upload: PhotoUpload): Promise<PreparedPhoto> 
   });
 }
 
+/** A private image ready to store: the image re-encoded at most LARGEST_WIDTH wide, and a thumbnail. */
+export type PreparedScreenshot = { image: Buffer; width: number; height: number; thumbnail: Buffer };
+
+/** Wide enough for the admin's order page to read the amount and reference on it. */
+const SCREENSHOT_THUMBNAIL_WIDTH = 240;
+
+/**
+ * A customer's screenshot of a payment (docs/decisions/2026-11-26-advance-payment.md): the same
+ * checks as a photo (inspectPhoto), decoded once and re-encoded as WebP, so that none of the
+ * original file's metadata is kept; no variants or placeholder, since no public page shows it.
+ */
+export async function prepareScreenshot(upload: PhotoUpload): Promise<PreparedScreenshot> {
+  await inspectPhoto(upload);
+  return oneAtATime(async () => {
+    let decoded: { data: Buffer; info: OutputInfo };
+    try {
+      decoded = await sharp(upload.bytes, { failOn: "error", limitInputPixels: PHOTO_MAX_PIXELS })
+        .autoOrient()
+        .resize({ width: LARGEST_WIDTH, withoutEnlargement: true })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+    } catch {
+      throw photoError("The photo could not be read: the file is damaged or incomplete");
+    }
+    const { data, info } = decoded;
+    const raw = { raw: { width: info.width, height: info.height, channels: info.channels } } as const;
+    const [image, thumbnail] = await Promise.all([
+      sharp(data, raw).webp(WEBP_OPTIONS).toBuffer(),
+      sharp(data, raw)
+        .resize({ width: SCREENSHOT_THUMBNAIL_WIDTH, withoutEnlargement: true })
+        .webp(WEBP_OPTIONS)
+        .toBuffer(),
+    ]);
+    return { image, width: info.width, height: info.height, thumbnail };
+  });
+}
+
 /** The widths below the photo's (with a little room), and the photo's own up to the largest. */
 export function variantWidths(photoWidth: number): number[] {
   const top = Math.min(photoWidth, LARGEST_WIDTH);

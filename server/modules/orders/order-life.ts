@@ -5,6 +5,7 @@ import type { OrderStatus, ReturnToSenderReason } from "./order-values.shared";
 import { Order, OrderItem } from "./order.model";
 import { OrderReturn } from "./order-return.model";
 import { lockAnsweringOrder, recordConfirmed, recordUnconfirmed } from "./order-confirmation";
+import { isConfirmedByAnswer } from "./order-confirmation.shared";
 
 /**
  * An order's life on its own table (docs/product.md, "Orders"): locked for a change, moved to a
@@ -168,6 +169,10 @@ export async function confirmOrder(
 ): Promise<void> {
   const order = await lockAnsweringOrder(trx, orderId);
   if (order.status !== "Pending") throw new ConflictError("Only pending orders can be confirmed");
+  // The page offers no "Confirmed by phone" for such an order (app/admin/order-confirmation.tsx): the API agrees.
+  if (!isConfirmedByAnswer(order)) {
+    throw new ConflictError("An order paid in advance is confirmed by its verified payment, not by phone");
+  }
   await recordConfirmed(trx, order, { by: "admin", channel: "phone", now, admin });
 }
 

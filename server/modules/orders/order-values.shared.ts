@@ -70,6 +70,11 @@ export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
 /** A transaction reference as banks and Raast print it: letters, digits, dashes, slashes and spaces. */
 export const PAYMENT_REFERENCE_MAX = 60;
 export const PAYMENT_REJECT_REASON_MAX = 300;
+/** The order page's and the API's multipart field for the optional screenshot of the transfer. */
+export const SCREENSHOT_FIELD = "screenshot";
+/** Where the screenshot is served, to the order's owner and admins only (app/orders/payment-screenshot.ts). */
+export const paymentScreenshotUrl = (orderId: string, size: "full" | "thumbnail" = "full") =>
+  `/orders/${encodeURIComponent(orderId)}/payment-screenshot${size === "thumbnail" ? "?size=thumbnail" : ""}`;
 
 /** Why an unpaid transfer order was cancelled (its cancelReason). */
 export const NOT_PAID_REASON = "Not paid";

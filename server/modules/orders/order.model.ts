@@ -101,6 +101,8 @@ export class Order extends BaseModel {
   returns?: OrderReturn[];
   /** The booked parcel and its events, when read with them (orders.service.ts readOrderRows); not a column. */
   shipment?: OrderShipment | null;
+  /** Whether a screenshot of the transfer was sent, when read by readOrderRows (payment_screenshots); not a column. */
+  hasPaymentScreenshot?: boolean;
 
   // Column names in camelCase: knexSnakeCaseMappers turns them into the table's snake_case.
   static relationMappings = () => ({
@@ -170,6 +172,7 @@ export class Order extends BaseModel {
         verifiedAmount: this.paymentVerifiedAmount === null ? null : Number(this.paymentVerifiedAmount),
         verifiedAt: iso(this.paymentVerifiedAt),
         rejectedReason: this.paymentRejectedReason ?? null,
+        screenshot: this.hasPaymentScreenshot ?? false,
       },
       courier: this.courier ?? null,
       trackingNumber: this.trackingNumber ?? null,

@@ -82,6 +82,10 @@ export const orderShape = object({
         nullable(text()),
         "Why an admin rejected the last reference (the customer may send another); null otherwise",
       ),
+      screenshot: described(
+        boolean(),
+        "Whether the customer attached a screenshot of the transfer with the reference. The image itself is private: the order's owner and admins see it on the store's pages, signed in",
+      ),
     }),
     "How the order is paid and where its payment stands",
   ),

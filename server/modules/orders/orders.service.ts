@@ -101,7 +101,14 @@ export async function readOrder(db: Knex, orderId: string): Promise<PublicOrder>
 export async function readOrderRows(db: Knex, narrow: (query: OrderQuery) => void): Promise<Order[]> {
   const query = Order.query(db)
     .modify("newestFirst")
-    .withGraphFetched("[items(inCartOrder), returns(oldestFirst).items(inOrder)]");
+    .withGraphFetched("[items(inCartOrder), returns(oldestFirst).items(inOrder)]")
+    // The screenshot's presence only, in the same query: its bytes are read where it is served.
+    .select(
+      "orders.*",
+      Order.raw(
+        "EXISTS (SELECT 1 FROM payment_screenshots WHERE payment_screenshots.order_id = orders.id) AS has_payment_screenshot",
+      ),
+    );
   narrow(query);
   const orders = await query;
   const shipments = await shipmentsOf(
