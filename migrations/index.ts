@@ -41,6 +41,8 @@ import * as courierSyncBackoff from "./20261126000086_courier_sync_backoff";
 import * as shipmentPayments from "./20261126000087_shipment_payments";
 import * as reportDayStatistics from "./20261126000090_report_day_statistics";
 import * as paymentTexts from "./20261126000120_payment_texts";
+import * as courierPaidDate from "./20261127000020_courier_paid_date";
+import * as deliveryAttemptTexts from "./20261127000021_delivery_attempt_texts";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -89,6 +91,8 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261126000087_shipment_payments": shipmentPayments,
   "20261126000090_report_day_statistics": reportDayStatistics,
   "20261126000120_payment_texts": paymentTexts,
+  "20261127000020_courier_paid_date": courierPaidDate,
+  "20261127000021_delivery_attempt_texts": deliveryAttemptTexts,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
