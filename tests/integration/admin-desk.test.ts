@@ -127,7 +127,11 @@ describe("the admin desk", () => {
 
   it("writes every list with one component: each cell names its column, for the cards of a phone", async () => {
     const lists: [string, string[]][] = [
-      ["/admin/orders", ["Order", "Customer", "Date", "Items", "Total", "Phone confirmation", "Status", "Details"]],
+      // "Book": the tick for "Book selected", with PostEx on in this store.
+      [
+        "/admin/orders",
+        ["Book", "Order", "Customer", "Date", "Items", "Total", "Phone confirmation", "Status", "Details"],
+      ],
       ["/admin/products", ["Image", "Name", "Category", "Price", "Stock", "Actions"]],
       ["/admin/users", ["Name", "Email", "Role", "Joined", "Actions"]],
       ["/admin/returns", ["Order", "Requested", "Customer", "Items", "Reason", "Refund", "Status", "Details"]],
