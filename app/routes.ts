@@ -45,7 +45,7 @@ export default [
   route("unsubscribe", "catalog/unsubscribe.tsx"),
 
   // Admin: every page of the desk inside the layout with the admin menu (app/admin/admin-menu.tsx)
-  layout("admin/admin-layout.tsx", [
+  layout("admin/admin-layout.tsx", { id: "admin-layout" }, [
     route("admin", "admin/dashboard.tsx"),
     route("admin/users", "admin/users.tsx"),
     route("admin/users/new", "admin/user-create.tsx"),
@@ -70,6 +70,7 @@ export default [
     route("admin/brands", "admin/brands.tsx"),
     route("admin/brands/:slug", "admin/brand-edit.tsx"),
     route("admin/outbox", "admin/outbox.tsx"),
+    route("admin/couriers", "admin/couriers.tsx"),
     route("admin/settings/orders", "admin/settings-orders.tsx"),
     route("admin/reports", "admin/reports.tsx", { id: "admin-reports" }),
     route("admin/reports/:name", "admin/reports.tsx", { id: "admin-report" }),
@@ -77,6 +78,7 @@ export default [
   // Admin, without the menu: printable packing slips and the CSV download
   route("admin/orders/export.csv", "admin/orders-export.ts"),
   route("admin/reports/:name/export.csv", "admin/report-export.ts"),
+  route("admin/couriers/export.csv", "admin/couriers-export.ts"),
   route("admin/orders/slips", "admin/order-slips.tsx"),
   route("admin/orders/:orderId/slip", "admin/order-slip.tsx"),
   // Admin: a booked parcel's airway bill and PostEx's load sheet, PDFs fetched by the store

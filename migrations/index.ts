@@ -42,6 +42,8 @@ import * as shipmentPayments from "./20261126000087_shipment_payments";
 import * as reportDayStatistics from "./20261126000090_report_day_statistics";
 import * as paymentTexts from "./20261126000120_payment_texts";
 import * as reportRollups from "./20261127000010_report_rollups";
+import * as courierPaidDate from "./20261127000020_courier_paid_date";
+import * as deliveryAttemptTexts from "./20261127000021_delivery_attempt_texts";
 import * as paymentScreenshots from "./20261127000030_payment_screenshots";
 
 /**
@@ -92,6 +94,8 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261126000090_report_day_statistics": reportDayStatistics,
   "20261126000120_payment_texts": paymentTexts,
   "20261127000010_report_rollups": reportRollups,
+  "20261127000020_courier_paid_date": courierPaidDate,
+  "20261127000021_delivery_attempt_texts": deliveryAttemptTexts,
   "20261127000030_payment_screenshots": paymentScreenshots,
 };
 

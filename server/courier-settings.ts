@@ -23,6 +23,8 @@ export type CouriersConfig = {
   timeoutSeconds: number;
   /** COURIER_PIECE_GRAMS: the weight booked a piece for a product without its own (RULINGS: 500 g). */
   pieceGrams: number;
+  /** COURIER_LATE_DAYS: days after pickup past which a parcel not yet delivered or back is late (/admin/couriers). */
+  lateDays: number;
 };
 
 /** The couriers' production bases, as their guides give them (docs/couriers.md). */
@@ -75,6 +77,15 @@ export const courierSettingsSchema = yup.object({
       `must be a whole number of grams from 1 to ${WEIGHT_GRAMS_MAX}`,
       (value) => /^[0-9]{1,6}$/.test(value) && Number(value) >= 1 && Number(value) <= WEIGHT_GRAMS_MAX,
     ),
+  COURIER_LATE_DAYS: yup
+    .string()
+    .trim()
+    .default("5")
+    .test(
+      "days",
+      "must be a whole number of days from 1 to 90",
+      (value) => /^[0-9]{1,2}$/.test(value) && Number(value) >= 1 && Number(value) <= 90,
+    ),
 });
 
 /**
@@ -110,6 +121,7 @@ export function couriersConfig(raw: yup.InferType<typeof courierSettingsSchema>)
     syncMinutes: Number(raw.COURIER_SYNC_MINUTES),
     timeoutSeconds: Number(raw.COURIER_TIMEOUT_SECONDS),
     pieceGrams: Number(raw.COURIER_PIECE_GRAMS),
+    lateDays: Number(raw.COURIER_LATE_DAYS),
   };
 }
 

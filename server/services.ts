@@ -33,6 +33,7 @@ import { ContactService } from "./modules/contact/contact.service";
 import { DiscountCodeGuard, DiscountsService } from "./modules/discounts/discounts.service";
 import type { MailContext } from "./modules/mail/mail-layout";
 import { OutboxService } from "./modules/mail/outbox.service";
+import { CourierLedgerService } from "./modules/orders/courier-ledger";
 import { LastDeliveryService } from "./modules/orders/last-delivery";
 import { OrderDeskService } from "./modules/orders/order-desk";
 import { OrderRulesService } from "./modules/orders/order-rules";
@@ -92,6 +93,11 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     returnDesk: new ReturnDeskService(db),
     discounts: new DiscountsService(db),
     reports: new ReportsService(db, clock),
+    courierLedger: new CourierLedgerService(db, {
+      couriers: couriers.map((courier) => courier.name),
+      lateDays: config.couriers.lateDays,
+      clock,
+    }),
     contact: new ContactService(db, rateLimiter),
     outbox: new OutboxService(db),
     backups: new BackupStatusService(db, config),
@@ -137,6 +143,8 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
       fulfilment,
       mail,
       messages,
+      // An attempt is texted only by WhatsApp or SMS: a file under DATA_DIR tells the customer nothing.
+      textChannel: config.confirmation.whatsapp ? "whatsapp" : config.confirmation.sms ? "sms" : null,
       syncMinutes: config.couriers.syncMinutes,
       logger: deps.logger,
       clock,

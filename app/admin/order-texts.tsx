@@ -17,6 +17,7 @@ const KIND_NAMES: Record<OrderMessageKind, string> = {
   "payment-verified": "Payment verified",
   "payment-rejected": "Payment rejected",
   "not-paid": "Cancelled unpaid",
+  "delivery-attempt": "Delivery attempt",
 };
 const ACTION_NAMES = {
   confirmed: "Confirmed the order",

@@ -3,6 +3,8 @@ import type { Database } from "../db/database";
 import type { MailContext } from "../modules/mail/mail-layout";
 import { lockOrder, type LockedOrder } from "../modules/orders/order-life";
 import { deliveryAttemptMail } from "../modules/orders/order-mails";
+import { queueOrderTexts } from "../modules/orders/order-confirmation";
+import type { TextChannel } from "../modules/orders/order-confirmation.shared";
 import type { ReturnToSenderReason } from "../modules/orders/order-values.shared";
 import {
   backoffOf,
@@ -56,7 +58,8 @@ const MAX_BACKOFF_MS = 6 * 60 * 60 * 1000;
  * the new ones in their order to the order through the fulfilment flow: Shipped on the first
  * pickup or transit event, Delivered on delivery, returned to sender when the parcel comes back.
  * A parcel first seen delivered or returned passes through Shipped on the way. An attempt with a
- * reason is mailed to the customer. A courier that fails is left alone for growing intervals,
+ * reason is mailed to the customer, and texted to the order's phone in its language (sent as the
+ * confirmation's texts are: order-texts.ts). A courier that fails is left alone for growing intervals,
  * recorded in the database so every app server agrees; the other couriers are still asked.
  */
 export class CourierSyncFlow {
@@ -67,6 +70,8 @@ export class CourierSyncFlow {
       fulfilment: FulfilmentFlow;
       mail: MailContext;
       messages: MessageChannels;
+      /** The channel an attempt's text tries first (WhatsApp, else SMS); null: neither is configured, no text. */
+      textChannel: TextChannel | null;
       /** COURIER_SYNC_MINUTES: the first wait after a failure, doubled at each failure after it. */
       syncMinutes: number;
       logger?: SyncLog;
@@ -218,6 +223,18 @@ export class CourierSyncFlow {
           ),
         ),
       ]);
+      if (order.phone && this.deps.textChannel) {
+        await queueOrderTexts(trx, [
+          {
+            orderId: order.id,
+            channel: this.deps.textChannel,
+            kind: "delivery-attempt",
+            language: order.language,
+            phone: order.phone,
+            shipmentEventId: event.id,
+          },
+        ]);
+      }
       report.attempts += 1;
     }
     if (stage === "delivered" && order.status === "Shipped") {

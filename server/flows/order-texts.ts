@@ -5,6 +5,7 @@ import { orderText, templateParameters, type TextOrder } from "../modules/orders
 import { confirmationToken, queueOrderTexts } from "../modules/orders/order-confirmation";
 import {
   isPaymentTextKind,
+  isTextStillDue,
   type ConfirmationTextKind,
   type OrderMessageKind,
   type PaymentTextKind,
@@ -12,6 +13,7 @@ import {
 } from "../modules/orders/order-confirmation.shared";
 import { bankTransferSettings } from "../modules/orders/order-rules";
 import { Order } from "../modules/orders/order.model";
+import { attemptTemplateParameters, attemptText } from "../modules/orders/parcel-texts.shared";
 import { paymentTemplateParameters, paymentText } from "../modules/orders/payment-texts.shared";
 import { systemClock, type Clock } from "../modules/shared/clock";
 import type { OutgoingText, SendOutcome, TextChannelClient } from "../providers/message-channels/text-channel";
@@ -40,7 +42,11 @@ type QueuedText = {
   language: "en" | "ur";
   phone: string;
   attempts: number;
+  shipmentEventId: string | null;
 };
+
+const QUEUED_TEXT_COLUMNS = `id, order_id AS "orderId", channel, kind, language, phone, attempts,
+                             shipment_event_id AS "shipmentEventId"`;
 
 /**
  * Sending an order's texts (docs/product.md, "Confirming an order"): one queued text, written in
@@ -72,8 +78,7 @@ export class OrderTextsFlow {
   async send(messageId: string): Promise<TextDelivery> {
     const delivery = await this.db.transaction(async (trx) => {
       const { rows } = await trx.raw<{ rows: QueuedText[] }>(
-        `SELECT id, order_id AS "orderId", channel, kind, language, phone, attempts
-           FROM order_messages WHERE id = ? AND status = 'queued' FOR UPDATE SKIP LOCKED`,
+        `SELECT ${QUEUED_TEXT_COLUMNS} FROM order_messages WHERE id = ? AND status = 'queued' FOR UPDATE SKIP LOCKED`,
         [messageId],
       );
       const text = rows[0];
@@ -82,21 +87,23 @@ export class OrderTextsFlow {
         .findById(text.orderId)
         .select("id", "customerName", "totalPrice", "status", "confirmationStatus", "paymentRejectedReason");
       if (!order) return { done: true } as const;
-      // A confirmation or reminder the customer has no need of any more is not sent; a payment's
-      // text tells of a change that happened, so it always is.
-      if (
-        (text.kind === "confirmation" || text.kind === "reminder") &&
-        (order.status !== "Pending" || order.confirmationStatus !== "pending")
-      ) {
+      // A text whose news the order has overtaken (answered, cancelled, delivered) is not sent.
+      if (!isTextStillDue(text.kind, order)) {
         await this.record(trx, text.id, {
           status: "failed",
-          error: "Not sent: the order was answered or cancelled first",
+          error:
+            text.kind === "delivery-attempt"
+              ? "Not sent: the order was delivered or returned first"
+              : "Not sent: the order was answered or cancelled first",
         });
         return { done: true } as const;
       }
-      const outcome = isPaymentTextKind(text.kind)
-        ? await this.sendPaymentText(trx, { ...text, kind: text.kind }, order)
-        : await this.sendBy({ ...text, kind: text.kind }, order);
+      const outcome =
+        text.kind === "delivery-attempt"
+          ? await this.sendAttemptText(trx, text, order)
+          : isPaymentTextKind(text.kind)
+            ? await this.sendPaymentText(trx, { ...text, kind: text.kind }, order)
+            : await this.sendBy({ ...text, kind: text.kind }, order);
       if (outcome.kind === "sent") {
         await this.record(trx, text.id, { status: "sent", providerMessageId: outcome.providerMessageId });
         return { done: true } as const;
@@ -128,8 +135,7 @@ export class OrderTextsFlow {
   async giveUp(messageId: string, error: string): Promise<string | null> {
     return this.db.transaction(async (trx) => {
       const { rows } = await trx.raw<{ rows: QueuedText[] }>(
-        `SELECT id, order_id AS "orderId", channel, kind, language, phone, attempts
-           FROM order_messages WHERE id = ? AND status = 'queued' FOR UPDATE`,
+        `SELECT ${QUEUED_TEXT_COLUMNS} FROM order_messages WHERE id = ? AND status = 'queued' FOR UPDATE`,
         [messageId],
       );
       const text = rows[0];
@@ -142,7 +148,14 @@ export class OrderTextsFlow {
   private async fallBackToSms(trx: Knex, text: QueuedText): Promise<string | null> {
     if (text.channel !== "whatsapp" || !this.deps.channels.sms) return null;
     const [id] = await queueOrderTexts(trx, [
-      { orderId: text.orderId, channel: "sms", kind: text.kind, language: text.language, phone: text.phone },
+      {
+        orderId: text.orderId,
+        channel: "sms",
+        kind: text.kind,
+        language: text.language,
+        phone: text.phone,
+        shipmentEventId: text.shipmentEventId,
+      },
     ]);
     return id ?? null;
   }
@@ -206,6 +219,46 @@ export class OrderTextsFlow {
       },
       parameters: paymentTemplateParameters(text.language, text.kind, paymentOrder),
       body: paymentText(text.language, text.kind, paymentOrder),
+      buttons: [],
+      reference: `${text.kind}-${order.id.slice(-8)}`,
+    });
+  }
+
+  /**
+   * A delivery attempt's text: the courier, tracking number and reason of the event it was
+   * queued for (courier-sync.ts); the link is the customer's order page, with the parcel's
+   * timeline. No buttons: it asks no answer.
+   */
+  private async sendAttemptText(
+    trx: Knex,
+    text: QueuedText,
+    order: Pick<Order, "id" | "customerName">,
+  ): Promise<SendOutcome> {
+    const event = await trx("shipment_events as e")
+      .join("shipments as s", "s.id", "e.shipment_id")
+      .where("e.id", text.shipmentEventId)
+      .first("s.courier", "s.tracking_number as trackingNumber", "e.reason", "e.text");
+    if (!event) return { kind: "refused", error: "The courier's event of this text is gone" };
+    const attempt = {
+      id: order.id,
+      customerName: order.customerName,
+      storeName: this.deps.storeName,
+      courier: event.courier as string,
+      trackingNumber: event.trackingNumber as string,
+      reason: (event.reason ?? event.text) as string,
+      link: `${this.deps.publicUrl}/my-orders/${order.id}`,
+    };
+    const whatsapp = this.deps.whatsapp;
+    const channel = this.deps.channels[text.channel];
+    if (!channel) return { kind: "refused", error: `${text.channel} is not configured` };
+    return channel.send({
+      phone: text.phone,
+      template: {
+        name: whatsapp?.templates[text.kind] ?? text.kind,
+        language: whatsapp?.templateLanguages[text.language] ?? text.language,
+      },
+      parameters: attemptTemplateParameters(attempt),
+      body: attemptText(text.language, attempt),
       buttons: [],
       reference: `${text.kind}-${order.id.slice(-8)}`,
     });

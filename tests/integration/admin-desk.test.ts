@@ -6,12 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routeConfig from "../../app/routes";
+import { FakePostex } from "../support/courier-fakes";
 import { type TestClient } from "../support/http-client";
 import { insertProducts, insertUser } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/test-server";
 import { signedInClient } from "../support/page-clients";
 
 let server: TestServer;
+let postex: FakePostex;
 let admin: TestClient;
 let params: Record<string, string>;
 
@@ -20,6 +22,8 @@ const AREAS = [
   ["/admin", "Dashboard"],
   ["/admin/reports", "Reports"],
   ["/admin/orders", "Orders"],
+  // In a store with a courier booked through its API, as this one (tests/integration/courier-ledger.test.ts: not otherwise).
+  ["/admin/couriers", "Couriers"],
   ["/admin/products", "Products"],
   ["/admin/brands", "Brands"],
   ["/admin/returns", "Returns"],
@@ -37,7 +41,8 @@ const STORE_DATE_TIME = /\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|No
 const OTHER_DATES = /\b\d{1,2}-[A-Z][a-z]{2}-\d{4}\b|\b\d{1,2}\/\d{1,2}\/\d{4}\b/;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  postex = await new FakePostex().start();
+  server = await startTestServer(postex.settings());
   await insertUser(server, { name: "Desk Admin", email: "admin@desk.test", password: "adminpass1", role: "admin" });
   const customerId = await insertUser(server, {
     name: "Desk Shopper",
@@ -81,6 +86,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
+  await postex?.stop();
 });
 
 const signedIn = (email: string, password: string) => signedInClient(server.baseUrl, email, password);
@@ -121,7 +127,11 @@ describe("the admin desk", () => {
 
   it("writes every list with one component: each cell names its column, for the cards of a phone", async () => {
     const lists: [string, string[]][] = [
-      ["/admin/orders", ["Order", "Customer", "Date", "Items", "Total", "Phone confirmation", "Status", "Details"]],
+      // "Book": the tick for "Book selected", with PostEx on in this store.
+      [
+        "/admin/orders",
+        ["Book", "Order", "Customer", "Date", "Items", "Total", "Phone confirmation", "Status", "Details"],
+      ],
       ["/admin/products", ["Image", "Name", "Category", "Price", "Stock", "Actions"]],
       ["/admin/users", ["Name", "Email", "Role", "Joined", "Actions"]],
       ["/admin/returns", ["Order", "Requested", "Customer", "Items", "Reason", "Refund", "Status", "Details"]],

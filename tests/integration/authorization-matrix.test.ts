@@ -197,6 +197,10 @@ const PAGE_MATRIX: Record<string, Row> = {
   "GET /admin/reports/:name": row("login", "home", "home", 200, { params: () => ({ name: "deliveries" }) }),
   // A report's CSV download: the admin's only.
   "GET /admin/reports/:name/export.csv": row("login", "home", "home", 200, { params: () => ({ name: "stock" }) }),
+  // What each courier owes, and its CSV: no courier is booked through its API in this store, so
+  // the admin is told there is no such page (tests/integration/courier-ledger.test.ts opens both).
+  "GET /admin/couriers": row("login", "home", "home", 404),
+  "GET /admin/couriers/export.csv": row("login", "home", "home", 404),
   "GET /admin/messages": ADMIN_PAGE,
   "GET /admin/discounts": ADMIN_PAGE,
   // An empty deactivate form is refused with a message on the list.

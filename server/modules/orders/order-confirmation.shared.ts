@@ -32,8 +32,28 @@ export type ConfirmationTextKind = (typeof CONFIRMATION_TEXT_KINDS)[number];
  */
 export const PAYMENT_TEXT_KINDS = ["payment-awaited", "payment-verified", "payment-rejected", "not-paid"] as const;
 export type PaymentTextKind = (typeof PAYMENT_TEXT_KINDS)[number];
-export const ORDER_MESSAGE_KINDS = [...CONFIRMATION_TEXT_KINDS, ...PAYMENT_TEXT_KINDS] as const;
+/** The texts of a parcel on its way: the courier tried to deliver it and could not (its reason). */
+export const PARCEL_TEXT_KINDS = ["delivery-attempt"] as const;
+export type ParcelTextKind = (typeof PARCEL_TEXT_KINDS)[number];
+export const ORDER_MESSAGE_KINDS = [...CONFIRMATION_TEXT_KINDS, ...PAYMENT_TEXT_KINDS, ...PARCEL_TEXT_KINDS] as const;
 export type OrderMessageKind = (typeof ORDER_MESSAGE_KINDS)[number];
+
+/**
+ * The order's state a queued text still needs when its turn to be sent comes: the confirmation
+ * and its reminder ask an answer only a Pending order waiting for it can give; an attempt's text
+ * says the courier will try again, true only while the order is Shipped. The others (the
+ * cancellation, a payment's texts) tell of a change that happened, so they always go.
+ */
+export function isTextStillDue(
+  kind: OrderMessageKind,
+  order: { status: string; confirmationStatus: ConfirmationStatus },
+): boolean {
+  if (kind === "confirmation" || kind === "reminder") {
+    return order.status === "Pending" && order.confirmationStatus === "pending";
+  }
+  if (kind === "delivery-attempt") return order.status === "Shipped";
+  return true;
+}
 
 /** Whether a text is about a transfer's payment (sent whatever the order's confirmation). */
 export function isPaymentTextKind(kind: OrderMessageKind): kind is PaymentTextKind {

@@ -189,6 +189,8 @@ export type OrderTextToQueue = {
   kind: OrderMessageKind;
   language: MessageLanguage;
   phone: string;
+  /** The courier's event a delivery attempt's text tells of (that kind only). */
+  shipmentEventId?: string | null;
 };
 
 /** Texts written as a part of the caller's statement (`name` answers each text's `id`, `order_id`). */
@@ -226,6 +228,7 @@ export async function queueOrderTexts(trx: Knex, texts: OrderTextToQueue[]): Pro
         kind: text.kind,
         language: text.language,
         phone: text.phone,
+        shipment_event_id: text.shipmentEventId ?? null,
       })),
     )
     .returning("id");
@@ -295,7 +298,7 @@ export async function recordTextStatus(
         error: (report.error ?? "Reported failed").slice(0, 500),
         updated_at: report.at,
       })
-      .returning(["id", "order_id", "channel", "kind", "language", "phone"]);
+      .returning(["id", "order_id", "channel", "kind", "language", "phone", "shipment_event_id"]);
     // The connection maps the columns to camelCase (server/db/database.ts).
     return failed
       ? {
@@ -305,6 +308,7 @@ export async function recordTextStatus(
           kind: failed.kind,
           language: failed.language,
           phone: failed.phone,
+          shipmentEventId: failed.shipmentEventId,
         }
       : null;
   }

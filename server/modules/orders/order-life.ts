@@ -32,6 +32,7 @@ export type LockedOrder = Pick<
   | "receivedBackAt"
   | "paymentMethod"
   | "paymentStatus"
+  | "language"
 >;
 
 /**
@@ -58,6 +59,7 @@ export async function lockOrder(trx: Knex, orderId: string, options: { ownerId?:
     "receivedBackAt",
     "paymentMethod",
     "paymentStatus",
+    "language",
   );
   if (!order) throw new NotFoundError("Order not found");
   return order;

@@ -63,3 +63,15 @@ export function ordersCsv(rows: OrderCsvRow[]): string {
   ];
   return BYTE_ORDER_MARK + lines.map((cells) => cells.map(csvCell).join(",")).join("\r\n") + "\r\n";
 }
+
+/** A CSV column: its header, and its cell of a row (empty for null). */
+export type CsvColumn<Row> = [header: string, value: (row: Row) => string | number | null];
+
+/** Any table written with the orders export's rules: the reports' downloads and the couriers' (/admin/couriers). */
+export function csvTable<Row>(columns: CsvColumn<Row>[], rows: Row[]): string {
+  const lines = [
+    columns.map(([header]) => header),
+    ...rows.map((row) => columns.map(([, value]) => String(value(row) ?? ""))),
+  ];
+  return BYTE_ORDER_MARK + lines.map((cells) => cells.map(csvCell).join(",")).join("\r\n") + "\r\n";
+}

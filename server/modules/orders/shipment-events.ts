@@ -1,5 +1,7 @@
 import type { Knex } from "knex";
 import type { ParcelEvent, ParcelStage } from "../../providers/couriers/courier-provider.shared";
+import { dateToZonedLocal } from "../shared/zoned-time.shared";
+import { STORE_TIME_ZONE } from "./order-values.shared";
 import type { ApiCourier, ShipmentRow } from "./shipments";
 
 /**
@@ -61,9 +63,39 @@ export async function recordPayment(
       paid: payment.paid,
       paidOn: payment.paidOn?.slice(0, 40) ?? null,
       paymentReceipt: payment.receipt?.slice(0, 100) ?? null,
+      paidDate: payment.paid ? paidDateOf(payment.paidOn, now) : null,
       paymentCheckedAt: now,
       updatedAt: now,
     });
+}
+
+/**
+ * The day a courier paid, from its words (docs/couriers.md, "Payments"): a date first
+ * ("2026-11-26", or with a time: read in Pakistan, the couriers' zone, unless it names another
+ * offset), or day first as Leopards writes dates ("26/11/2026", "26-11-26"); else, or when the
+ * words name no real day, the day in Pakistan the store learned of the payment.
+ */
+export function paidDateOf(words: string | null, now: Date): string {
+  const text = (words ?? "").trim();
+  const withOffset = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})$/i.test(text);
+  if (withOffset) {
+    const instant = new Date(text.replace(" ", "T").replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
+    if (!Number.isNaN(instant.getTime())) return dateToZonedLocal(instant.toISOString(), STORE_TIME_ZONE).slice(0, 10);
+  }
+  const yearFirst = /^(\d{4})-(\d{1,2})-(\d{1,2})\b/.exec(text);
+  const dayFirst = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})\b/.exec(text);
+  const parts = yearFirst
+    ? { year: Number(yearFirst[1]), month: Number(yearFirst[2]), day: Number(yearFirst[3]) }
+    : dayFirst
+      ? { year: Number(dayFirst[3]!.padStart(4, "20")), month: Number(dayFirst[2]), day: Number(dayFirst[1]) }
+      : null;
+  if (parts) {
+    const date = new Date(Date.UTC(parts.year, parts.month - 1, parts.day));
+    if (date.getUTCMonth() === parts.month - 1 && date.getUTCDate() === parts.day) {
+      return date.toISOString().slice(0, 10);
+    }
+  }
+  return dateToZonedLocal(now.toISOString(), STORE_TIME_ZONE).slice(0, 10);
 }
 
 /** The key that makes an event unique on its parcel: its time and code (or words), else its place. */

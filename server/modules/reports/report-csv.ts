@@ -1,25 +1,13 @@
-import { csvCell } from "../orders/orders-csv";
+import { csvTable as csvOf } from "../orders/orders-csv";
 import type { ReportName } from "./report-period.shared";
 import type { Reports } from "./report-kinds";
 
 /**
  * A report as a CSV download (docs/product.md, "Reports"): its table, the one below its chart,
- * written with the orders export's rules (server/modules/orders/orders-csv.ts: RFC 4180, a byte
+ * written with the orders export's rules (server/modules/orders/orders-csv.ts, csvTable: RFC 4180, a byte
  * order mark for Excel, and a cell a spreadsheet would run as a formula made inert, which a
  * product, brand or city name typed as `=…` would otherwise be). Money in rupees as numbers.
  */
-type Column<Row> = [header: string, value: (row: Row) => string | number | null];
-
-const BYTE_ORDER_MARK = "\uFEFF";
-
-function csvOf<Row>(columns: Column<Row>[], rows: Row[]): string {
-  const lines = [
-    columns.map(([header]) => header),
-    ...rows.map((row) => columns.map(([, value]) => String(value(row) ?? ""))),
-  ];
-  return BYTE_ORDER_MARK + lines.map((cells) => cells.map(csvCell).join(",")).join("\r\n") + "\r\n";
-}
-
 export function reportCsv<Name extends ReportName>(name: Name, report: Reports[Name]): string {
   const figures = report as Reports[ReportName];
   switch (name) {

@@ -1,0 +1,213 @@
+/**
+ * The customer's text about a delivery attempt (server/flows/courier-sync.ts queues it,
+ * server/flows/order-texts.ts sends it), against local fakes of the couriers
+ * (tests/support/courier-fakes.ts) and of WhatsApp and Twilio (tests/support/messaging-fakes.ts):
+ * an attempt with a reason reported by the sync is texted to the order's phone in its language,
+ * WhatsApp first then SMS; an order without a phone, or a store without WhatsApp and SMS, gets
+ * the mail only.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FakeLeopards, FakePostex } from "../support/courier-fakes";
+import { apiToken, insertProducts, insertUser } from "../support/fixtures";
+import { TestClient } from "../support/http-client";
+import { FakeTwilio, FakeWhatsAppCloud, messagingSettings } from "../support/messaging-fakes";
+import { startTestServer, type TestServer } from "../support/test-server";
+
+const whatsapp = new FakeWhatsAppCloud();
+const twilio = new FakeTwilio();
+let postex: FakePostex;
+let leopards: FakeLeopards;
+let server: TestServer;
+/** The same database and couriers, without WhatsApp and SMS. */
+let silent: TestServer;
+let client: TestClient;
+let adminToken: string;
+let customerToken: string;
+
+beforeAll(async () => {
+  await whatsapp.start();
+  await twilio.start();
+  postex = await new FakePostex().start();
+  leopards = await new FakeLeopards().start();
+  const couriers = { ...postex.settings(), ...leopards.settings(), COURIER_TIMEOUT_SECONDS: "1" };
+  server = await startTestServer(
+    { ...couriers, ...messagingSettings(whatsapp, twilio), PUBLIC_URL: "https://waqt.example" },
+    { mail: { pollMs: 50 } },
+  );
+  client = new TestClient(server.baseUrl);
+  await insertUser(server, { name: "Desk Admin", email: "admin@attempt.test", password: "adminpass1", role: "admin" });
+  await insertUser(server, { name: "Sana Malik", email: "sana@attempt.test", password: "shopperpass1" });
+  adminToken = await apiToken(client, "admin@attempt.test", "adminpass1");
+  customerToken = await apiToken(client, "sana@attempt.test", "shopperpass1");
+  silent = await startTestServer(couriers, { shareDatabaseOf: server });
+});
+afterAll(async () => {
+  await silent?.close();
+  await server?.close();
+  await postex?.stop();
+  await leopards?.stop();
+  await whatsapp.stop();
+  await twilio.stop();
+});
+beforeEach(async () => {
+  whatsapp.mode = { kind: "ok" };
+  twilio.mode = { kind: "ok" };
+  // No parcel of an earlier test is followed again.
+  await server.database.db("shipments").update({ stage: "delivered" });
+});
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** A confirmed cash-on-delivery order booked with the courier and picked up by it. */
+async function shippedOrder(
+  courier: "postex" | "leopards",
+  body: Record<string, unknown> = {},
+): Promise<{ id: string; trackingNumber: string; number: string }> {
+  const [productId] = await insertProducts(server, [{ name: "Seiko 5", price: 7000, stock: 5 }]);
+  await client.api("POST", "/cart", { body: { productId, quantity: 1 }, token: customerToken });
+  const placed = await client.api("POST", "/orders", {
+    body: {
+      address: { street: "3 Jail Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
+      phone: "0333-1112233",
+      ...body,
+    },
+    token: customerToken,
+  });
+  expect(placed.status).toBe(201);
+  const id = placed.body.data._id as string;
+  expect((await client.api("POST", `/orders/${id}/confirm`, { token: adminToken })).status).toBe(200);
+  const booked = await client.api("POST", `/orders/${id}/shipment`, { body: { courier }, token: adminToken });
+  expect(booked.status).toBe(200);
+  const trackingNumber = booked.body.data.trackingNumber as string;
+  const fake = courier === "postex" ? postex : leopards;
+  fake.report(trackingNumber, { text: "Shipment Picked", code: "0003", at: new Date("2026-11-20T08:00:00Z") });
+  return { id, trackingNumber, number: `#${id.slice(-8).toUpperCase()}` };
+}
+
+const sync = (on: TestServer = server) =>
+  new TestClient(on.baseUrl).api("POST", "/shipments/sync", { token: adminToken });
+const attemptTexts = (orderId: string) =>
+  server.database
+    .db("order_messages")
+    .where({ order_id: orderId, kind: "delivery-attempt" })
+    .orderBy("created_at")
+    .select("channel", "language", "status", "error");
+const whatsappAttempts = () => whatsapp.sent.filter((message) => message.template.name === "order_delivery_attempt");
+
+describe("the text of a delivery attempt", () => {
+  it("is queued by the sync's attempt and sent by WhatsApp in the order's language, with the courier's reason", async () => {
+    const { id, trackingNumber, number } = await shippedOrder("postex", { language: "en" });
+    postex.report(trackingNumber, {
+      text: "Attempt Made: Customer not available",
+      code: "0013",
+      reason: "Customer not available",
+      at: new Date("2026-11-21T11:00:00Z"),
+    });
+    const before = whatsappAttempts().length;
+    expect((await sync()).body.data).toMatchObject({ shipped: 1, attempts: 1 });
+    await until(() => whatsappAttempts().length > before, "the attempt's WhatsApp message");
+    const message = whatsappAttempts().at(-1)!;
+    expect(message.to).toBe("923331112233");
+    expect(message.template.language.code).toBe("en");
+    const body = message.template.components.find((component: { type: string }) => component.type === "body");
+    expect(body.parameters.map((parameter: { text: string }) => parameter.text)).toEqual([
+      "Sana Malik",
+      number,
+      "PostEx",
+      "Customer not available",
+      trackingNumber,
+      `https://waqt.example/my-orders/${id}`,
+    ]);
+    expect(message.template.components.filter((component: { type: string }) => component.type === "button")).toEqual(
+      [],
+    );
+    await until(async () => (await attemptTexts(id))[0]?.status === "sent", "the text recorded sent");
+    expect(await attemptTexts(id)).toEqual([{ channel: "whatsapp", language: "en", status: "sent", error: null }]);
+    // The same attempt seen again by the next sync is not texted twice.
+    await sync();
+    expect(await attemptTexts(id)).toHaveLength(1);
+  });
+
+  it("goes by SMS in Urdu when WhatsApp refuses it", async () => {
+    const { id, trackingNumber } = await shippedOrder("leopards", { language: "ur" });
+    whatsapp.mode = { kind: "error", status: 400, code: 131026, message: "Message undeliverable" };
+    leopards.report(trackingNumber, {
+      text: "Pending",
+      reason: "Address not found",
+      at: new Date("2026-11-21T12:00:00Z"),
+    });
+    expect((await sync()).body.data).toMatchObject({ attempts: 1 });
+    const attemptSms = () => twilio.sent.find((sms) => sms.Body?.includes(trackingNumber));
+    await until(() => attemptSms() !== undefined, "the attempt's SMS");
+    const sms = attemptSms()!;
+    expect(sms.To).toBe("+923331112233");
+    expect(sms.Body).toContain("Leopards");
+    expect(sms.Body).toContain(trackingNumber);
+    expect(sms.Body).toContain("Address not found");
+    expect(sms.Body).toContain("کوریئر دوبارہ کوشش کرے گا");
+    await until(
+      async () => (await attemptTexts(id)).filter((text) => text.status !== "queued").length === 2,
+      "the SMS recorded",
+    );
+    expect(await attemptTexts(id)).toMatchObject([
+      { channel: "whatsapp", language: "ur", status: "failed" },
+      { channel: "sms", language: "ur", status: "sent" },
+    ]);
+  });
+
+  it("is not written for an order without a phone, nor by a store without WhatsApp and SMS: the mail tells", async () => {
+    const withoutPhone = await shippedOrder("postex");
+    // As an API client's order placed without one (the customer's own number would fill it in here).
+    await server.database.db("orders").where({ id: withoutPhone.id }).update({ phone: null });
+    postex.report(withoutPhone.trackingNumber, {
+      text: "Attempt Made: House locked",
+      code: "0013",
+      reason: "House locked",
+      at: new Date("2026-11-21T13:00:00Z"),
+    });
+    expect((await sync()).body.data).toMatchObject({ attempts: 1 });
+    expect(await attemptTexts(withoutPhone.id)).toEqual([]);
+
+    const unsent = await shippedOrder("postex");
+    postex.report(unsent.trackingNumber, {
+      text: "Attempt Made: Customer refused to pay",
+      code: "0013",
+      reason: "Customer asked to come tomorrow",
+      at: new Date("2026-11-21T14:00:00Z"),
+    });
+    expect((await sync(silent)).body.data).toMatchObject({ attempts: 1 });
+    expect(await attemptTexts(unsent.id)).toEqual([]);
+    const mails = await server.database
+      .db("outbox")
+      .where({ kind: "order-delivery-attempt" })
+      .whereRaw("subject LIKE ?", [`%${unsent.number}%`]);
+    expect(mails).toHaveLength(1);
+  });
+
+  it("is not sent once the order was delivered before its turn came", async () => {
+    const { id, trackingNumber } = await shippedOrder("postex");
+    postex.report(trackingNumber, {
+      text: "Attempt Made: Customer not available",
+      code: "0013",
+      reason: "Customer not available",
+      at: new Date("2026-11-21T15:00:00Z"),
+    });
+    postex.report(trackingNumber, { text: "Delivered", code: "0005", at: new Date("2026-11-22T10:00:00Z") });
+    expect((await sync()).body.data).toMatchObject({ attempts: 1, delivered: 1 });
+    await until(async () => (await attemptTexts(id))[0]?.status === "failed", "the text given up");
+    expect(await attemptTexts(id)).toEqual([
+      {
+        channel: "whatsapp",
+        language: expect.any(String),
+        status: "failed",
+        error: "Not sent: the order was delivered or returned first",
+      },
+    ]);
+  });
+});
