@@ -1,8 +1,15 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { APIRequestContext, Browser, Page, TestInfo } from "@playwright/test";
-import { courierFakePorts } from "../support/courier-fake-ports";
+import type { Browser, Page, TestInfo } from "@playwright/test";
+import {
+  COURIER_FAKES,
+  confirmedOrder,
+  consignmentsOf,
+  courierReports,
+  syncNow,
+  type FakeCourierId,
+} from "./courier-journeys";
 import { expect, test } from "./fixtures";
-import { ADMIN, adminToken, logIn, productsInStock, registerCustomer, type Account } from "./store-api";
+import { ADMIN, adminToken, logIn, registerCustomer, type Account } from "./store-api";
 
 /**
  * Couriers through their APIs, with JavaScript off and on (docs/product.md, "Couriers through
@@ -14,10 +21,8 @@ import { ADMIN, adminToken, logIn, productsInStock, registerCustomer, type Accou
  * (playwright.config.ts), moved through their control paths (tests/support/courier-fakes.ts).
  */
 
-const FAKES = courierFakePorts(Number(process.env.E2E_PORT ?? 3210));
-
 type CourierJourney = {
-  id: "postex" | "leopards";
+  id: FakeCourierId;
   name: "PostEx" | "Leopards";
   port: number;
   /** What the courier says of a parcel booked and not yet picked up, in its own words. */
@@ -31,7 +36,7 @@ type CourierJourney = {
 const POSTEX: CourierJourney = {
   id: "postex",
   name: "PostEx",
-  port: FAKES.postex,
+  port: COURIER_FAKES.postex,
   booked: "Booked",
   pickedUp: { text: "At PostEx Warehouse", code: "0003" },
   attempted: { text: "Attempt Made: Customer not available", code: "0013" },
@@ -41,51 +46,12 @@ const POSTEX: CourierJourney = {
 const LEOPARDS: CourierJourney = {
   id: "leopards",
   name: "Leopards",
-  port: FAKES.leopards,
+  port: COURIER_FAKES.leopards,
   booked: "Pickup Request not Send",
   pickedUp: { text: "Shipment Picked" },
   attempted: { text: "Pending", reason: "Customer not available" },
   delivered: { text: "Delivered" },
 };
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-/** A Pending cash-on-delivery order of one watch, to `city`, confirmed by phone by the admin. */
-async function confirmedOrder(request: APIRequestContext, customer: Account, token: string, city: string) {
-  const [product] = await productsInStock(request, 2);
-  const added = await request.post("/api/v1/cart", {
-    headers: bearer(customer.token),
-    data: { productId: product!._id, quantity: 1 },
-  });
-  expect(added.status(), await added.text()).toBe(200);
-  const placed = await request.post("/api/v1/orders", {
-    headers: bearer(customer.token),
-    data: {
-      address: { street: "12 Canal Road", city, state: "Punjab", zipCode: "54000", country: "Pakistan" },
-      phone: "0300-1234567",
-    },
-  });
-  expect(placed.status(), await placed.text()).toBe(201);
-  const orderId = ((await placed.json()).data as { _id: string })._id;
-  const confirmed = await request.post(`/api/v1/orders/${orderId}/confirm`, { headers: bearer(token) });
-  expect(confirmed.status(), await confirmed.text()).toBe(200);
-  return orderId;
-}
-
-/** The courier reports a status of the parcel now (the fake's test-only control path). */
-async function courierReports(request: APIRequestContext, courier: CourierJourney, tracking: string, status: object) {
-  const reported = await request.post(
-    `http://127.0.0.1:${courier.port}/__fake/parcels/${encodeURIComponent(tracking)}/statuses`,
-    { data: status },
-  );
-  expect(reported.status(), await reported.text()).toBe(200);
-}
-
-/** Every open parcel followed now (POST /shipments/sync), rather than at the next scheduled run. */
-async function syncNow(request: APIRequestContext, token: string) {
-  const synced = await request.post("/api/v1/shipments/sync", { headers: bearer(token) });
-  expect(synced.status(), await synced.text()).toBe(200);
-}
 
 async function axeFindings(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
@@ -182,7 +148,7 @@ async function followTheParcel(
   await expect(admin.locator(".order-details .status").first()).toHaveText("Pending");
 
   // Picked up: the order is Shipped, and can no longer be cancelled with the courier.
-  await courierReports(request, courier, tracking, courier.pickedUp);
+  await courierReports(request, courier.id, tracking, courier.pickedUp);
   await syncNow(request, token);
   await admin.goto(orderUrl);
   await expect(admin.locator(".order-details .status").first()).toHaveText("Shipped");
@@ -191,8 +157,8 @@ async function followTheParcel(
   await expect(admin.getByRole("button", { name: "Cancel booking" })).toHaveCount(0);
 
   // An attempt with its reason, then the delivery.
-  await courierReports(request, courier, tracking, courier.attempted);
-  await courierReports(request, courier, tracking, courier.delivered);
+  await courierReports(request, courier.id, tracking, courier.attempted);
+  await courierReports(request, courier.id, tracking, courier.delivered);
   await syncNow(request, token);
   await admin.goto(orderUrl);
   await expect(admin.locator(".order-details .status").first()).toHaveText("Delivered");
@@ -242,9 +208,7 @@ test.describe("couriers through their APIs", () => {
     const tracking = /(\d{14})$/.exec((await booked.textContent())!)![1]!;
     await expect(panel).toContainText(`Booked with PostEx: tracking number ${tracking}`);
     // One consignment, with the order's number as its reference.
-    const booking = await request.get(`http://127.0.0.1:${POSTEX.port}/__fake/consignments`);
-    const consignments = (await booking.json()) as { trackingNumber: string; reference: string }[];
-    expect(consignments.filter((c) => c.reference === orderId.slice(-8).toUpperCase())).toEqual([
+    expect(await consignmentsOf(request, "postex", orderId)).toEqual([
       expect.objectContaining({ trackingNumber: tracking }),
     ]);
 
@@ -285,14 +249,12 @@ test.describe("couriers through their APIs", () => {
     const tracking = /(LE\d+)$/.exec((await booked.textContent())!)![1]!;
 
     // Booked to the city chosen, Lahore's id in Leopards' list.
-    const booking = await request.get(`http://127.0.0.1:${LEOPARDS.port}/__fake/consignments`);
-    const consignments = (await booking.json()) as {
-      trackingNumber: string;
-      booking: Record<string, unknown>;
-    }[];
-    expect(consignments.find((c) => c.trackingNumber === tracking)?.booking).toMatchObject({
-      destination_city: "789",
-    });
+    expect(await consignmentsOf(request, "leopards", orderId)).toEqual([
+      expect.objectContaining({
+        trackingNumber: tracking,
+        booking: expect.objectContaining({ destination_city: "789" }),
+      }),
+    ]);
 
     await followTheParcel(page, browser, testInfo, { courier: LEOPARDS, orderId, tracking, customer, token });
   });
