@@ -42,7 +42,8 @@ abstract class CourierFake {
 
   protected abstract answer(request: FakeRequest): { status: number; body: unknown; contentType?: string };
 
-  async start(): Promise<this> {
+  /** Listens on `port` (0: any free one, as the integration tests want). */
+  async start(port = 0): Promise<this> {
     this.server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -62,6 +63,12 @@ abstract class CourierFake {
             ? (JSON.parse(raw) as Record<string, unknown>)
             : Object.fromEntries(new URLSearchParams(raw));
         }
+        if (request.path.startsWith(CONTROL_PATH)) {
+          const { status, body } = this.control(request);
+          res.writeHead(status, { "content-type": "application/json" });
+          res.end(JSON.stringify(body));
+          return;
+        }
         this.requests.push(request);
         if (this.mode.kind === "down") {
           res.writeHead(503, { "content-type": "text/html" });
@@ -78,7 +85,7 @@ abstract class CourierFake {
         else send();
       });
     });
-    this.server.listen(0, "127.0.0.1");
+    this.server.listen(port, "127.0.0.1");
     await new Promise<void>((resolve) => this.server!.once("listening", () => resolve()));
     this.port = (this.server.address() as AddressInfo).port;
     return this;
@@ -110,6 +117,63 @@ abstract class CourierFake {
     if (!consignment) throw new Error(`no consignment ${trackingNumber}`);
     consignment.statuses.push(status);
   }
+
+  /**
+   * The fake's own test-only paths under CONTROL_PATH, for a journey in a browser that cannot
+   * reach the fake's object (it runs in its own process, tests/support/courier-fakes-server.ts).
+   * Neither courier documents a way to move a parcel, so these are the fake's, never the store's:
+   * - GET ready: answers once listening (the launcher's readiness URL);
+   * - GET consignments: the parcels booked, with their statuses;
+   * - POST parcels/{trackingNumber}/statuses `{text, code?, reason?}`: the courier reports a status now;
+   * - POST parcels/{trackingNumber}/payment `{date, receipt}`: the courier pays the parcel's cash over;
+   * - PUT mode `{kind: "ok" | "refuse" | "slow" | "down", message?, ms?}`.
+   * Control calls are not recorded in `requests`.
+   */
+  private control(request: FakeRequest): { status: number; body: unknown } {
+    const path = request.path.slice(CONTROL_PATH.length);
+    if (path === "ready" && request.method === "GET") return { status: 200, body: { ready: true } };
+    if (path === "consignments" && request.method === "GET") return { status: 200, body: this.consignments };
+    if (path === "mode" && request.method === "PUT") {
+      const mode = modeOf(request.body);
+      if (!mode) return { status: 400, body: { error: "mode: kind ok, refuse with a message, slow with ms, or down" } };
+      this.mode = mode;
+      return { status: 200, body: this.mode };
+    }
+    const parcel = /^parcels\/([^/]+)\/(statuses|payment)$/.exec(path);
+    if (parcel && request.method === "POST") {
+      const trackingNumber = decodeURIComponent(parcel[1]!);
+      if (!this.consignments.some((known) => known.trackingNumber === trackingNumber)) {
+        return { status: 404, body: { error: `no consignment ${trackingNumber}` } };
+      }
+      const { text, code, reason, date, receipt } = request.body;
+      if (parcel[2] === "statuses") {
+        if (typeof text !== "string" || !text) return { status: 400, body: { error: "text is required" } };
+        this.report(trackingNumber, {
+          text,
+          at: new Date(),
+          ...(typeof code === "string" ? { code } : {}),
+          ...(typeof reason === "string" ? { reason } : {}),
+        });
+      } else {
+        if (typeof date !== "string" || typeof receipt !== "string") {
+          return { status: 400, body: { error: "date and receipt are required" } };
+        }
+        this.pay(trackingNumber, { date, receipt });
+      }
+      return { status: 200, body: this.consignments.find((known) => known.trackingNumber === trackingNumber) };
+    }
+    return { status: 404, body: { error: `no control path ${request.method} ${path}` } };
+  }
+}
+
+/** Where a fake's test-only control paths start (CourierFake.control). */
+export const CONTROL_PATH = "/__fake/";
+
+function modeOf(body: Record<string, unknown>): CourierFakeMode | null {
+  if (body.kind === "ok" || body.kind === "down") return { kind: body.kind };
+  if (body.kind === "refuse" && typeof body.message === "string") return { kind: "refuse", message: body.message };
+  if (body.kind === "slow" && typeof body.ms === "number") return { kind: "slow", ms: body.ms };
+  return null;
 }
 
 /** Pakistan's wall-clock time (UTC+5) of an instant, as yyyy-mm-dd hh:mm:ss. */
@@ -345,6 +409,14 @@ export class FakeLeopards extends CourierFake {
   }
 
   protected answer(request: FakeRequest) {
+    // The slip link a booking answers is the airway bill itself, opened without the API's key.
+    const slip = /^\/slips\/([A-Z0-9]+)-[0-9a-f]+\.pdf$/.exec(request.path);
+    if (slip && request.method === "GET") {
+      if (!this.consignments.some((c) => c.trackingNumber === slip[1])) {
+        return { status: 404, body: Buffer.from("Not Found"), contentType: "text/plain" };
+      }
+      return { status: 200, body: FAKE_PDF, contentType: "application/pdf" };
+    }
     const method = /^\/api\/([A-Za-z]+)\/format\/json\/?$/.exec(request.path)?.[1];
     const fields = { ...Object.fromEntries(request.query), ...request.body };
     if (fields.api_key !== LEOPARDS_KEY || fields.api_password !== LEOPARDS_PASSWORD) {
