@@ -22,6 +22,7 @@ describe("the couriers' settings", () => {
       syncMinutes: 30,
       timeoutSeconds: 15,
       pieceGrams: 500,
+      lateDays: 5,
     });
     expect(describeCouriers(config.couriers)).toBe(
       "none through their APIs (no PostEx or Leopards settings): parcels are shipped by hand",
@@ -29,7 +30,7 @@ describe("the couriers' settings", () => {
   });
 
   it("turn a courier on when all its settings are set, with its production base by default", () => {
-    const config = loadConfig(env({ ...postex, ...leopards, COURIER_SYNC_MINUTES: "0.05" }));
+    const config = loadConfig(env({ ...postex, ...leopards, COURIER_SYNC_MINUTES: "0.05", COURIER_LATE_DAYS: "7" }));
     expect(config.couriers).toEqual({
       postex: {
         apiUrl: "https://api.postex.pk/services/integration/api/order",
@@ -45,6 +46,7 @@ describe("the couriers' settings", () => {
       syncMinutes: 0.05,
       timeoutSeconds: 15,
       pieceGrams: 500,
+      lateDays: 7,
     });
     expect(describeCouriers(config.couriers)).toBe(
       "PostEx (https://api.postex.pk/services/integration/api/order) and Leopards (https://merchantapi.leopardscourier.com/api/), parcels followed every 0.05 min",
@@ -81,6 +83,11 @@ describe("the couriers' settings", () => {
     for (const minutes of ["0", "soon", "-5", "2000"]) {
       expect(() => loadConfig(env({ COURIER_SYNC_MINUTES: minutes })), minutes).toThrow(
         "Invalid configuration: COURIER_SYNC_MINUTES must be a number of minutes greater than 0 (at most a day)",
+      );
+    }
+    for (const days of ["0", "a week", "91", "2.5"]) {
+      expect(() => loadConfig(env({ COURIER_LATE_DAYS: days })), days).toThrow(
+        "Invalid configuration: COURIER_LATE_DAYS must be a whole number of days from 1 to 90",
       );
     }
   });

@@ -61,7 +61,7 @@ export class CatalogListing {
    * current; otherwise the first view that finds it behind the catalogue starts the reading.
    */
   refreshFacetIndex(): Promise<void> {
-    return this.facetIndex.refresh();
+    return this.facetIndex.readCurrent();
   }
 
   /**

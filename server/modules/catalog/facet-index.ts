@@ -121,6 +121,16 @@ export class FacetIndex {
     return this.reading;
   }
 
+  /**
+   * Reads the index as the catalogue is when called: a reading already under way may have begun
+   * before the latest change, so it is waited for and a new one begun after it (or one another
+   * caller has begun since is joined).
+   */
+  async readCurrent(): Promise<void> {
+    if (this.reading) await this.reading;
+    await this.refresh();
+  }
+
   private async searchMatches(search: string): Promise<{ version: string; ids: string[] }> {
     // The search's own condition, as the list and the SQL counts have it (catalog-listing.ts, baseConditions).
     const condition = ONE_WORD.test(search)
