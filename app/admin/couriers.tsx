@@ -61,11 +61,11 @@ export default function AdminCouriers({ loaderData }: Route.ComponentProps) {
         </p>
       }
       tools={
-        <p>
-          <a className="button button--ghost" href="/admin/couriers/export.csv" download>
-            Download CSV
-          </a>
-        </p>
+        // AdminListPage puts the tools in a paragraph of their own: a second <p> would be moved
+        // out of it by the browser's parser and the page would no longer hydrate.
+        <a className="button button--ghost" href="/admin/couriers/export.csv" download>
+          Download CSV
+        </a>
       }
       list={{
         rows,

@@ -220,6 +220,7 @@ describe("POST /orders", () => {
           verifiedAmount: null,
           verifiedAt: null,
           rejectedReason: null,
+          screenshot: false,
         },
         returns: [],
         shipment: null,
