@@ -44,7 +44,9 @@ export function AdminListPage<Row>({
       {summary ? <p className="admin-list__summary">{summary}</p> : null}
       {note ? <div className="admin-list__note muted">{note}</div> : null}
       {filters ? <ListFilters {...filters} /> : null}
-      {tools ? <p className="actions">{tools}</p> : null}
+      {/* A block of its own, not a paragraph: tools may be forms ("Book selected"), and the
+          browser's parser closes a <p> at a <form>, so the page would no longer hydrate. */}
+      {tools ? <div className="actions">{tools}</div> : null}
       <AdminTable {...list} />
       {children}
       {pages ? <PreviousNextPages {...pages} /> : null}

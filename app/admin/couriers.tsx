@@ -61,8 +61,6 @@ export default function AdminCouriers({ loaderData }: Route.ComponentProps) {
         </p>
       }
       tools={
-        // AdminListPage puts the tools in a paragraph of their own: a second <p> would be moved
-        // out of it by the browser's parser and the page would no longer hydrate.
         <a className="button button--ghost" href="/admin/couriers/export.csv" download>
           Download CSV
         </a>
