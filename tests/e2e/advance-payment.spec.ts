@@ -124,7 +124,7 @@ test("a refused cash-on-delivery checkout becomes a bank-transfer order: referen
     await select.selectOption("Shipped");
     if (!js) await select.locator("xpath=ancestor::form").getByRole("button", { name: "Update" }).click();
     await expect(admin.getByRole("heading", { name: `Ship order #${short}` })).toBeVisible();
-    await admin.getByLabel("Courier").selectOption("Leopards");
+    await admin.getByLabel("Courier", { exact: true }).selectOption("Leopards");
     await admin.getByLabel("Tracking Number").fill(`LP-${Date.now()}`);
     // Confirmed by its verified payment, it ships without "not confirmed by phone, ship anyway?"
     // (docs/decisions/2026-11-26-advance-payment.md, "Consequences").

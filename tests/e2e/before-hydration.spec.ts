@@ -345,10 +345,10 @@ test.describe("before the scripts run", () => {
     // The ship page itself, used before its scripts run: what was chosen and typed is sent.
     scripts.holdAgain();
     await page.reload({ waitUntil: "domcontentloaded" });
-    await page.getByLabel("Courier").selectOption("Leopards");
+    await page.getByLabel("Courier", { exact: true }).selectOption("Leopards");
     await page.getByLabel("Tracking Number").fill("LP-EARLY-42");
     await scripts.release();
-    await expect(page.getByLabel("Courier")).toHaveValue("Leopards");
+    await expect(page.getByLabel("Courier", { exact: true })).toHaveValue("Leopards");
     await expect(page.getByLabel("Tracking Number")).toHaveValue("LP-EARLY-42");
     await page.getByRole("button", { name: "Mark as Shipped" }).click();
     // Not confirmed by phone: asked once more.

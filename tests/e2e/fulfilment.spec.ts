@@ -114,7 +114,7 @@ test.describe("orders a courier can deliver", () => {
     await admin.getByRole("button", { name: "Mark as Shipped" }).click();
     await expect(admin.getByText("Choose the courier").last()).toBeVisible();
     await expect(admin.getByText("Tracking number is required")).toBeVisible();
-    await admin.getByLabel("Courier").selectOption("Leopards");
+    await admin.getByLabel("Courier", { exact: true }).selectOption("Leopards");
     await admin.getByLabel("Tracking Number").fill(tracking);
     await admin.getByRole("button", { name: "Mark as Shipped" }).click();
     await expect(admin.getByText("Order status updated to Shipped")).toBeVisible();
@@ -200,7 +200,7 @@ test.describe("orders a courier can deliver", () => {
     const admin = await adminPage(browser, testInfo);
     await admin.goto(`/admin/orders?search=${short}`);
     await chooseStatus(admin, short, "Shipped", testInfo);
-    await admin.getByLabel("Courier").selectOption("M&P");
+    await admin.getByLabel("Courier", { exact: true }).selectOption("M&P");
     await admin.getByLabel("Tracking Number").fill("MP-777000");
     await admin.getByRole("button", { name: "Mark as Shipped" }).click();
     await expect(
@@ -212,7 +212,7 @@ test.describe("orders a courier can deliver", () => {
     await admin.getByRole("link", { name: "No, go back" }).click();
     await expect(admin.locator(".order-details .status--pending")).toHaveText("Pending");
     await chooseStatus(admin, short, "Shipped", testInfo);
-    await admin.getByLabel("Courier").selectOption("M&P");
+    await admin.getByLabel("Courier", { exact: true }).selectOption("M&P");
     await admin.getByLabel("Tracking Number").fill("MP-777000");
     await admin.getByRole("button", { name: "Mark as Shipped" }).click();
     await admin.getByRole("button", { name: "Yes, ship it" }).click();

@@ -137,7 +137,7 @@ test.describe("cart, checkout and orders", () => {
       if (testInfo.project.name !== "js") await admin.getByRole("button", { name: "Update" }).click();
       if (status === "Shipped") {
         // Shipped asks for the courier and the tracking number, and once more for an unconfirmed order.
-        await admin.getByLabel("Courier").selectOption("TCS");
+        await admin.getByLabel("Courier", { exact: true }).selectOption("TCS");
         await admin.getByLabel("Tracking Number").fill("TCS-0001");
         await admin.getByRole("button", { name: "Mark as Shipped" }).click();
         await admin.getByRole("button", { name: "Yes, ship it" }).click();
