@@ -23,7 +23,7 @@ export async function plainImage(
  * and its variants what a photo's do.
  */
 export async function phonePhoto(
-  options: { width?: number; height?: number; orientation?: 1 | 6; grain?: number } = {},
+  options: { width?: number; height?: number; orientation?: 1 | 6; grain?: number; seed?: number } = {},
 ): Promise<Buffer> {
   const width = options.width ?? 4000;
   const height = options.height ?? 3000;
@@ -51,18 +51,11 @@ export async function phonePhoto(
       <rect x="${cx - r / 60}" y="${cy - r / 60}" width="${r * 0.5}" height="${r / 30}" fill="#f1f1f1"/>
     </g>
   </svg>`;
+  const random = seededRandom(options.seed ?? 1);
   const noise = async (scale: number, sigma: number) => ({
-    input: await sharp({
-      create: {
-        width: Math.round(width / scale),
-        height: Math.round(height / scale),
-        channels: 3,
-        background: "#808080",
-        noise: { type: "gaussian", mean: 128, sigma },
-      },
+    input: await sharp(gaussianGrain(Math.round(width / scale), Math.round(height / scale), sigma, random), {
+      raw: { width: Math.round(width / scale), height: Math.round(height / scale), channels: 1 },
     })
-      // Grain without colour, as a sensor's looks once processed.
-      .greyscale()
       .resize(width, height, { kernel: "cubic" })
       .raw()
       .toBuffer(),
@@ -79,6 +72,40 @@ export async function phonePhoto(
       IFD3: { GPSLatitudeRef: "N", GPSLatitude: "31/1 31/1 0/1", GPSLongitudeRef: "E", GPSLongitude: "74/1 21/1 0/1" },
     })
     .toBuffer();
+}
+
+/**
+ * The same seed gives the same photo, byte for byte: what a test measures of it (its variants'
+ * sizes, which of AVIF and WebP is the smaller at each width, the page that lists them) is the
+ * same on every run. (sharp's own noise is random, and a page-weight budget once failed on an
+ * unlucky draw.)
+ */
+function seededRandom(seed: number): () => number {
+  // mulberry32: small, fast and well spread; nothing here needs more.
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Grain without colour, as a sensor's looks once processed: grey around mid-grey with the given
+ * spread (Box–Muller), one byte per pixel.
+ */
+function gaussianGrain(width: number, height: number, sigma: number, random: () => number): Buffer {
+  const pixels = Buffer.alloc(width * height);
+  for (let index = 0; index < pixels.length; index += 2) {
+    const radius = Math.sqrt(-2 * Math.log(1 - random())) * sigma;
+    const angle = 2 * Math.PI * random();
+    pixels[index] = Math.max(0, Math.min(255, Math.round(128 + radius * Math.cos(angle))));
+    if (index + 1 < pixels.length)
+      pixels[index + 1] = Math.max(0, Math.min(255, Math.round(128 + radius * Math.sin(angle))));
+  }
+  return pixels;
 }
 
 /** A multipart form as a browser sends it: the fields, then the photo under `image` (when given). */
