@@ -504,7 +504,7 @@ describe("cross-site form posts", () => {
         expect(await databaseFingerprint(server), `${concrete} ${JSON.stringify(headers)}`).toEqual(before);
       }
     }
-    // Six posts and two fingerprints for every page with an action: more time as pages are added.
+    // Six posts and twelve fingerprints (one statement each) for every page with an action: more time as pages are added.
   }, 90_000);
 
   it("are also refused with Origin: null from a browser that sends nothing else (a sandboxed frame)", async () => {
