@@ -76,7 +76,7 @@ describe("booking a parcel through a courier's API", () => {
     const unmatched = await book(id, { courier: "leopards" });
     expect(unmatched.status).toBe(400);
     expect(unmatched.body.errors).toEqual([
-      { field: "city", message: `"Lahore Cantt" is not one of Leopards's cities: choose the city from its list` },
+      { field: "city", message: `"Lahore Cantt" is not one of the Leopards cities: choose the city from the list` },
     ]);
     expect(consignmentsOf(leopards, id)).toHaveLength(0);
     const picked = await book(id, { courier: "leopards", city: "  lahore " });
