@@ -95,7 +95,7 @@ export function CourierBookingPanel({
               <input type="hidden" name="courier" value={courier.id} />
               {choosing ? (
                 <div className="field">
-                  <label htmlFor={`field-city-${courier.id}`}>{`City in ${courier.name}'s list`}</label>
+                  <label htmlFor={`field-city-${courier.id}`}>{`City on the ${courier.name} list`}</label>
                   <select
                     id={`field-city-${courier.id}`}
                     name="city"

@@ -24,7 +24,7 @@ export function TrackingNumber({
   return (
     <a href={page} rel="noreferrer" className="tracking-link">
       {number}
-      <span className="visually-hidden">{` (${courier}'s tracking page)`}</span>
+      <span className="visually-hidden">{` (${courier} tracking page)`}</span>
     </a>
   );
 }

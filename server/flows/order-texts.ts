@@ -103,7 +103,7 @@ export class OrderTextsFlow {
           ? await this.sendAttemptText(trx, text, order)
           : isPaymentTextKind(text.kind)
             ? await this.sendPaymentText(trx, { ...text, kind: text.kind }, order)
-            : await this.sendBy({ ...text, kind: text.kind }, order);
+            : await this.sendConfirmationText({ ...text, kind: text.kind }, order);
       if (outcome.kind === "sent") {
         await this.record(trx, text.id, { status: "sent", providerMessageId: outcome.providerMessageId });
         return { done: true } as const;
@@ -208,19 +208,10 @@ export class OrderTextsFlow {
       hoursToPay: settings.unpaidTransferHours,
       rejectedReason: order.paymentRejectedReason,
     };
-    const whatsapp = this.deps.whatsapp;
-    const channel = this.deps.channels[text.channel];
-    if (!channel) return { kind: "refused", error: `${text.channel} is not configured` };
-    return channel.send({
-      phone: text.phone,
-      template: {
-        name: whatsapp?.templates[text.kind] ?? text.kind,
-        language: whatsapp?.templateLanguages[text.language] ?? text.language,
-      },
+    return this.sendTemplated(text, {
       parameters: paymentTemplateParameters(text.language, text.kind, paymentOrder),
       body: paymentText(text.language, text.kind, paymentOrder),
       buttons: [],
-      reference: `${text.kind}-${order.id.slice(-8)}`,
     });
   }
 
@@ -248,23 +239,15 @@ export class OrderTextsFlow {
       reason: (event.reason ?? event.text) as string,
       link: `${this.deps.publicUrl}/my-orders/${order.id}`,
     };
-    const whatsapp = this.deps.whatsapp;
-    const channel = this.deps.channels[text.channel];
-    if (!channel) return { kind: "refused", error: `${text.channel} is not configured` };
-    return channel.send({
-      phone: text.phone,
-      template: {
-        name: whatsapp?.templates[text.kind] ?? text.kind,
-        language: whatsapp?.templateLanguages[text.language] ?? text.language,
-      },
+    return this.sendTemplated(text, {
       parameters: attemptTemplateParameters(attempt),
       body: attemptText(text.language, attempt),
       buttons: [],
-      reference: `${text.kind}-${order.id.slice(-8)}`,
     });
   }
 
-  private async sendBy(
+  /** An order's confirmation, reminder or cancellation text: the Confirm and Cancel buttons carry the order's token. */
+  private async sendConfirmationText(
     text: QueuedText & { kind: ConfirmationTextKind },
     order: Pick<Order, "id" | "customerName" | "totalPrice" | "confirmationStatus">,
   ): Promise<SendOutcome> {
@@ -277,20 +260,34 @@ export class OrderTextsFlow {
       link: `${this.deps.publicUrl}/c/${token}`,
     };
     const cause = order.confirmationStatus === "cancelled" ? "customer" : "not-confirmed";
+    return this.sendTemplated(text, {
+      parameters: templateParameters(textOrder),
+      body: orderText(text.language, text.kind, textOrder, cause),
+      buttons: text.kind === "cancellation" ? [] : [`CONFIRM:${token}`, `CANCEL:${token}`],
+    });
+  }
+
+  /**
+   * The one send of every kind of text, once its words are written: by the text's channel (refused
+   * for good if that channel is no longer configured), with the WhatsApp template configured for its
+   * kind and language (the kind and language themselves where none is). What the provider said is
+   * recorded by send().
+   */
+  private async sendTemplated(
+    text: QueuedText,
+    written: Pick<OutgoingText, "parameters" | "body" | "buttons">,
+  ): Promise<SendOutcome> {
+    const channel = this.deps.channels[text.channel];
+    if (!channel) return { kind: "refused", error: `${text.channel} is not configured` };
     const whatsapp = this.deps.whatsapp;
-    const outgoing: OutgoingText = {
+    return channel.send({
       phone: text.phone,
       template: {
         name: whatsapp?.templates[text.kind] ?? text.kind,
         language: whatsapp?.templateLanguages[text.language] ?? text.language,
       },
-      parameters: templateParameters(textOrder),
-      body: orderText(text.language, text.kind, textOrder, cause),
-      buttons: text.kind === "cancellation" ? [] : [`CONFIRM:${token}`, `CANCEL:${token}`],
-      reference: `${text.kind}-${order.id.slice(-8)}`,
-    };
-    const channel = this.deps.channels[text.channel];
-    if (!channel) return { kind: "refused", error: `${text.channel} is not configured` };
-    return channel.send(outgoing);
+      ...written,
+      reference: `${text.kind}-${text.orderId.slice(-8)}`,
+    });
   }
 }

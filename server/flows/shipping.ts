@@ -206,8 +206,8 @@ export class ShippingFlow {
       {
         field: "city",
         message: chosen
-          ? `Choose the city from ${courier.name}'s list`
-          : `"${name}" is not one of ${courier.name}'s cities: choose the city from its list`,
+          ? `Choose the city from the ${courier.name} list`
+          : `"${name}" is not one of the ${courier.name} cities: choose the city from the list`,
       },
     ]);
   }

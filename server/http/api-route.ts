@@ -72,7 +72,13 @@ export type ApiRoute = {
   responseExtras?: EnvelopeExtras;
   /** Other statuses this call may answer, for the OpenAPI document. */
   errorStatuses?: number[];
-  handler: (ctx: ApiHandlerContext) => Promise<ApiResult>;
+  /**
+   * The call answers a private file instead of the envelope (defineFileRoute): its media type and
+   * what it is, for the OpenAPI document. Its refusals are still the error envelope.
+   */
+  file?: { contentType: string; description: string };
+  /** The envelope's content; a file route's handler answers the file's bytes. */
+  handler: (ctx: ApiHandlerContext) => Promise<ApiResult | Buffer>;
 };
 
 /** Keeps a route's answer tied to its shapes: `data` to responseData, the extras to responseExtras. */
@@ -84,4 +90,18 @@ export function defineApiRoute<D = null, E extends EnvelopeExtras = Record<never
   },
 ): ApiRoute {
   return route as ApiRoute;
+}
+
+/**
+ * A call that answers a private file (a transfer's screenshot) rather than the envelope: the
+ * handler answers its bytes, sent with the route's media type and never stored by a cache
+ * (server/http/api-router.ts).
+ */
+export function defineFileRoute(
+  route: Omit<ApiRoute, "handler" | "responseData" | "responseExtras" | "file"> & {
+    file: NonNullable<ApiRoute["file"]>;
+    handler: (ctx: ApiHandlerContext) => Promise<Buffer>;
+  },
+): ApiRoute {
+  return route;
 }

@@ -76,6 +76,14 @@ export function createApiRouter(options: {
           params: req.params as Record<string, string>,
           upload,
         });
+        if (Buffer.isBuffer(result)) {
+          res
+            .status(route.successStatus ?? 200)
+            .type(route.file!.contentType)
+            .set("Cache-Control", "private, no-store")
+            .send(result);
+          return;
+        }
         const { status, message, data, ...extra } = result;
         res
           .status(status ?? route.successStatus ?? 200)

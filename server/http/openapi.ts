@@ -39,6 +39,13 @@ const ETAG_HEADER = {
   schema: { type: "string" },
 };
 
+/** A file the API answers (api-route.ts, defineFileRoute) is private: no cache keeps it, the browser's included. */
+const PRIVATE_FILE_CACHE_HEADER = {
+  description: "private, no-store",
+  required: true,
+  schema: { type: "string", const: "private, no-store" },
+};
+
 const RETRY_AFTER_HEADER = {
   description: "Seconds to wait before asking again",
   required: true,
@@ -141,11 +148,17 @@ export function buildOpenApiDocument(routes: ApiRoute[], options: { title: strin
           }
         : {}),
       responses: {
-        [successStatus]: {
-          description: STATUS_TEXT[successStatus] ?? "Success",
-          ...(conditional ? { headers: { ETag: ETAG_HEADER } } : {}),
-          content: { "application/json": { schema: success.schema } },
-        },
+        [successStatus]: route.file
+          ? {
+              description: route.file.description,
+              headers: { ...(conditional ? { ETag: ETAG_HEADER } : {}), "Cache-Control": PRIVATE_FILE_CACHE_HEADER },
+              content: { [route.file.contentType]: { schema: { type: "string", format: "binary" } } },
+            }
+          : {
+              description: STATUS_TEXT[successStatus] ?? "Success",
+              ...(conditional ? { headers: { ETag: ETAG_HEADER } } : {}),
+              content: { "application/json": { schema: success.schema } },
+            },
         ...(conditional ? { 304: { description: STATUS_TEXT[304], headers: { ETag: ETAG_HEADER } } } : {}),
         ...Object.fromEntries(
           [...errorStatuses]
@@ -169,7 +182,7 @@ export function buildOpenApiDocument(routes: ApiRoute[], options: { title: strin
       title: `${options.title} API`,
       version: "1.0.0",
       description:
-        "JSON API of the store. Every answer has `success`; failures carry `message` and, for invalid input, `errors`. Money fields are JSON numbers in rupees. Every GET answers an ETag; sent back in If-None-Match, it gets 304 while the answer is unchanged.",
+        "JSON API of the store. Every answer has `success`, except a file a call answers (a transfer's screenshot); failures carry `message` and, for invalid input, `errors`. Money fields are JSON numbers in rupees. Every GET answers an ETag; sent back in If-None-Match, it gets 304 while the answer is unchanged.",
     },
     servers: [{ url: `${options.serverUrl}/api/v1` }],
     security: [{ bearerAuth: [] }],

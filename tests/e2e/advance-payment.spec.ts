@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import sharp from "sharp";
+import { audit } from "./axe-audit";
 import { expect, test } from "./fixtures";
 import { ADMIN, logIn, newCustomer } from "./sign-in";
 import { adminToken } from "./store-api";
@@ -10,9 +10,9 @@ import { adminToken } from "./store-api";
  * cash-on-delivery checkout the merchant's first-time limit refuses becomes a bank-transfer order
  * with "Pay in advance by bank transfer"; the customer sends the transaction reference with a
  * screenshot of the transfer on the order's page; the admin sees the screenshot beside the
- * reference, verifies the payment and ships the order. With JavaScript on, axe
- * (serious and critical findings) on the checkout with the transfer chosen and on the order's
- * page with the account.
+ * reference, verifies the payment and ships the order. With JavaScript on, the axe audit
+ * (tests/e2e/axe-audit.ts) on the checkout with the transfer chosen and on the order's page with
+ * the account.
  */
 async function adminPage(browser: Browser, testInfo: TestInfo, path: string): Promise<Page> {
   const context = await browser.newContext({ javaScriptEnabled: testInfo.project.name === "js" });
@@ -21,16 +21,6 @@ async function adminPage(browser: Browser, testInfo: TestInfo, path: string): Pr
   await logIn(admin, ADMIN.email, ADMIN.password);
   await expect(admin).toHaveURL(new RegExp(`${path.replace(/[/?]/g, "\\$&")}$`));
   return admin;
-}
-
-/** axe's serious and critical findings on the page as it stands. */
-async function axeFindings(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) => `${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target).join(" | ")}`,
-    );
 }
 
 test("a refused cash-on-delivery checkout becomes a bank-transfer order: reference sent, payment verified, shipped", async ({
@@ -77,7 +67,7 @@ test("a refused cash-on-delivery checkout becomes a bank-transfer order: referen
     await expect(page.getByLabel("Mobile Number")).toHaveValue(phone);
     if (js) {
       await page.getByRole("radio", { name: /Bank transfer \/ Raast/ }).check();
-      expect(await axeFindings(page), "checkout with the transfer chosen").toEqual([]);
+      expect(await audit(page, "checkout with the transfer chosen")).toEqual([]);
     }
     await page.getByRole("button", { name: "Pay in advance by bank transfer" }).click();
     await expect(page).toHaveURL(/\/order-success\/[0-9a-f-]{36}$/);
@@ -88,7 +78,7 @@ test("a refused cash-on-delivery checkout becomes a bank-transfer order: referen
     const payment = page.locator(".transfer-payment");
     await expect(payment.getByText("IBAN")).toBeVisible();
     await expect(payment.getByText("Account title")).toBeVisible();
-    if (js) expect(await axeFindings(page), "order page with the account").toEqual([]);
+    if (js) expect(await audit(page, "order page with the account")).toEqual([]);
     // An empty reference: said beside the field, nothing sent.
     await payment.getByRole("button", { name: "Send reference" }).click();
     await expect(page.getByText("Enter the transaction reference (TID) of your transfer")).toBeVisible();

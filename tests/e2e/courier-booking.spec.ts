@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page, TestInfo } from "@playwright/test";
+import { audit } from "./axe-audit";
 import {
   COURIER_FAKES,
   confirmedOrder,
@@ -53,15 +53,6 @@ const LEOPARDS: CourierJourney = {
   delivered: { text: "Delivered" },
 };
 
-async function axeFindings(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) => `${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target).join(" | ")}`,
-    );
-}
-
 async function customerPage(browser: Browser, testInfo: TestInfo, customer: Account): Promise<Page> {
   const context = await browser.newContext({ javaScriptEnabled: testInfo.project.name === "js" });
   const page = await context.newPage();
@@ -111,7 +102,7 @@ async function followTheParcel(
   // Booked, the order waits for the courier to pick the parcel up.
   await expect(admin.locator(".order-details .status").first()).toHaveText("Pending");
   await expect(admin.getByRole("button", { name: "Cancel booking" })).toBeVisible();
-  if (js) expect(await axeFindings(admin), "admin order page with a booking").toEqual([]);
+  if (js) expect(await audit(admin, "admin order page with a booking")).toEqual([]);
 
   // The airway bill, as the admin's browser fetches the link.
   const bill = admin.getByRole("link", { name: "Print airway bill" });
@@ -179,7 +170,7 @@ async function followTheParcel(
     await expect(customerView.getByRole("heading", { name: `Parcel with ${courier.name}` })).toBeVisible();
     await expect(timelineOf(customerView)).toHaveCount(4);
     await expectTimeline(customerView, courier, reported);
-    if (js) expect(await axeFindings(customerView), "customer's order page with a timeline").toEqual([]);
+    if (js) expect(await audit(customerView, "customer's order page with a timeline")).toEqual([]);
   } finally {
     await customerView.context().close();
   }
@@ -230,9 +221,9 @@ test.describe("couriers through their APIs", () => {
     await panel.getByRole("button", { name: "Book with Leopards" }).click();
     // The order's city is not one of Leopards': its list, on the same page, nothing booked.
     await expect(
-      panel.getByText(`"Lahore Cantt" is not one of Leopards's cities: choose the city from its list`),
+      panel.getByText(`"Lahore Cantt" is not one of the Leopards cities: choose the city from the list`),
     ).toBeVisible();
-    const city = panel.getByLabel("City in Leopards's list");
+    const city = panel.getByLabel("City on the Leopards list");
     await expect(city.locator("option")).toHaveText([
       "Choose the city",
       "Faisalabad",

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contractOf } from "../support/api-contract";
 import { apiToken, insertProducts, insertUser } from "../support/fixtures";
 import { TestClient } from "../support/http-client";
+import { plainImage } from "../support/photos";
 import { startTestServer, type TestServer } from "../support/test-server";
 
 let server: TestServer;
@@ -48,6 +49,12 @@ beforeAll(async () => {
   });
   expect(order.status).toBe(201);
   ids.order = order.body.data._id;
+  // A screenshot of a transfer for it, stored as the payment flow stores one, so that the call
+  // that downloads it answers the file (who may see it does not depend on the payment).
+  const screenshot = await plainImage(120, 240, "webp");
+  await server.database
+    .db("payment_screenshots")
+    .insert({ orderId: ids.order, image: screenshot, width: 120, height: 240, thumbnail: screenshot });
   const delivered = await client.api("PATCH", `/orders/${ids.order}/status`, {
     body: { status: "Delivered" },
     token: adminToken,

@@ -313,6 +313,10 @@ const EXPRESS_MATRIX: Record<string, Row> = {
     params: (f) => ({ id: f.customerOrderId }),
   }),
   "PATCH /api/v1/orders/:id/payment": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
+  // The transfer's screenshot, by the page's check: its owner and admins; anyone else the 404 of no such order.
+  "GET /api/v1/orders/:id/payment-screenshot": row(401, 200, 404, 200, {
+    params: (f) => ({ id: f.customerOrderId }),
+  }),
   "GET /api/v1/settings/orders": row(401, 403, 403, 200),
   "PUT /api/v1/settings/orders": row(401, 403, 403, 200),
   "GET /api/v1/reports/sales": row(401, 403, 403, 200),

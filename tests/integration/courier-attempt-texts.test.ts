@@ -7,45 +7,34 @@
  * the mail only.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FakeLeopards, FakePostex } from "../support/courier-fakes";
-import { apiToken, insertProducts, insertUser } from "../support/fixtures";
-import { TestClient } from "../support/http-client";
+import type { FakeLeopards, FakePostex } from "../support/courier-fakes";
+import { CourierStore, type Courier } from "../support/courier-store";
 import { FakeTwilio, FakeWhatsAppCloud, messagingSettings } from "../support/messaging-fakes";
-import { startTestServer, type TestServer } from "../support/test-server";
+import type { TestServer } from "../support/test-server";
 
 const whatsapp = new FakeWhatsAppCloud();
 const twilio = new FakeTwilio();
+let store: CourierStore;
 let postex: FakePostex;
 let leopards: FakeLeopards;
 let server: TestServer;
 /** The same database and couriers, without WhatsApp and SMS. */
 let silent: TestServer;
-let client: TestClient;
-let adminToken: string;
-let customerToken: string;
 
 beforeAll(async () => {
   await whatsapp.start();
   await twilio.start();
-  postex = await new FakePostex().start();
-  leopards = await new FakeLeopards().start();
-  const couriers = { ...postex.settings(), ...leopards.settings(), COURIER_TIMEOUT_SECONDS: "1" };
-  server = await startTestServer(
-    { ...couriers, ...messagingSettings(whatsapp, twilio), PUBLIC_URL: "https://waqt.example" },
-    { mail: { pollMs: 50 } },
-  );
-  client = new TestClient(server.baseUrl);
-  await insertUser(server, { name: "Desk Admin", email: "admin@attempt.test", password: "adminpass1", role: "admin" });
-  await insertUser(server, { name: "Sana Malik", email: "sana@attempt.test", password: "shopperpass1" });
-  adminToken = await apiToken(client, "admin@attempt.test", "adminpass1");
-  customerToken = await apiToken(client, "sana@attempt.test", "shopperpass1");
-  silent = await startTestServer(couriers, { shareDatabaseOf: server });
+  store = await CourierStore.start({
+    settings: { ...messagingSettings(whatsapp, twilio), PUBLIC_URL: "https://waqt.example" },
+    server: { mail: { pollMs: 50 } },
+    adminEmail: "admin@attempt.test",
+    customer: { name: "Sana Malik", email: "sana@attempt.test" },
+  });
+  ({ postex, leopards, server } = store);
+  silent = await store.sameDatabase(store.courierSettings);
 });
 afterAll(async () => {
-  await silent?.close();
-  await server?.close();
-  await postex?.stop();
-  await leopards?.stop();
+  await store?.close();
   await whatsapp.stop();
   await twilio.stop();
 });
@@ -53,7 +42,7 @@ beforeEach(async () => {
   whatsapp.mode = { kind: "ok" };
   twilio.mode = { kind: "ok" };
   // No parcel of an earlier test is followed again.
-  await server.database.db("shipments").update({ stage: "delivered" });
+  await store.forgetEarlierParcels();
 });
 
 async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000) {
@@ -64,34 +53,16 @@ async function until(condition: () => boolean | Promise<boolean>, what: string, 
   }
 }
 
-/** A confirmed cash-on-delivery order booked with the courier and picked up by it. */
+/** A confirmed cash-on-delivery order to 0333-1112233, booked with the courier and picked up by it. */
 async function shippedOrder(
-  courier: "postex" | "leopards",
-  body: Record<string, unknown> = {},
+  courier: Courier,
+  fields: Record<string, unknown> = {},
 ): Promise<{ id: string; trackingNumber: string; number: string }> {
-  const [productId] = await insertProducts(server, [{ name: "Seiko 5", price: 7000, stock: 5 }]);
-  await client.api("POST", "/cart", { body: { productId, quantity: 1 }, token: customerToken });
-  const placed = await client.api("POST", "/orders", {
-    body: {
-      address: { street: "3 Jail Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
-      phone: "0333-1112233",
-      ...body,
-    },
-    token: customerToken,
-  });
-  expect(placed.status).toBe(201);
-  const id = placed.body.data._id as string;
-  expect((await client.api("POST", `/orders/${id}/confirm`, { token: adminToken })).status).toBe(200);
-  const booked = await client.api("POST", `/orders/${id}/shipment`, { body: { courier }, token: adminToken });
-  expect(booked.status).toBe(200);
-  const trackingNumber = booked.body.data.trackingNumber as string;
-  const fake = courier === "postex" ? postex : leopards;
-  fake.report(trackingNumber, { text: "Shipment Picked", code: "0003", at: new Date("2026-11-20T08:00:00Z") });
+  const { id, trackingNumber } = await store.pickedUpOrder(courier, { price: 7000, phone: "0333-1112233", fields });
   return { id, trackingNumber, number: `#${id.slice(-8).toUpperCase()}` };
 }
 
-const sync = (on: TestServer = server) =>
-  new TestClient(on.baseUrl).api("POST", "/shipments/sync", { token: adminToken });
+const sync = (on: TestServer = server) => store.sync(on);
 const attemptTexts = (orderId: string) =>
   server.database
     .db("order_messages")

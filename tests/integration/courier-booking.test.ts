@@ -4,12 +4,14 @@
  * exactly one consignment an order, whatever the courier, the network or the admins do.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FakeLeopards, FakePostex } from "../support/courier-fakes";
-import { apiToken, insertProducts, insertUser } from "../support/fixtures";
+import type { FakeLeopards, FakePostex } from "../support/courier-fakes";
+import { CourierStore } from "../support/courier-store";
+import { apiToken } from "../support/fixtures";
 import { TestClient } from "../support/http-client";
-import { startTestServer, type TestServer } from "../support/test-server";
+import type { TestServer } from "../support/test-server";
 
 const TIMEOUT_SECONDS = 0.5;
+let store: CourierStore;
 let postex: FakePostex;
 let leopards: FakeLeopards;
 let server: TestServer;
@@ -19,49 +21,23 @@ let adminToken: string;
 let customerToken: string;
 
 beforeAll(async () => {
-  postex = await new FakePostex().start();
-  leopards = await new FakeLeopards().start();
-  server = await startTestServer({
-    ...postex.settings(),
-    ...leopards.settings(),
-    COURIER_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS),
+  store = await CourierStore.start({
+    settings: { COURIER_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS) },
+    adminEmail: "admin@couriers.test",
+    customer: { name: "Ayesha Khan", email: "ayesha@couriers.test" },
   });
-  bare = await startTestServer({}, { shareDatabaseOf: server });
-  client = new TestClient(server.baseUrl);
-  await insertUser(server, { name: "Desk Admin", email: "admin@couriers.test", password: "adminpass1", role: "admin" });
-  await insertUser(server, { name: "Ayesha Khan", email: "ayesha@couriers.test", password: "shopperpass1" });
-  adminToken = await apiToken(client, "admin@couriers.test", "adminpass1");
-  customerToken = await apiToken(client, "ayesha@couriers.test", "shopperpass1");
+  ({ postex, leopards, server, client, adminToken, customerToken } = store);
+  bare = await store.sameDatabase();
 });
 afterAll(async () => {
-  await bare?.close();
-  await server?.close();
-  await postex?.stop();
-  await leopards?.stop();
+  await store?.close();
 });
 beforeEach(() => {
-  postex.mode = { kind: "ok" };
-  leopards.mode = { kind: "ok" };
+  store.couriersAnswer();
 });
 
 /** A confirmed Pending order of two watches at 2,250.50 each, to `city`. */
-async function confirmedOrder(city = "Lahore"): Promise<string> {
-  const [productId] = await insertProducts(server, [{ name: "Seiko 5", price: 2250.5, stock: 10 }]);
-  expect((await client.api("POST", "/cart", { body: { productId, quantity: 2 }, token: customerToken })).status).toBe(
-    200,
-  );
-  const placed = await client.api("POST", "/orders", {
-    body: {
-      address: { street: "12 Canal Road", city, state: "Punjab", zipCode: "54000", country: "Pakistan" },
-      phone: "0300-1234567",
-    },
-    token: customerToken,
-  });
-  expect(placed.status).toBe(201);
-  const id = placed.body.data._id as string;
-  expect((await client.api("POST", `/orders/${id}/confirm`, { token: adminToken })).status).toBe(200);
-  return id;
-}
+const confirmedOrder = (city = "Lahore") => store.confirmedOrder({ price: 2250.5, quantity: 2, city });
 
 const book = (id: string, body: unknown, token = adminToken) =>
   client.api("POST", `/orders/${id}/shipment`, { body, token });
@@ -100,7 +76,7 @@ describe("booking a parcel through a courier's API", () => {
     const unmatched = await book(id, { courier: "leopards" });
     expect(unmatched.status).toBe(400);
     expect(unmatched.body.errors).toEqual([
-      { field: "city", message: `"Lahore Cantt" is not one of Leopards's cities: choose the city from its list` },
+      { field: "city", message: `"Lahore Cantt" is not one of the Leopards cities: choose the city from the list` },
     ]);
     expect(consignmentsOf(leopards, id)).toHaveLength(0);
     const picked = await book(id, { courier: "leopards", city: "  lahore " });
@@ -194,20 +170,7 @@ describe("booking a parcel through a courier's API", () => {
   it("books a bank-transfer order once its payment is verified, its payment confirming it, with nothing to collect", async () => {
     const account = { bankAccountTitle: "Waqt Watches", bankName: "HBL", iban: "PK36 HABB 0001 2345 6789 0123" };
     expect((await client.api("PUT", "/settings/orders", { body: account, token: adminToken })).status).toBe(200);
-    const [productId] = await insertProducts(server, [{ name: "Orient Bambino", price: 3000, stock: 5 }]);
-    expect((await client.api("POST", "/cart", { body: { productId, quantity: 1 }, token: customerToken })).status).toBe(
-      200,
-    );
-    const placed = await client.api("POST", "/orders", {
-      body: {
-        address: { street: "12 Canal Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
-        phone: "0300-1234567",
-        paymentMethod: "Bank Transfer",
-      },
-      token: customerToken,
-    });
-    expect(placed.status).toBe(201);
-    const id = placed.body.data._id as string;
+    const id = await store.placedOrder({ fields: { paymentMethod: "Bank Transfer" } });
     expect((await book(id, { courier: "postex" })).status).toBe(409);
     const verified = await client.api("PATCH", `/orders/${id}/payment`, {
       body: { status: "verified" },

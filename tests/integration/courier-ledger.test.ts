@@ -5,39 +5,33 @@
  * page for admins only, in a store with a courier on.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FakeLeopards, FakePostex, type FakeStatus } from "../support/courier-fakes";
-import { apiToken, insertProducts, insertUser } from "../support/fixtures";
-import { TestClient } from "../support/http-client";
+import type { FakeStatus } from "../support/courier-fakes";
+import { CourierStore, type Courier } from "../support/courier-store";
+import type { TestClient } from "../support/http-client";
 import { signedInClient } from "../support/page-clients";
-import { startTestServer, TestClock, type TestServer } from "../support/test-server";
+import { TestClock, type TestServer } from "../support/test-server";
 
-let postex: FakePostex;
-let leopards: FakeLeopards;
+let store: CourierStore;
 let server: TestServer;
 let bare: TestServer;
 let client: TestClient;
 let adminToken: string;
-let customerToken: string;
 const clock = new TestClock();
 
-const PICKED: FakeStatus = { text: "Shipment Picked", code: "0003", at: new Date("2026-11-20T08:00:00Z") };
 const delivered = (at: string): FakeStatus => ({ text: "Delivered", code: "0005", at: new Date(at) });
 
 beforeAll(async () => {
-  postex = await new FakePostex().start();
-  leopards = await new FakeLeopards().start();
   // 08:00 on 1 December in Karachi (UTC+5): November is last month there, though not yet in UTC+0 at 19:00 the day before.
   clock.set("2026-12-01T03:00:00Z");
-  server = await startTestServer(
-    { ...postex.settings(), ...leopards.settings(), COURIER_TIMEOUT_SECONDS: "1", COURIER_LATE_DAYS: "5" },
-    { clock: clock.now },
-  );
-  client = new TestClient(server.baseUrl);
-  await insertUser(server, { name: "Desk Admin", email: "admin@ledger.test", password: "adminpass1", role: "admin" });
-  await insertUser(server, { name: "Hamza Ali", email: "hamza@ledger.test", password: "shopperpass1" });
-  adminToken = await apiToken(client, "admin@ledger.test", "adminpass1");
-  customerToken = await apiToken(client, "hamza@ledger.test", "shopperpass1");
-  bare = await startTestServer({}, { shareDatabaseOf: server });
+  store = await CourierStore.start({
+    settings: { COURIER_LATE_DAYS: "5" },
+    server: { clock: clock.now },
+    adminEmail: "admin@ledger.test",
+    customer: { name: "Hamza Ali", email: "hamza@ledger.test" },
+  });
+  ({ server, client, adminToken } = store);
+  const { postex, leopards } = store;
+  bare = await store.sameDatabase();
 
   // PostEx: delivered and not paid (4,200); paid on 1 December (5,100); paid at 02:30 on
   // 1 December in Karachi, written in UTC (2,600.50, collected as 2,601); paid on 30 November
@@ -75,41 +69,26 @@ beforeAll(async () => {
   expect(outcome.status).toBe(200);
 }, 120_000);
 afterAll(async () => {
-  await bare?.close();
-  await server?.close();
-  await postex?.stop();
-  await leopards?.stop();
+  await store?.close();
 });
 
 let phones = 0;
 
-/** A confirmed cash-on-delivery order of one watch at `price`, booked with the courier, picked up at `pickup` unless null. */
-async function bookedOrder(
-  courier: "postex" | "leopards",
+/**
+ * A confirmed cash-on-delivery order of one watch at `price`, booked with the courier, picked up
+ * at `pickup` (on 20 November unless given) unless null.
+ */
+function bookedOrder(
+  courier: Courier,
   price: number,
-  pickup: { at: Date } | null = PICKED,
+  pickup: { at?: Date } | null = {},
 ): Promise<{ id: string; trackingNumber: string }> {
-  const [productId] = await insertProducts(server, [{ name: `Ledger Watch ${price}`, price, stock: 5 }]);
-  await client.api("POST", "/cart", { body: { productId, quantity: 1 }, token: customerToken });
-  const placed = await client.api("POST", "/orders", {
-    body: {
-      address: { street: "7 Club Road", city: "Karachi", state: "Sindh", zipCode: "75530", country: "Pakistan" },
-      // A phone of its own: the COD rules allow two open orders a phone.
-      phone: `0300-${9_800_000 + ++phones}`,
-    },
-    token: customerToken,
-  });
-  expect(placed.status).toBe(201);
-  const id = placed.body.data._id as string;
-  expect((await client.api("POST", `/orders/${id}/confirm`, { token: adminToken })).status).toBe(200);
-  const booked = await client.api("POST", `/orders/${id}/shipment`, { body: { courier }, token: adminToken });
-  expect(booked.status).toBe(200);
-  const trackingNumber = booked.body.data.trackingNumber as string;
-  if (pickup) (courier === "postex" ? postex : leopards).report(trackingNumber, { ...PICKED, at: pickup.at });
-  return { id, trackingNumber };
+  // A phone of its own: the COD rules allow two open orders a phone.
+  const order = { price, phone: `0300-${9_800_000 + ++phones}` };
+  return pickup ? store.pickedUpOrder(courier, order, pickup.at) : store.bookedOrder(courier, order);
 }
 
-const sync = () => client.api("POST", "/shipments/sync", { token: adminToken });
+const sync = () => store.sync();
 
 describe("what each courier owes", () => {
   it("counts each courier's figures from its parcels: not paid, paid this month in Pakistan, late, returning", async () => {

@@ -194,7 +194,7 @@ describe("booking from the order's page", () => {
     expect(unmatched.status).toBe(400);
     const unmatchedHtml = await unmatched.text();
     expect(unmatchedHtml).toContain(
-      `id="field-city-leopards-error" role="alert">&quot;Lahore Cantt&quot; is not one of Leopards&#x27;s cities: choose the city from its list<`,
+      `id="field-city-leopards-error" role="alert">&quot;Lahore Cantt&quot; is not one of the Leopards cities: choose the city from the list<`,
     );
     expect(cityOptions(unmatchedHtml, "leopards")).toEqual([
       "[]",
@@ -205,7 +205,7 @@ describe("booking from the order's page", () => {
       "Rawalpindi",
     ]);
     const nothingChosen = await bookFromPage(id, { courier: "leopards", city: "" });
-    expect(await nothingChosen.text()).toContain("Choose the city from Leopards&#x27;s list");
+    expect(await nothingChosen.text()).toContain("Choose the city from the Leopards list");
 
     // Refused with a city chosen: the courier's words, the choice still selected, "Try again".
     leopards.mode = { kind: "refuse", message: "Invalid consignee phone" };
@@ -285,7 +285,7 @@ describe("Book selected on the orders list", () => {
     expect(html).toContain("1 of 3 orders booked.");
     expect(lines).toEqual([
       `Order #${reference(ready)}: booked with PostEx, tracking number ${tracking}`,
-      `Order #${reference(cityToChoose)}: not booked. "Lahore Cantt" is not one of PostEx's cities: choose the city from its list: choose it on the order's page`,
+      `Order #${reference(cityToChoose)}: not booked. "Lahore Cantt" is not one of the PostEx cities: choose the city from the list: choose it on the order's page`,
       `Order #${reference(bookedAlready)}: not booked. This order is booked with PostEx already (tracking number ${consignmentsOf(postex, bookedAlready)[0]!.trackingNumber})`,
     ]);
     expect(html).toMatch(

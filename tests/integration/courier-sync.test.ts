@@ -5,12 +5,14 @@
  * an event seen twice counts once, and a courier that is down is left alone for a while.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FakeLeopards, FakePostex, type FakeStatus } from "../support/courier-fakes";
-import { apiToken, insertProducts, insertUser } from "../support/fixtures";
+import type { FakeLeopards, FakePostex, FakeStatus } from "../support/courier-fakes";
+import { CourierStore, type Courier } from "../support/courier-store";
+import { apiToken } from "../support/fixtures";
 import { TestClient } from "../support/http-client";
 import { pageOf, signedInClient } from "../support/page-clients";
 import { startTestServer, TestClock, type TestServer } from "../support/test-server";
 
+let store: CourierStore;
 let postex: FakePostex;
 let leopards: FakeLeopards;
 let server: TestServer;
@@ -21,54 +23,28 @@ let customerToken: string;
 const clock = new TestClock();
 
 beforeAll(async () => {
-  postex = await new FakePostex().start();
-  leopards = await new FakeLeopards().start();
-  server = await startTestServer(
-    { ...postex.settings(), ...leopards.settings(), COURIER_TIMEOUT_SECONDS: "1" },
-    { clock: clock.now },
-  );
-  bare = await startTestServer({}, { shareDatabaseOf: server });
-  client = new TestClient(server.baseUrl);
-  await insertUser(server, { name: "Desk Admin", email: "admin@sync.test", password: "adminpass1", role: "admin" });
-  await insertUser(server, { name: "Ayesha Khan", email: "ayesha@sync.test", password: "shopperpass1" });
-  adminToken = await apiToken(client, "admin@sync.test", "adminpass1");
-  customerToken = await apiToken(client, "ayesha@sync.test", "shopperpass1");
+  store = await CourierStore.start({
+    server: { clock: clock.now },
+    adminEmail: "admin@sync.test",
+    customer: { name: "Ayesha Khan", email: "ayesha@sync.test" },
+  });
+  ({ postex, leopards, server, client, adminToken, customerToken } = store);
+  bare = await store.sameDatabase();
 });
 afterAll(async () => {
-  await bare?.close();
-  await server?.close();
-  await postex?.stop();
-  await leopards?.stop();
+  await store?.close();
 });
 beforeEach(async () => {
-  postex.mode = { kind: "ok" };
-  leopards.mode = { kind: "ok" };
+  store.couriersAnswer();
   clock.reset();
   // Each test starts with both couriers answering and no parcel of an earlier test to follow.
   await server.database.db("courier_sync_backoff").del();
-  await server.database.db("shipments").update({ stage: "delivered" });
+  await store.forgetEarlierParcels();
 });
 
 /** A confirmed order of one watch at 3,000, booked with the courier; answers its id and tracking number. */
-async function bookedOrder(courier: "postex" | "leopards"): Promise<{ id: string; trackingNumber: string }> {
-  const [productId] = await insertProducts(server, [{ name: "Casio Edifice", price: 3000, stock: 5 }]);
-  await client.api("POST", "/cart", { body: { productId, quantity: 1 }, token: customerToken });
-  const placed = await client.api("POST", "/orders", {
-    body: {
-      address: { street: "12 Canal Road", city: "Lahore", state: "Punjab", zipCode: "54000", country: "Pakistan" },
-      phone: "0300-1234567",
-    },
-    token: customerToken,
-  });
-  expect(placed.status).toBe(201);
-  const id = placed.body.data._id as string;
-  expect((await client.api("POST", `/orders/${id}/confirm`, { token: adminToken })).status).toBe(200);
-  const booked = await client.api("POST", `/orders/${id}/shipment`, { body: { courier }, token: adminToken });
-  expect(booked.status).toBe(200);
-  return { id, trackingNumber: booked.body.data.trackingNumber as string };
-}
-
-const sync = () => client.api("POST", "/shipments/sync", { token: adminToken });
+const bookedOrder = (courier: Courier) => store.bookedOrder(courier);
+const sync = () => store.sync();
 const order = async (id: string) => (await client.api("GET", `/orders/${id}`, { token: adminToken })).body.data;
 const mailsOf = async (id: string, kind: string) =>
   server.database

@@ -132,7 +132,9 @@ describe("order mails", () => {
     expect(shipped.text).toContain("Tracking number: TCS-778899");
     expect(shipped.html).toContain("TCS-778899");
     // TCS has a public tracking page: the mail links to this parcel's (courier-tracking.shared.ts).
-    expect(shipped.text).toContain("Follow your parcel on TCS's website: https://www.tcsexpress.com/track/TCS-778899");
+    expect(shipped.text).toContain(
+      "Follow your parcel on the TCS website: https://www.tcsexpress.com/track/TCS-778899",
+    );
 
     const adminToken = await apiToken(new TestClient(server.baseUrl), "admin@mails.test", "adminpass1");
     const delivered = await shopper.client.api("PATCH", `/orders/${orderId}/status`, {

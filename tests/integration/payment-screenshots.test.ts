@@ -186,6 +186,40 @@ describe("the screenshot through the API", () => {
     expect(json.body.data.payment).toMatchObject({ reference: "UBL 3003", screenshot: true });
   });
 
+  it("is downloaded with a bearer token by its owner and admins, the bytes the page serves, and by nobody else", async () => {
+    const { orderId, token, browser } = await transferOrder();
+    const sent = await api.api("POST", `/orders/${orderId}/payment-reference`, {
+      body: referenceForm("ALLIED 6006", await plainImage(500, 1000, "png")),
+      token,
+    });
+    expect(sent.status).toBe(200);
+    const onPage = Buffer.from(await (await browser.get(screenshotUrl(orderId))).arrayBuffer());
+    for (const caller of [token, adminToken]) {
+      const download = await fetch(`${server.baseUrl}/api/v1${screenshotUrl(orderId)}`, {
+        headers: { authorization: `Bearer ${caller}` },
+      });
+      expect(download.status).toBe(200);
+      expect(download.headers.get("content-type")).toBe("image/webp");
+      expect(download.headers.get("cache-control")).toBe("private, no-store");
+      expect(Buffer.from(await download.arrayBuffer()).equals(onPage)).toBe(true);
+    }
+    // As the OpenAPI document describes it (TestClient.api checks every answer against it).
+    expect((await api.api("GET", screenshotUrl(orderId), { token })).status).toBe(200);
+
+    // Another customer: the 404 of an order that does not exist, as for their own order without a screenshot.
+    const { orderId: noScreenshot, token: otherToken } = await transferOrder();
+    for (const [id, caller] of [
+      [orderId, otherToken],
+      [noScreenshot, otherToken],
+    ] as const) {
+      const refused = await api.api("GET", screenshotUrl(id), { token: caller });
+      expect(refused.status).toBe(404);
+      expect(refused.headers.get("cache-control")).toContain("no-store");
+      expect(refused.body).toEqual({ success: false, message: "Screenshot not found" });
+    }
+    expect((await api.api("GET", screenshotUrl(orderId))).status).toBe(401);
+  });
+
   it("is deleted with its order", async () => {
     const { orderId, token } = await transferOrder();
     const sent = await api.api("POST", `/orders/${orderId}/payment-reference`, {

@@ -96,6 +96,14 @@ export class ApiContract {
       }
     }
     const json = response.content?.["application/json"];
+    const files = Object.keys(response.content ?? {});
+    if (!json && files.length > 0) {
+      // A file (a transfer's screenshot): of a type the document gives.
+      const type = answer.headers.get("content-type") ?? "";
+      if (!files.some((file) => type === file || type.startsWith(`${file};`)))
+        problems.push(`${call} answered ${answer.status} as ${type}, not ${files.join(" or ")}`);
+      return problems;
+    }
     if (!json) {
       if (answer.text !== "")
         problems.push(`${call} answered ${answer.status} with a body; the document describes none`);

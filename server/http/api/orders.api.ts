@@ -1,4 +1,4 @@
-import { defineApiRoute, type ApiRoute } from "../api-route";
+import { defineApiRoute, defineFileRoute, type ApiRoute } from "../api-route";
 import { orderListMetaShape, orderShape } from "../../modules/orders/order.shape";
 import { paginationShape } from "../../modules/shared/list-query";
 import { arrayOf } from "../../modules/shared/shapes";
@@ -131,6 +131,18 @@ export const ordersApiRoutes: ApiRoute[] = [
       message: "Payment reference received",
       data: await services.advancePayment.submitReference(user!._id, params.id, body, upload?.photos ?? []),
     }),
+  }),
+  defineFileRoute({
+    method: "get",
+    path: "/orders/:id/payment-screenshot",
+    tag: "Orders",
+    summary:
+      "The screenshot of the transfer sent with the order's reference (payment.screenshot true), as WebP, for the order's owner and admins; anyone else, an order without a screenshot or no such order: 404. Answered private, no-store: it shows the customer's bank and balance",
+    access: "signed-in",
+    file: { contentType: "image/webp", description: "The screenshot, re-encoded as WebP without its metadata" },
+    errorStatuses: [404],
+    // The page's /orders/{id}/payment-screenshot asks the same, so who may see it is decided once.
+    handler: ({ services, params, user }) => services.advancePayment.screenshot(user, params.id, "full"),
   }),
   defineApiRoute({
     method: "patch",

@@ -65,6 +65,7 @@ export const photoTooLarge = () =>
   new TooLargeError([{ field: PHOTO_FIELD, message: `The photo must be at most ${PHOTO_MAX_BYTES / 1024 / 1024} MB` }]);
 
 const photoError = (message: string) => new InvalidInputError([{ field: PHOTO_FIELD, message }]);
+const UNREADABLE = "The photo could not be read: the file is damaged or incomplete";
 
 /** The formats this server reads: HEIC only if the installed sharp can decode it (a probe, once). */
 export async function acceptedPhotoFormats(): Promise<Format[]> {
@@ -108,10 +109,10 @@ export async function inspectPhoto(upload: PhotoUpload): Promise<{ format: Forma
   try {
     metadata = await sharp(upload.bytes, { limitInputPixels: false }).metadata();
   } catch {
-    throw photoError("The photo could not be read: the file is damaged or incomplete");
+    throw photoError(UNREADABLE);
   }
   if (!metadata.width || !metadata.height) {
-    throw photoError("The photo could not be read: the file is damaged or incomplete");
+    throw photoError(UNREADABLE);
   }
   const pixels = metadata.width * metadata.height;
   if (pixels > PHOTO_MAX_PIXELS) {
@@ -122,26 +123,36 @@ export async function inspectPhoto(upload: PhotoUpload): Promise<{ format: Forma
   return { format };
 }
 
+/** An upload's pixels, oriented, with the options that let sharp read them again. */
+type DecodedUpload = {
+  data: Buffer;
+  info: OutputInfo;
+  raw: { raw: { width: number; height: number; channels: OutputInfo["channels"] } };
+};
+
 /**
- * Decodes the photo once (EXIF orientation applied, shrunk to the largest width while decoding
- * where the format allows), then encodes every variant from those pixels. A file that fails to
- * decode (truncated, corrupt) is refused like a file that is not an image.
+ * The one decode of an upload that passed inspectPhoto, for photos and screenshots alike: EXIF
+ * orientation applied, shrunk to the largest width while decoding where the format allows, and the
+ * pixel bound enforced by sharp itself too. A file that fails to decode (truncated, corrupt) gets
+ * the same refusal as one whose header cannot be read.
  */
+async function decodeUpload(upload: PhotoUpload): Promise<DecodedUpload> {
+  const { data, info } = await sharp(upload.bytes, { failOn: "error", limitInputPixels: PHOTO_MAX_PIXELS })
+    .autoOrient()
+    .resize({ width: LARGEST_WIDTH, withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+    .catch(() => {
+      throw photoError(UNREADABLE);
+    });
+  return { data, info, raw: { raw: { width: info.width, height: info.height, channels: info.channels } } };
+}
+
+/** Decodes the photo once (decodeUpload), then encodes every variant from those pixels. */
 export async function preparePhoto(upload: PhotoUpload): Promise<PreparedPhoto> {
   await inspectPhoto(upload);
   return oneAtATime(async () => {
-    let decoded: { data: Buffer; info: OutputInfo };
-    try {
-      decoded = await sharp(upload.bytes, { failOn: "error", limitInputPixels: PHOTO_MAX_PIXELS })
-        .autoOrient()
-        .resize({ width: LARGEST_WIDTH, withoutEnlargement: true })
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-    } catch {
-      throw photoError("The photo could not be read: the file is damaged or incomplete");
-    }
-    const { data, info } = decoded;
-    const raw = { raw: { width: info.width, height: info.height, channels: info.channels } } as const;
+    const { data, info, raw } = await decodeUpload(upload);
     const id = crypto.randomUUID();
     const widths = variantWidths(info.width);
     const resized = (width: number) => sharp(data, raw).resize({ width });
@@ -189,18 +200,7 @@ const SCREENSHOT_THUMBNAIL_WIDTH = 240;
 export async function prepareScreenshot(upload: PhotoUpload): Promise<PreparedScreenshot> {
   await inspectPhoto(upload);
   return oneAtATime(async () => {
-    let decoded: { data: Buffer; info: OutputInfo };
-    try {
-      decoded = await sharp(upload.bytes, { failOn: "error", limitInputPixels: PHOTO_MAX_PIXELS })
-        .autoOrient()
-        .resize({ width: LARGEST_WIDTH, withoutEnlargement: true })
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-    } catch {
-      throw photoError("The photo could not be read: the file is damaged or incomplete");
-    }
-    const { data, info } = decoded;
-    const raw = { raw: { width: info.width, height: info.height, channels: info.channels } } as const;
+    const { data, info, raw } = await decodeUpload(upload);
     const [image, thumbnail] = await Promise.all([
       sharp(data, raw).webp(WEBP_OPTIONS).toBuffer(),
       sharp(data, raw)

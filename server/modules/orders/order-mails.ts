@@ -142,12 +142,12 @@ export function orderStatusMail(
     if (order.trackingNumber && trackingPage) {
       blocks.push(
         { kind: "paragraph", text: `Tracking number: ${order.trackingNumber}.` },
-        { kind: "link", label: `Follow your parcel on ${order.courier}'s website`, url: trackingPage },
+        { kind: "link", label: `Follow your parcel on the ${order.courier} website`, url: trackingPage },
       );
     } else if (order.trackingNumber) {
       blocks.push({
         kind: "paragraph",
-        text: `Tracking number: ${order.trackingNumber}. Enter it on ${order.courier && order.courier !== "Other" ? `${order.courier}'s` : "the courier's"} website to follow your parcel.`,
+        text: `Tracking number: ${order.trackingNumber}. Enter it on ${order.courier && order.courier !== "Other" ? `the ${order.courier}` : "the courier's"} website to follow your parcel.`,
       });
     }
     const paidInAdvance = order.paymentMethod ? paymentMethodNamed(order.paymentMethod).paidBeforeShipping : false;
