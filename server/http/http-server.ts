@@ -11,6 +11,11 @@ import { failure } from "./envelope";
  */
 export function createHttpServer(app: Express): http.Server {
   const server = http.createServer(app);
+  // An idle kept-alive connection is closed by the client or the proxy in front, not by the store:
+  // when both ends may close it, a request sent as the server closes it is reset (a 502 behind nginx,
+  // whose upstream connections idle up to 60 s; "other side closed" in a client). Node's own 5 s was
+  // shorter than every proxy's. The headers' time limit (Node's 60 s) stays the slow-client defence.
+  server.keepAliveTimeout = KEPT_ALIVE_IDLE_MS;
   // A kept-alive connection carries many requests: what matters for a refusal is whether an answer
   // is under way on it now (ours would be written into the middle of that one), not whether the
   // connection has ever written anything. Node's own rule is the same, read from its internals.
@@ -25,6 +30,9 @@ export function createHttpServer(app: Express): http.Server {
   );
   return server;
 }
+
+/** How long the store keeps an idle connection open: longer than the proxies' that reuse them. */
+export const KEPT_ALIVE_IDLE_MS = 65_000;
 
 const REFUSALS: Record<string, { status: number; message: string }> = {
   HPE_HEADER_OVERFLOW: { status: 431, message: "Request header fields too large" },
