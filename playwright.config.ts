@@ -52,7 +52,7 @@ export default defineConfig({
   ],
   webServer: [
     {
-      // PostEx's and Leopards' merchant APIs, faked (tests/support/courier-fakes.ts) in a process that
+      // PostEx's and Leopards' merchant APIs, faked (tests/support/courier-fakes/) in a process that
       // stops with the run: the store books and follows parcels through them as through the real ones.
       command: `exec node --import tsx tests/support/courier-fakes-server.ts ${COURIER_FAKES.postex} ${COURIER_FAKES.leopards}`,
       url: `http://127.0.0.1:${COURIER_FAKES.leopards}/__fake/ready`,

@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import { runLoad, type LoadResult } from "./load";
+import type { Seeded } from "./database";
 import type { Started } from "./processes";
 
 /**
@@ -34,6 +35,57 @@ export type StockCheck = {
   lowestStock: number;
   ok: boolean;
 };
+
+/** Orders placed to warm the server up before checkout is measured. */
+export const WARMUP_ORDERS = 200;
+/** Shoppers who all order the last units of one product at once. */
+export const LAST_UNIT_SHOPPERS = 50;
+
+/**
+ * Checkout measured (with every cash-on-delivery rule on when `codRules`), then the last units of
+ * a product none of its shoppers bought, each with its line on the console.
+ */
+export async function runCheckoutAndLastUnits(options: {
+  db: Knex;
+  server: Started;
+  seed: Pick<Seeded, "checkoutProductIds" | "sampleProductIds">;
+  checkoutTokens: string[];
+  lastUnitsTokens: string[];
+  codRules: boolean;
+  shoppers: number;
+  encoding: string;
+  postmasterPid: number | null;
+}): Promise<{ checkout: CheckoutResult; lastUnits: LastUnitsResult }> {
+  const { db, server, seed } = options;
+  await setCodRules(db, options.codRules);
+  process.stdout.write(`  ${"checkout".padEnd(18)} `);
+  const checkout = await runCheckout({
+    db,
+    server,
+    tokens: options.checkoutTokens,
+    warmupOrders: WARMUP_ORDERS,
+    productIds: seed.checkoutProductIds,
+    connections: options.shoppers,
+    encoding: options.encoding,
+    postmasterPid: options.postmasterPid,
+  });
+  console.log(
+    `${checkout.ordersPerSecond.toFixed(1).padStart(6)} orders/s  p50 ${checkout.latencyMs.p50} ms  p99 ${checkout.latencyMs.p99} ms  errors ${checkout.errors}` +
+      `  queries/req ${checkout.queries?.perRequest.toFixed(1)} (max ${checkout.queries?.max})  stock ${checkout.oversell.ok ? "consistent" : "INCONSISTENT"}`,
+  );
+  const lastProduct = seed.sampleProductIds.find((id) => !seed.checkoutProductIds.includes(id))!;
+  const lastUnits = await runLastUnits({
+    db,
+    server,
+    tokens: options.lastUnitsTokens,
+    productId: lastProduct,
+    stock: 20,
+  });
+  console.log(
+    `  ${"last-units".padEnd(18)} ${lastUnits.shoppers} shoppers, ${lastUnits.stock} units: ${lastUnits.placed} placed, ${lastUnits.refused} refused, stock after ${lastUnits.stockAfter} → ${lastUnits.ok ? "no oversell" : "WRONG"}`,
+  );
+  return { checkout, lastUnits };
+}
 
 export async function runCheckout(options: {
   db: Knex;

@@ -15,7 +15,7 @@ import { chromium, type BrowserContextOptions } from "@playwright/test";
 import { phonePhoto } from "../tests/support/photos";
 import { BENCH_PASSWORD, openBenchDatabase, seedBenchData } from "./database";
 import { buildStore, ROOT, startStore, type Started } from "./processes";
-import { imagesMarkdown, kbText, type ImageResults, type ImageWeight } from "./report";
+import { imagesMarkdown, kbText, type ImageResults, type ImageWeight } from "./image-results";
 
 const { values: args } = parseArgs({
   options: {

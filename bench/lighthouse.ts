@@ -11,7 +11,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { openBenchDatabase, seedBenchData } from "./database";
 import { buildStore, ROOT, startStore, type Started } from "./processes";
-import { lighthouseMarkdown, type LighthouseResults } from "./report";
+import { lighthouseMarkdown, type LighthouseResults } from "./lighthouse-results";
 
 const { values: args } = parseArgs({
   options: {

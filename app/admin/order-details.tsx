@@ -66,7 +66,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } else {
     session.setFlash({ tone: "error", message: "Something went wrong" });
   }
-  // The id as it came, encoded: a hostile one must not break the Location header (tests/integration/hostile-input.test.ts).
+  // The id as it came, encoded: a hostile one must not break the Location header (tests/integration/hostile-input-pages.test.ts).
   throw redirect(`/admin/orders/${encodeURIComponent(params.orderId)}`, 303);
 }
 

@@ -6,7 +6,7 @@ import { productsInStock, type Account } from "./store-api";
 /**
  * What the couriers' journeys share: a confirmed order to book, and the couriers' fakes the e2e
  * store starts with (playwright.config.ts), reached through their test-only control paths
- * (tests/support/courier-fakes.ts, CourierFake.control).
+ * (tests/support/courier-fakes/, CourierFake.control).
  */
 export const COURIER_FAKES = courierFakePorts(Number(process.env.E2E_PORT ?? 3210));
 

@@ -26,7 +26,7 @@ describe("kept-alive connections", () => {
           response.on("end", () =>
             resolve({
               status: response.statusCode!,
-              keepAlive: response.headers["keep-alive"],
+              keepAlive: response.headers["keep-alive"]?.toString(),
               reusedSocket: request.reusedSocket,
             }),
           );

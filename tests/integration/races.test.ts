@@ -4,7 +4,7 @@
  * order, never a lost cart line, never a 5xx. The one invariant checked after every race:
  * for each product, stock + units in orders that are not Cancelled = the stock it started with.
  * (Stampedes through the API alone, same-product adds, the Idempotency-Key and the API double
- * submit are in orders-api.test.ts and cart-api.test.ts.)
+ * submit are in orders-api-create.test.ts and cart-api.test.ts.)
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashPassword } from "../../server/modules/accounts/passwords";

@@ -1,7 +1,7 @@
 import { FakeLeopards, FakePostex } from "./courier-fakes";
 
 /**
- * The couriers' fakes (tests/support/courier-fakes.ts) as a process of their own, for the e2e
+ * The couriers' fakes (tests/support/courier-fakes/) as a process of their own, for the e2e
  * store (playwright.config.ts starts it before the store, and points the store's PostEx and
  * Leopards settings at it): `node --import tsx tests/support/courier-fakes-server.ts <postex port>
  * <leopards port>`. Journeys move parcels through the fakes' control paths (CourierFake.control).

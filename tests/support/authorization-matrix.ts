@@ -1,0 +1,273 @@
+/**
+ * What the authorization matrix's tests share (tests/integration/authorization-matrix*.test.ts):
+ * the roles and the answers expected of them, the store they ask (a customer, another customer and
+ * an admin, each signed in, and the things they own: `withMatrixStore()` registers the hooks that
+ * set the bindings below), and how an answer is checked. The rows themselves are
+ * authorization-matrix-rows.ts.
+ */
+import { afterAll, beforeAll, expect } from "vitest";
+import { hashPassword } from "../../server/modules/accounts/passwords";
+import { TestClient } from "./http-client";
+import { insertProducts } from "./fixtures";
+import { plainImage } from "./photos";
+import { startTestServer, type TestServer } from "./test-server";
+
+export type Role = "guest" | "customer" | "other" | "admin";
+export const ROLES: Role[] = ["guest", "customer", "other", "admin"];
+
+/**
+ * What a request should get: a status, or a redirect. "login" is the guard's redirect to
+ * /login?redirectTo=<the path asked for>; "home" is a redirect to /.
+ */
+type Answer = number | "login" | "home" | { redirect: string };
+
+export type Fixtures = {
+  productId: string;
+  customerId: string;
+  otherId: string;
+  adminId: string;
+  customerOrderId: string;
+  /** FIRST10, which every store has. */
+  discountId: string;
+  /** A return the customer asked for, of another (delivered) order. */
+  returnId: string;
+  /** An out-of-stock product (stock alerts). */
+  soldOutProductId: string;
+  /** The file name of a variant of the product's photo (/photos/<file>). */
+  photoFile: string;
+  /** The file name of a variant of a pending review's photo (the customer's, of another watch). */
+  reviewPhotoFile: string;
+  /** A product or user made for one request, for the calls that delete. */
+  victimProduct(): Promise<string>;
+  victimUser(): Promise<string>;
+  /** A fresh Pending order of the customer, for the calls that cancel. */
+  victimOrder(): Promise<string>;
+};
+
+export type Row = {
+  answers: Record<Role, Answer>;
+  /** Values for the path's parameters, when the defaults by name (PAGE_PARAMS, API_PARAMS) do not fit. */
+  params?: (fixtures: Fixtures) => Promise<Record<string, string>> | Record<string, string>;
+  /** A form post or JSON body; empty unless said. */
+  body?: Record<string, unknown>;
+};
+
+export const row = (
+  guest: Answer,
+  customer: Answer,
+  other: Answer,
+  admin: Answer,
+  extra: Omit<Row, "answers"> = {},
+): Row => ({
+  answers: { guest, customer, other, admin },
+  ...extra,
+});
+export const everyone = (answer: Answer, extra: Omit<Row, "answers"> = {}) =>
+  row(answer, answer, answer, answer, extra);
+/** Signed-in pages: a guest goes to log in and comes back. */
+export const SIGNED_IN_PAGE = row("login", 200, 200, 200);
+/** Admin pages: a guest goes to log in, a signed-in customer home. */
+export const ADMIN_PAGE = row("login", "home", "home", 200);
+/** Log-in and sign-up pages are for guests; a signed-in user goes home. */
+export const GUEST_PAGE = row(200, "home", "home", "home");
+export const victimProduct = async (fixtures: Fixtures) => ({ productId: await fixtures.victimProduct() });
+export const victimUser = async (fixtures: Fixtures) => ({ userId: await fixtures.victimUser() });
+export const victimOrder = async (fixtures: Fixtures) => ({ orderId: await fixtures.victimOrder() });
+
+export function concretePath(template: string, params: Record<string, string>): string {
+  return template.replace(/:(\w+)|\*$/g, (match, name: string | undefined) => {
+    const value = params[name ?? "*"];
+    if (value === undefined) throw new Error(`No value for ${match} in ${template}: give the row params`);
+    return name ? encodeURIComponent(value) : value;
+  });
+}
+
+// ---- The people and their things ----
+
+export let server: TestServer;
+export let fixtures: Fixtures;
+export const clients = {} as Record<Role, TestClient>;
+export const credentials: Record<Exclude<Role, "guest">, { email: string; password: string; id?: string }> = {
+  customer: { email: "customer@matrix.test", password: "customerpass1" },
+  other: { email: "other@matrix.test", password: "otherpass1" },
+  admin: { email: "admin@matrix.test", password: "adminpass1" },
+};
+/** Text only its owner (and an admin) may ever see: each user's email and street. */
+const privateText: Record<Exclude<Role, "guest">, string[]> = {
+  customer: ["customer@matrix.test", "Customer Private Lane"],
+  other: ["other@matrix.test", "Other Private Lane"],
+  admin: ["admin@matrix.test", "Admin Private Lane"],
+};
+
+export async function signedIn(role: Exclude<Role, "guest">) {
+  const client = new TestClient(server.baseUrl);
+  const response = await client.postForm("/login", {
+    email: credentials[role].email,
+    password: credentials[role].password,
+  });
+  expect(response.status).toBe(303);
+  return client;
+}
+
+export function withMatrixStore() {
+  beforeAll(async () => {
+    server = await startTestServer();
+    const db = server.database.db;
+    for (const role of ["customer", "other", "admin"] as const) {
+      const [user] = await db("users")
+        .insert({
+          name: `Matrix ${role}`,
+          email: credentials[role].email,
+          // A cheap bcrypt cost: many log-ins below (log-in accepts any cost).
+          passwordHash: await hashPassword(credentials[role].password, 4),
+          role: role === "admin" ? "admin" : "customer",
+          street: privateText[role][1],
+        })
+        .returning("id");
+      credentials[role].id = user.id;
+    }
+    const [productId, soldOutProductId] = await insertProducts(server, [
+      { name: "Matrix Watch", stock: 50, brand: "Matrix Brand" },
+      { name: "Matrix Sold Out", stock: 0 },
+    ]);
+    const withPhoto = await server.services.catalog.setProductPhoto(productId!, {
+      bytes: await plainImage(200, 200),
+      truncated: false,
+    });
+    await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
+    const order = await server.services.checkout.placeOrder(credentials.customer.id!, {
+      address: {
+        street: "Customer Private Lane",
+        city: "Lahore",
+        state: "Punjab",
+        zipCode: "54000",
+        country: "Pakistan",
+      },
+    });
+    // A screenshot for the customer's order, stored as the flow stores one: who may see it is
+    // decided by who asks, not by the order's payment.
+    const screenshotBytes = await plainImage(120, 240, "webp");
+    await db("payment_screenshots").insert({
+      orderId: order._id,
+      image: screenshotBytes,
+      width: 120,
+      height: 240,
+      thumbnail: screenshotBytes,
+    });
+    // A second order of the customer, delivered, with a return asked for.
+    await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
+    const delivered = await server.services.checkout.placeOrder(credentials.customer.id!, {
+      address: {
+        street: "Customer Private Lane",
+        city: "Lahore",
+        state: "Punjab",
+        zipCode: "54000",
+        country: "Pakistan",
+      },
+    });
+    await server.services.fulfilment.updateStatus(delivered._id, { status: "Delivered" });
+    const orderReturn = await server.services.returns.requestReturn(credentials.customer.id!, delivered._id, {
+      items: [{ productId, quantity: 1 }],
+      reason: "Other",
+    });
+    // A pending review with a photo, of a watch of its own delivered to the customer.
+    const [reviewedProductId] = await insertProducts(server, [{ name: "Matrix Reviewed Watch", stock: 5 }]);
+    await server.services.cart.addItem(credentials.customer.id!, { productId: reviewedProductId, quantity: 1 });
+    const reviewedOrder = await server.services.checkout.placeOrder(credentials.customer.id!, {
+      address: {
+        street: "Customer Private Lane",
+        city: "Lahore",
+        state: "Punjab",
+        zipCode: "54000",
+        country: "Pakistan",
+      },
+    });
+    await server.services.fulfilment.updateStatus(reviewedOrder._id, { status: "Delivered" });
+    const review = await server.services.reviews.submitReview(
+      credentials.customer.id!,
+      reviewedProductId!,
+      { rating: 4, title: "Matrix review", text: "Keeps time." },
+      [{ bytes: await plainImage(200, 200), truncated: false }],
+    );
+    const discount = await db("discount_codes").where({ code: "FIRST10" }).first("id");
+    let victims = 0;
+    fixtures = {
+      productId: productId!,
+      customerId: credentials.customer.id!,
+      otherId: credentials.other.id!,
+      adminId: credentials.admin.id!,
+      customerOrderId: order._id,
+      discountId: discount.id,
+      returnId: orderReturn._id,
+      soldOutProductId: soldOutProductId!,
+      async victimOrder() {
+        await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
+        const victim = await server.services.checkout.placeOrder(credentials.customer.id!, {
+          address: {
+            street: "Customer Private Lane",
+            city: "Lahore",
+            state: "Punjab",
+            zipCode: "54000",
+            country: "Pakistan",
+          },
+        });
+        return victim._id;
+      },
+      photoFile: withPhoto.images[0]!.url.split("/photos/")[1]!,
+      reviewPhotoFile: review.photos[0]!.images[0]!.url.split("/photos/")[1]!,
+      async victimProduct() {
+        victims += 1;
+        return (await insertProducts(server, [{ name: `Victim Watch ${victims}` }]))[0]!;
+      },
+      async victimUser() {
+        victims += 1;
+        const [user] = await db("users")
+          .insert({ name: `Victim ${victims}`, email: `victim${victims}@matrix.test`, passwordHash: "x" })
+          .returning("id");
+        return user.id;
+      },
+    };
+    clients.guest = new TestClient(server.baseUrl);
+    clients.customer = await signedIn("customer");
+    clients.other = await signedIn("other");
+    clients.admin = await signedIn("admin");
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+}
+
+export function expectAnswer(
+  context: string,
+  response: { status: number; headers: Headers },
+  answer: Answer,
+  path: string,
+) {
+  const location = response.headers.get("location");
+  if (typeof answer === "number") {
+    expect(response.status, `${context}: status (location ${location})`).toBe(answer);
+    return;
+  }
+  expect([302, 303], `${context}: a redirect, got ${response.status}`).toContain(response.status);
+  const expected =
+    answer === "login"
+      ? `/login?redirectTo=${encodeURIComponent(path)}`
+      : answer === "home"
+        ? "/"
+        : // ":orderId" in an expected redirect is the id the request was made with.
+          answer.redirect.replace(":orderId", /[0-9a-f]{8}-[0-9a-f-]{27}/.exec(path)?.[0] ?? "");
+  expect(location, `${context}: redirect target`).toBe(expected);
+}
+
+/** Changes nothing: refusals, and an empty form or body that is refused. */
+export const isRefusal = (answer: Answer) =>
+  answer === "login" || answer === "home" || (typeof answer === "number" && answer >= 400);
+
+export function expectNoLeak(context: string, role: Role, text: string) {
+  if (role === "admin") return;
+  for (const owner of ["customer", "other", "admin"] as const) {
+    if (owner === role) continue;
+    for (const secret of privateText[owner])
+      expect(text.includes(secret), `${context}: shows ${owner}'s "${secret}"`).toBe(false);
+  }
+}
