@@ -18,7 +18,7 @@ import { ADMIN, adminToken, logIn, registerCustomer, type Account } from "./stor
  * the packing slip with the tracking number's barcode; the courier picks the parcel up, attempts
  * it with a reason and delivers it; the admin's order page and the customer's show the timeline,
  * the order Shipped, then Delivered. The couriers are the fakes the e2e store starts with
- * (playwright.config.ts), moved through their control paths (tests/support/courier-fakes.ts).
+ * (playwright.config.ts), moved through their control paths (tests/support/courier-fakes/).
  */
 
 type CourierJourney = {

@@ -1,7 +1,7 @@
 /**
  * The customer's text about a delivery attempt (server/flows/courier-sync.ts queues it,
  * server/flows/order-texts.ts sends it), against local fakes of the couriers
- * (tests/support/courier-fakes.ts) and of WhatsApp and Twilio (tests/support/messaging-fakes.ts):
+ * (tests/support/courier-fakes/) and of WhatsApp and Twilio (tests/support/messaging-fakes.ts):
  * an attempt with a reason reported by the sync is texted to the order's phone in its language,
  * WhatsApp first then SMS; an order without a phone, or a store without WhatsApp and SMS, gets
  * the mail only.

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from "./test-server";
 
 /**
  * A store with couriers on, for the tests of booking and following parcels
- * (tests/integration/courier-*.test.ts): the PostEx and Leopards fakes (courier-fakes.ts), a test
+ * (tests/integration/courier-*.test.ts): the PostEx and Leopards fakes (courier-fakes/), a test
  * server booking through them, its admin and a customer with their API tokens, and the orders
  * those tests hand to a courier, placed, confirmed and booked as an admin does it through the API.
  */
