@@ -9,10 +9,11 @@ export type { FacetRows, PageRequest } from "./facet-view";
 
 /**
  * The filters' counts of any view, and a filtered page in the orders it keeps with its total,
- * from this app server's memory (docs/decisions/2026-11-26-catalogue-filters.md): what each
- * product has of every filtered specification, held as one typed array per filter (a few
- * megabytes at 100,000 products), so a view is one pass over those arrays (facet-view.ts), a few
- * milliseconds, where SQL read every product the view's filters let through.
+ * from this app server's memory (docs/decisions/2026-11-26-catalogue-filters.md): each product's
+ * price and group (the products alike in every other filtered field), and each group's fields,
+ * held in typed arrays (a few megabytes at 100,000 products), so a view tests its groups and
+ * counts the products of its price range (facet-view.ts), where SQL read every product the view's
+ * filters let through.
  *
  * Fresh by the search version (migrations 20261123000021 and 20261126000060): the products are
  * read with the version in one statement, and the index answers only while the version read now
