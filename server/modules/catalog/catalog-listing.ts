@@ -319,7 +319,10 @@ export class CatalogListing {
     if (ids.length === 0) return { version: await this.searchVersion(), products: [] };
     const found = (await Product.query(this.db)
       .findByIds(ids)
-      .select("products.*", this.db.raw("(SELECT version FROM search_version) AS search_version"))) as (Product & {
+      .select(
+        ...Product.publicColumns,
+        this.db.raw("(SELECT version FROM search_version) AS search_version"),
+      )) as (Product & {
       searchVersion: string;
     })[];
     if (found.length === 0) return null;

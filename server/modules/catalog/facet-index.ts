@@ -9,10 +9,11 @@ export type { FacetRows, PageRequest } from "./facet-view";
 
 /**
  * The filters' counts of any view, and a filtered page in the orders it keeps with its total,
- * from this app server's memory (docs/decisions/2026-11-26-catalogue-filters.md): what each
- * product has of every filtered specification, held as one typed array per filter (a few
- * megabytes at 100,000 products), so a view is one pass over those arrays (facet-view.ts), a few
- * milliseconds, where SQL read every product the view's filters let through.
+ * from this app server's memory (docs/decisions/2026-11-26-catalogue-filters.md): each product's
+ * price and group (the products alike in every other filtered field), and each group's fields,
+ * held in typed arrays (a few megabytes at 100,000 products), so a view tests its groups and
+ * counts the products of its price range (facet-view.ts), where SQL read every product the view's
+ * filters let through.
  *
  * Fresh by the search version (migrations 20261123000021 and 20261126000060): the products are
  * read with the version in one statement, and the index answers only while the version read now
@@ -22,7 +23,7 @@ export type { FacetRows, PageRequest } from "./facet-view";
  * answers what its database holds now, and a change is seen by the next view.
  */
 
-type ProductRow = {
+export type ProductRow = {
   version: string;
   id: string;
   category: string;
@@ -161,55 +162,88 @@ export class FacetIndex {
         ORDER BY p.created_at, p.id`,
     );
     const version = read[0]!.version!;
-    const rows = read.filter((row): row is ProductRow => row.id !== null);
-    const size = rows.length;
-    const snapshot: Snapshot = {
+    return snapshotOf(
       version,
-      size,
-      ids: rows.map((row) => row.id),
-      positions: new Map(),
-      ascending: {
-        createdAt: Int32Array.from({ length: size }, (_, position) => position),
-        price: new Int32Array(size),
-      },
-      category: new Uint32Array(size),
-      categories: new Codes(),
-      brand: new Uint32Array(size),
-      brands: new Codes(),
-      brandNames: [],
-      price: new Float64Array(size),
-      movement: new Uint32Array(size),
-      movements: new Codes(),
-      caseSize: new Int8Array(size),
-      strap: new Uint32Array(size),
-      straps: new Codes(),
-      dial: new Uint32Array(size),
-      dials: new Codes(),
-      waterResistance: new Int32Array(size),
-      waterLevel: new Uint8Array(size),
-      features: new Uint32Array(size),
-    };
-    const featureBits = new Map<string, number>(WATCH_FEATURES.map((feature, bit) => [feature, 1 << bit]));
-    rows.forEach((row, position) => {
-      snapshot.positions.set(row.id, position);
-      snapshot.category[position] = snapshot.categories.code(row.category);
-      const brand = snapshot.brands.code(row.brand_slug);
-      if (brand > 0) snapshot.brandNames[brand - 1] = row.brand_name!;
-      snapshot.brand[position] = brand;
-      snapshot.price[position] = row.price;
-      snapshot.ascending.price[row.price_place] = position;
-      snapshot.movement[position] = snapshot.movements.code(row.movement);
-      snapshot.caseSize[position] = row.case_size ?? -1;
-      snapshot.strap[position] = snapshot.straps.code(row.strap_material);
-      snapshot.dial[position] = snapshot.dials.code(row.dial_colour);
-      snapshot.waterResistance[position] = row.water_resistance_m ?? -1;
-      snapshot.waterLevel[position] = WATER_RESISTANCE_MINIMUMS.filter(
-        (least) => (row.water_resistance_m ?? -1) >= least,
-      ).length;
-      let bits = 0;
-      for (const feature of row.features ?? []) bits |= featureBits.get(feature) ?? 0;
-      snapshot.features[position] = bits;
-    });
-    return snapshot;
+      read.filter((row): row is ProductRow => row.id !== null),
+    );
   }
+}
+
+/** The index of `rows` (every product, oldest first), read at `version`. */
+export function snapshotOf(version: string, rows: ProductRow[]): Snapshot {
+  const size = rows.length;
+  const categories = new Codes();
+  const brands = new Codes();
+  const brandNames: string[] = [];
+  const movements = new Codes();
+  const straps = new Codes();
+  const dials = new Codes();
+  const price = new Float64Array(size);
+  const byPrice = new Int32Array(size);
+  const groupOf = new Uint32Array(size);
+  const featureBits = new Map<string, number>(WATCH_FEATURES.map((feature, bit) => [feature, 1 << bit]));
+  // Each group's fields in the order of `Groups`, by the key that names them.
+  const groupByKey = new Map<string, number>();
+  const grouped: number[][] = [];
+  const sizes: number[] = [];
+  rows.forEach((row, position) => {
+    const brand = brands.code(row.brand_slug);
+    if (brand > 0) brandNames[brand - 1] = row.brand_name!;
+    price[position] = row.price;
+    byPrice[row.price_place] = position;
+    let bits = 0;
+    for (const feature of row.features ?? []) bits |= featureBits.get(feature) ?? 0;
+    const waterResistance = row.water_resistance_m ?? -1;
+    const fields = [
+      categories.code(row.category),
+      brand,
+      movements.code(row.movement),
+      row.case_size ?? -1,
+      straps.code(row.strap_material),
+      dials.code(row.dial_colour),
+      waterResistance,
+      WATER_RESISTANCE_MINIMUMS.filter((least) => waterResistance >= least).length,
+      bits,
+    ];
+    const key = fields.join(",");
+    let group = groupByKey.get(key);
+    if (group === undefined) {
+      group = grouped.length;
+      groupByKey.set(key, group);
+      grouped.push(fields);
+      sizes.push(0);
+    }
+    sizes[group]!++;
+    groupOf[position] = group;
+  });
+  const column = (field: number) => grouped.map((fields) => fields[field]!);
+  const snapshot: Snapshot = {
+    version,
+    size,
+    ids: rows.map((row) => row.id),
+    positions: new Map(rows.map((row, position) => [row.id, position])),
+    ascending: { createdAt: Int32Array.from({ length: size }, (_, position) => position), price: byPrice },
+    price,
+    group: groupOf,
+    groups: {
+      count: grouped.length,
+      size: Uint32Array.from(sizes),
+      category: Uint32Array.from(column(0)),
+      brand: Uint32Array.from(column(1)),
+      movement: Uint32Array.from(column(2)),
+      caseSize: Int8Array.from(column(3)),
+      strap: Uint32Array.from(column(4)),
+      dial: Uint32Array.from(column(5)),
+      waterResistance: Int32Array.from(column(6)),
+      waterLevel: Uint8Array.from(column(7)),
+      features: Uint32Array.from(column(8)),
+    },
+    categories,
+    brands,
+    brandNames,
+    movements,
+    straps,
+    dials,
+  };
+  return snapshot;
 }

@@ -45,6 +45,30 @@ export class Codes {
 /** The orders the index keeps: newest first and by price, either way (catalog-sql.ts, SORT_ORDER). */
 export type IndexedOrder = "createdAt" | "price";
 
+/**
+ * The products alike in every filtered field but price (category, brand, movement, case size
+ * band, strap, dial, water resistance, features): a catalogue has far fewer such groups than
+ * products, so a view tests its filters once per group and only the price once per product.
+ */
+export type Groups = {
+  count: number;
+  /** How many products each group has: a view without a price or a search counts groups, not products. */
+  size: Uint32Array;
+  category: Uint32Array;
+  brand: Uint32Array;
+  movement: Uint32Array;
+  /** The case size band's place in CASE_SIZE_BANDS, -1 without a diameter. */
+  caseSize: Int8Array;
+  strap: Uint32Array;
+  dial: Uint32Array;
+  /** Metres, -1 when not given (below every minimum a filter can ask). */
+  waterResistance: Int32Array;
+  /** How many of WATER_RESISTANCE_MINIMUMS (ascending) the group reaches. */
+  waterLevel: Uint8Array;
+  /** One bit per WATCH_FEATURES entry. */
+  features: Uint32Array;
+};
+
 export type Snapshot = {
   version: string;
   size: number;
@@ -57,27 +81,17 @@ export type Snapshot = {
    * read backwards, since no two products share an id.
    */
   ascending: Record<IndexedOrder, Int32Array>;
-  category: Uint32Array;
+  price: Float64Array;
+  /** Each product's group (the index into `groups`' arrays). */
+  group: Uint32Array;
+  groups: Groups;
   categories: Codes;
   /** By brand slug; the brands' names (the options' labels) beside. */
-  brand: Uint32Array;
   brands: Codes;
   brandNames: string[];
-  price: Float64Array;
-  movement: Uint32Array;
   movements: Codes;
-  /** The case size band's place in CASE_SIZE_BANDS, -1 without a diameter. */
-  caseSize: Int8Array;
-  strap: Uint32Array;
   straps: Codes;
-  dial: Uint32Array;
   dials: Codes;
-  /** Metres, -1 when not given (below every minimum a filter can ask). */
-  waterResistance: Int32Array;
-  /** How many of WATER_RESISTANCE_MINIMUMS (ascending) the product reaches. */
-  waterLevel: Uint8Array;
-  /** One bit per WATCH_FEATURES entry. */
-  features: Uint32Array;
 };
 
 /** The page asked of a kept order: rows from `offset`, at most `limit`. */
@@ -85,21 +99,31 @@ export type PageRequest = { order: IndexedOrder; descending: boolean; offset: nu
 
 export type ViewPass = { counts: FacetRows; total: number; ids: string[] };
 
-// Which filter a product failed, when it failed exactly one: its facet counts it (RULINGS.md, fifth wave).
+// The filters but the price, one bit each in what a group fails. Which one a product failed, when
+// it failed exactly one, says which facet counts it (RULINGS.md, fifth wave); the price has no
+// facet, so a product outside its range counts nowhere (and is never a group's: see `through`).
 const BRAND = 0;
-const PRICE = 1;
-const MOVEMENT = 2;
-const CASE_SIZE = 3;
-const STRAP = 4;
-const DIAL = 5;
-const WATER = 6;
-const FEATURE = 7;
+const MOVEMENT = 1;
+const CASE_SIZE = 2;
+const STRAP = 3;
+const DIAL = 4;
+const WATER = 5;
+const FEATURE = 6;
+/** Another category than the view's: counted nowhere, whatever else it fails. */
+const OUT_OF_SCOPE = 7;
+/** Where a fail mask counts, beside the one filter failed: nowhere, or in every facet and the total. */
+const NOWHERE = 255;
+const ALL = 254;
 
 /**
- * One pass over the products in scope: a product that passes every filter counts in every facet
- * (and in the total, and on the page when its place in the order is the page's); one that fails
- * exactly one filter counts only in that filter's facet (its counts leave its own filter out);
- * one that fails two counts nowhere.
+ * A view's counts, total and page. A product that passes every filter counts in every facet (and
+ * in the total, and on the page when its place in the order is the page's); one that fails exactly
+ * one filter counts only in that filter's facet (its counts leave its own filter out); one that
+ * fails two counts nowhere. Every filter but the price is tested once per group (facet-index.ts
+ * groups the products alike in all of them), and a group's products within the price range are
+ * counted together. So a view costs its groups and the shorter side of its price range (found
+ * in the price order), not 7 counts per product. With a search, its matches are counted one by
+ * one into their groups.
  */
 export function passView(
   snapshot: Snapshot,
@@ -108,9 +132,9 @@ export function passView(
   matching: Uint8Array | null,
   page: PageRequest | null,
 ): ViewPass {
-  const { size, brand, price, movement, caseSize, strap, dial, waterResistance, waterLevel, features } = snapshot;
+  const { size, groups, price } = snapshot;
+  const groupOf = snapshot.group;
   const categoryCode = category === undefined ? 0 : (snapshot.categories.find(category) ?? -1);
-  const categoryOf = snapshot.category;
   const brandChosen = snapshot.brands.chosen(filters.brand);
   const movementChosen = snapshot.movements.chosen(filters.movement);
   const strapChosen = snapshot.straps.chosen(filters.strap);
@@ -123,13 +147,57 @@ export function passView(
   const maxPrice = filters.maxPrice ?? Infinity;
   const leastWater = filters.waterResistance ?? -Infinity;
   const brandOn = filters.brand.length > 0;
-  const priceOn = filters.minPrice !== undefined || filters.maxPrice !== undefined;
   const movementOn = filters.movement.length > 0;
   const caseSizeOn = filters.caseSize.length > 0;
   const strapOn = filters.strap.length > 0;
   const dialOn = filters.dial.length > 0;
   const waterOn = filters.waterResistance !== undefined;
   const featureOn = filters.feature.length > 0;
+
+  // What each group fails of the filters but the price.
+  const failsOf = new Uint16Array(groups.count);
+  for (let g = 0; g < groups.count; g++) {
+    let fails = 0;
+    if (categoryCode !== 0 && groups.category[g] !== categoryCode) fails |= 1 << OUT_OF_SCOPE;
+    if (brandOn && brandChosen[groups.brand[g]!] !== 1) fails |= 1 << BRAND;
+    if (movementOn && movementChosen[groups.movement[g]!] !== 1) fails |= 1 << MOVEMENT;
+    const band = groups.caseSize[g]!;
+    if (caseSizeOn && (band < 0 || (caseSizeChosen & (1 << band)) === 0)) fails |= 1 << CASE_SIZE;
+    if (strapOn && strapChosen[groups.strap[g]!] !== 1) fails |= 1 << STRAP;
+    if (dialOn && dialChosen[groups.dial[g]!] !== 1) fails |= 1 << DIAL;
+    if (waterOn && !(groups.waterResistance[g]! >= leastWater)) fails |= 1 << WATER;
+    if (featureOn && (groups.features[g]! & featureChosen) === 0) fails |= 1 << FEATURE;
+    failsOf[g] = fails;
+  }
+  // Where a fail mask counts: ALL (every facet), the one filter failed, or NOWHERE (two failed, or
+  // out of scope).
+  const countsIn = new Uint8Array(1 << (OUT_OF_SCOPE + 1)).fill(NOWHERE);
+  countsIn[0] = ALL;
+  for (const filter of [BRAND, MOVEMENT, CASE_SIZE, STRAP, DIAL, WATER, FEATURE]) countsIn[1 << filter] = filter;
+
+  // How many products of each group the price range (and a search) lets through: the others fail
+  // the price, so they count nowhere (the price has no facet, and with it failed, any other failure
+  // makes two). Without a search, the range is a stretch of the price order: its products are
+  // counted, or, when fewer, those outside it are taken from the groups' sizes.
+  const through = new Uint32Array(groups.count);
+  const inRange = (p: number) => price[p]! >= minPrice && price[p]! <= maxPrice;
+  if (matching === null) {
+    const byPrice = snapshot.ascending.price;
+    const from = firstPlace(snapshot, (p) => price[p]! >= minPrice);
+    const to = Math.max(
+      from,
+      firstPlace(snapshot, (p) => price[p]! > maxPrice),
+    );
+    if (to - from <= size - (to - from)) {
+      for (let place = from; place < to; place++) through[groupOf[byPrice[place]!]!]!++;
+    } else {
+      through.set(groups.size);
+      for (let place = 0; place < from; place++) through[groupOf[byPrice[place]!]!]!--;
+      for (let place = to; place < size; place++) through[groupOf[byPrice[place]!]!]!--;
+    }
+  } else {
+    for (let p = 0; p < size; p++) if (matching[p] === 1 && inRange(p)) through[groupOf[p]!]!++;
+  }
 
   const brandCounts = new Uint32Array(snapshot.brands.values.length + 1);
   const movementCounts = new Uint32Array(snapshot.movements.values.length + 1);
@@ -138,66 +206,32 @@ export function passView(
   const dialCounts = new Uint32Array(snapshot.dials.values.length + 1);
   const waterLevelCounts = new Uint32Array(WATER_RESISTANCE_MINIMUMS.length + 1);
   const featureSetCounts = new Uint32Array(1 << WATCH_FEATURES.length);
-
-  const order = page ? snapshot.ascending[page.order] : null;
-  const descending = page?.descending ?? false;
-  const first = page?.offset ?? 0;
-  const end = page ? page.offset + page.limit : 0;
-  const ids: string[] = [];
   let total = 0;
+  for (let g = 0; g < groups.count; g++) {
+    const n = through[g]!;
+    const where = countsIn[failsOf[g]!]!;
+    if (n === 0 || where === NOWHERE) continue;
+    if (where === ALL) total += n;
+    if (where === ALL || where === BRAND) brandCounts[groups.brand[g]!]! += n;
+    if (where === ALL || where === MOVEMENT) movementCounts[groups.movement[g]!]! += n;
+    if ((where === ALL || where === CASE_SIZE) && groups.caseSize[g]! >= 0) caseSizeCounts[groups.caseSize[g]!]! += n;
+    if (where === ALL || where === STRAP) strapCounts[groups.strap[g]!]! += n;
+    if (where === ALL || where === DIAL) dialCounts[groups.dial[g]!]! += n;
+    if (where === ALL || where === WATER) waterLevelCounts[groups.waterLevel[g]!]! += n;
+    if (where === ALL || where === FEATURE) featureSetCounts[groups.features[g]!]! += n;
+  }
 
-  for (let step = 0; step < size; step++) {
-    const p = order === null ? step : order[descending ? size - 1 - step : step]!;
-    if (categoryCode !== 0 && categoryOf[p] !== categoryCode) continue;
-    if (matching !== null && matching[p] === 0) continue;
-    // A product failing two filters counts nowhere, so which one failed last does not matter then.
-    let failed = -1;
-    let failures = 0;
-    if (brandOn && brandChosen[brand[p]!] !== 1) {
-      failed = BRAND;
-      failures++;
+  // The page: the products that pass every filter, in the order's ranks from the page's first.
+  const ids: string[] = [];
+  if (page && page.offset < total) {
+    const order = snapshot.ascending[page.order];
+    let rank = 0;
+    for (let step = 0; step < size && ids.length < page.limit; step++) {
+      const p = order[page.descending ? size - 1 - step : step]!;
+      if (failsOf[groupOf[p]!] !== 0 || !inRange(p) || (matching !== null && matching[p] === 0)) continue;
+      if (rank >= page.offset) ids.push(snapshot.ids[p]!);
+      rank++;
     }
-    if (priceOn && !(price[p]! >= minPrice && price[p]! <= maxPrice)) {
-      failed = PRICE;
-      failures++;
-    }
-    if (movementOn && movementChosen[movement[p]!] !== 1) {
-      failed = MOVEMENT;
-      failures++;
-    }
-    if (caseSizeOn && (caseSize[p]! < 0 || (caseSizeChosen & (1 << caseSize[p]!)) === 0)) {
-      failed = CASE_SIZE;
-      failures++;
-    }
-    if (failures > 1) continue;
-    if (strapOn && strapChosen[strap[p]!] !== 1) {
-      failed = STRAP;
-      failures++;
-    }
-    if (dialOn && dialChosen[dial[p]!] !== 1) {
-      failed = DIAL;
-      failures++;
-    }
-    if (waterOn && !(waterResistance[p]! >= leastWater)) {
-      failed = WATER;
-      failures++;
-    }
-    if (featureOn && (features[p]! & featureChosen) === 0) {
-      failed = FEATURE;
-      failures++;
-    }
-    if (failures > 1) continue;
-    if (failures === 0) {
-      if (total >= first && total < end) ids.push(snapshot.ids[p]!);
-      total++;
-    }
-    if (failures === 0 || failed === BRAND) brandCounts[brand[p]!]!++;
-    if (failures === 0 || failed === MOVEMENT) movementCounts[movement[p]!]!++;
-    if ((failures === 0 || failed === CASE_SIZE) && caseSize[p]! >= 0) caseSizeCounts[caseSize[p]!]!++;
-    if (failures === 0 || failed === STRAP) strapCounts[strap[p]!]!++;
-    if (failures === 0 || failed === DIAL) dialCounts[dial[p]!]!++;
-    if (failures === 0 || failed === WATER) waterLevelCounts[waterLevel[p]!]!++;
-    if (failures === 0 || failed === FEATURE) featureSetCounts[features[p]!]!++;
   }
 
   // A product reaching level n counts under each of the first n minimums; a product with a set
@@ -237,4 +271,16 @@ export function passView(
     total,
     ids,
   };
+}
+
+/** The first place in the price order whose product `reaches` (which holds from some place on), else the size. */
+function firstPlace(snapshot: Snapshot, reaches: (position: number) => boolean): number {
+  let low = 0;
+  let high = snapshot.size;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (reaches(snapshot.ascending.price[middle]!)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }

@@ -103,6 +103,30 @@ export type PublicProduct = ShapeOf<typeof productShape>;
 export class Product extends BaseModel {
   static tableName = "products";
   static jsonAttributes = ["images"];
+  /**
+   * What toPublic reads, for lists that show products and nothing more: the search's own columns
+   * (search_text, search_vector, as long as the description) and the photo's bookkeeping are left
+   * in the database instead of being parsed for every row.
+   */
+  static readonly publicColumns = [
+    "id",
+    "name",
+    "description",
+    "price",
+    "category",
+    "imageUrl",
+    "images",
+    "imagePlaceholder",
+    "stock",
+    "reorderLevel",
+    "weightGrams",
+    "brand",
+    ...SPEC_KEYS,
+    "ratingAverage",
+    "ratingCount",
+    "createdAt",
+    "updatedAt",
+  ].map((column) => `products.${column}`);
 
   id!: string;
   name!: string;
