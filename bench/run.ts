@@ -8,9 +8,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import type { Knex } from "knex";
 import { runCheckout, runLastUnits, setCodRules } from "./checkout";
 import { FakeWhatsAppCloud, messagingSettings } from "../tests/support/messaging-fakes";
-import { openBenchDatabase, seedBenchData, timeSearchTerms } from "./database";
+import { openBenchDatabase, seedBenchData, timeSearchTerms, type StatementStats } from "./database";
 import { runLoad, warmUp, type LoadPlan, type LoadRequest, type LoadResult } from "./load";
 import { buildBaseline, buildStore, ROOT, startBaseline, startStore, type Started } from "./processes";
 import { summariseProfiles } from "./profile";
@@ -42,6 +43,8 @@ const HELP = `npm run bench -- [options]
   --cod-rules           checkout with every cash-on-delivery rule on (limits no order reaches, a
                         blocklist): the rules' cost is the ratio to a run without it (the rules off,
                         as a merchant may set them; the same shoppers, numbers and carts)
+  --pg-stats            count checkout's statements with pg_stat_statements (nested ones, in triggers and
+                        functions, included; the job queue's too) and print them by time per order
   --keep                keep the bench database (and print its URL)
   --serve               seed and start the store and the baselines, print their addresses and wait
                         for Ctrl-C (to look around, profile or audit by hand)
@@ -66,6 +69,7 @@ const { values: args } = parseArgs({
     keep: { type: "boolean", default: false },
     messaging: { type: "boolean", default: false },
     "cod-rules": { type: "boolean", default: false },
+    "pg-stats": { type: "boolean", default: false },
     serve: { type: "boolean", default: false },
     out: { type: "string" },
     help: { type: "boolean", default: false },
@@ -165,7 +169,7 @@ async function main() {
   const loadAverageAtStart = os.loadavg();
 
   console.log(`Seeding ${products.toLocaleString("en")} products…`);
-  const database = await openBenchDatabase({ keep: args.keep });
+  const database = await openBenchDatabase({ keep: args.keep, statementStats: args["pg-stats"] });
   let store: Started | null = null;
   let baseline: Started | null = null;
   let whatsapp: FakeWhatsAppCloud | null = null;
@@ -332,6 +336,7 @@ async function main() {
     let lastUnits = null;
     if (!only || only.has("checkout")) {
       await setCodRules(database.db, args["cod-rules"]!);
+      await database.statementStats?.reset();
       process.stdout.write(`  ${"checkout".padEnd(18)} `);
       checkout = await runCheckout({
         db: database.db,
@@ -348,6 +353,9 @@ async function main() {
           `  queries/req ${checkout.queries?.perRequest.toFixed(1)} (max ${checkout.queries?.max})  stock ${checkout.oversell.ok ? "consistent" : "INCONSISTENT"}`,
       );
       scenarios.push(checkout);
+      if (database.statementStats) {
+        await printStatementStats(database.db, database.statementStats, checkout.oversell.ordersInDatabase);
+      }
       const lastProduct = seed.sampleProductIds.find((id) => !seed.checkoutProductIds.includes(id))!;
       lastUnits = await runLastUnits({
         db: database.db,
@@ -604,3 +612,28 @@ main().catch((error) => {
   console.error(error);
   process.exit(1);
 });
+
+/**
+ * What checkout's orders cost PostgreSQL, statement by statement (--pg-stats): once the job queue
+ * has sent each order's mails and text, every statement since the scenario began (warm-up
+ * included), with its calls and execution time per order. Nested statements (triggers,
+ * functions) are counted both on their own and within the statement that ran them.
+ */
+async function printStatementStats(db: Knex, stats: StatementStats, orders: number) {
+  for (let waited = 0; waited < 60_000; waited += 500) {
+    const { rows } = await db.raw(
+      "SELECT count(*)::int AS left FROM graphile_worker.jobs WHERE task_identifier IN ('send-mail', 'send-text')",
+    );
+    if (rows[0].left === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const top = await stats.top(40);
+  console.log(`\nStatements per order (${orders} orders; wall time in PostgreSQL, lock waits included):`);
+  console.log("   calls/order   ms/order  level   statement");
+  for (const row of top) {
+    const query = row.query.replace(/\s+/g, " ").slice(0, 150);
+    console.log(
+      `${(row.calls / orders).toFixed(2).padStart(14)} ${(row.totalMs / orders).toFixed(3).padStart(10)}  ${row.topLevel ? "top   " : "nested"}  ${query}`,
+    );
+  }
+}
