@@ -46,7 +46,6 @@ import * as courierPaidDate from "./20261127000020_courier_paid_date";
 import * as deliveryAttemptTexts from "./20261127000021_delivery_attempt_texts";
 import * as paymentScreenshots from "./20261127000030_payment_screenshots";
 import * as reportLinesMarkedPerStatement from "./20261128000020_report_lines_marked_per_statement";
-import * as sendJobsWithoutKeys from "./20261128000021_send_jobs_without_keys";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -100,7 +99,6 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261127000021_delivery_attempt_texts": deliveryAttemptTexts,
   "20261127000030_payment_screenshots": paymentScreenshots,
   "20261128000020_report_lines_marked_per_statement": reportLinesMarkedPerStatement,
-  "20261128000021_send_jobs_without_keys": sendJobsWithoutKeys,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
