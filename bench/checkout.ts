@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import { runLoad, type LoadResult } from "./load";
-import type { Seeded } from "./database";
+import type { Seeded, StatementStats } from "./database";
 import type { Started } from "./processes";
 
 /**
@@ -55,9 +55,12 @@ export async function runCheckoutAndLastUnits(options: {
   shoppers: number;
   encoding: string;
   postmasterPid: number | null;
+  /** With --pg-stats: checkout's statements are counted and printed per order. */
+  statementStats: StatementStats | null;
 }): Promise<{ checkout: CheckoutResult; lastUnits: LastUnitsResult }> {
   const { db, server, seed } = options;
   await setCodRules(db, options.codRules);
+  await options.statementStats?.reset();
   process.stdout.write(`  ${"checkout".padEnd(18)} `);
   const checkout = await runCheckout({
     db,
@@ -73,6 +76,9 @@ export async function runCheckoutAndLastUnits(options: {
     `${checkout.ordersPerSecond.toFixed(1).padStart(6)} orders/s  p50 ${checkout.latencyMs.p50} ms  p99 ${checkout.latencyMs.p99} ms  errors ${checkout.errors}` +
       `  queries/req ${checkout.queries?.perRequest.toFixed(1)} (max ${checkout.queries?.max})  stock ${checkout.oversell.ok ? "consistent" : "INCONSISTENT"}`,
   );
+  if (options.statementStats) {
+    await printStatementStats(db, options.statementStats, checkout.oversell.ordersInDatabase);
+  }
   const lastProduct = seed.sampleProductIds.find((id) => !seed.checkoutProductIds.includes(id))!;
   const lastUnits = await runLastUnits({
     db,
@@ -271,4 +277,27 @@ async function api(server: Started, method: string, path: string, token: string,
   });
   await response.arrayBuffer();
   return response;
+}
+
+/**
+ * Checkout's statements per order, once the queue has sent the orders' mails and texts (their
+ * jobs' statements count too): wall time in PostgreSQL, lock waits included.
+ */
+async function printStatementStats(db: Knex, stats: StatementStats, orders: number) {
+  for (let waited = 0; waited < 60_000; waited += 500) {
+    const { rows } = await db.raw(
+      "SELECT count(*)::int AS left FROM graphile_worker.jobs WHERE task_identifier IN ('send-mail', 'send-text')",
+    );
+    if (rows[0].left === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const top = await stats.top(40);
+  console.log(`\nStatements per order (${orders} orders; wall time in PostgreSQL, lock waits included):`);
+  console.log("   calls/order   ms/order  level   statement");
+  for (const row of top) {
+    const query = row.query.replace(/\s+/g, " ").slice(0, 150);
+    console.log(
+      `${(row.calls / orders).toFixed(2).padStart(14)} ${(row.totalMs / orders).toFixed(3).padStart(10)}  ${row.topLevel ? "top   " : "nested"}  ${query}`,
+    );
+  }
 }

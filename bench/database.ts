@@ -23,23 +23,43 @@ export type BenchDatabase = {
   db: Knex;
   /** The postmaster's pid when the cluster is ours (its CPU time is then measured). */
   postmasterPid: number | null;
+  /** With `statementStats`: the statements' counters (pg_stat_statements), nested ones included. */
+  statementStats: StatementStats | null;
   close(): Promise<void>;
 };
 
-export async function openBenchDatabase(options: { keep: boolean }): Promise<BenchDatabase> {
+/** pg_stat_statements on the bench's own cluster, read and reset as its superuser. */
+export type StatementStats = {
+  reset(): Promise<void>;
+  /** The statements by total execution time, most first: every query of every connection since the reset. */
+  top(limit: number): Promise<StatementStat[]>;
+};
+
+export type StatementStat = { query: string; calls: number; totalMs: number; rows: number; topLevel: boolean };
+
+export async function openBenchDatabase(options: { keep: boolean; statementStats?: boolean }): Promise<BenchDatabase> {
   let adminUrl = process.env.BENCH_DATABASE_URL;
   let tempDir: string | null = null;
   let stopCluster = async () => {};
   let clusterDir: string | null = null;
   const name = `waqt_bench_${crypto.randomBytes(4).toString("hex")}`;
   let url: URL;
+  let superuserUrl: string | null = null;
+  if (options.statementStats && adminUrl)
+    throw new Error("statement counts need the embedded cluster (no BENCH_DATABASE_URL)");
   if (!adminUrl) {
     tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-bench-"));
     clusterDir = path.join(tempDir, "postgres");
     // Archiving its WAL as the store's embedded default does, so checkout pays what it pays there.
     const walDir = path.join(tempDir, "wal-archive");
     const cluster = await startEmbeddedPostgres(clusterDir, () => {}, {
-      settings: walArchiveSettings(walDir),
+      settings: {
+        ...walArchiveSettings(walDir),
+        // Statements run by triggers and functions are counted apart from the one that ran them.
+        ...(options.statementStats
+          ? { shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track": "all" }
+          : {}),
+      },
       writableDirs: [walDir],
     });
     adminUrl = cluster.adminUrl;
@@ -47,6 +67,7 @@ export async function openBenchDatabase(options: { keep: boolean }): Promise<Ben
     // The store's own role, as on the embedded default (server/db/store-role.ts).
     await cluster.prepareStoreDatabase(name, { create: true });
     url = new URL(cluster.storeUrlFor(name));
+    if (options.statementStats) superuserUrl = cluster.superuserUrlFor(name);
   } else {
     await createDatabaseIfMissing(adminUrl, name);
     url = new URL(adminUrl);
@@ -55,11 +76,32 @@ export async function openBenchDatabase(options: { keep: boolean }): Promise<Ben
   const db = connectDatabase(url.href, { poolMax: 4 });
   await migrateToLatest(db);
   const postmasterPid = clusterDir ? readPostmasterPid(clusterDir) : null;
+  const superuser = superuserUrl
+    ? knexFactory({ client: "pg", connection: superuserUrl, pool: { min: 0, max: 1 } })
+    : null;
+  if (superuser) await superuser.raw("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
   return {
     url: url.href,
     db,
     postmasterPid,
+    statementStats: superuser
+      ? {
+          async reset() {
+            await superuser.raw("SELECT pg_stat_statements_reset()");
+          },
+          async top(limit) {
+            const { rows } = await superuser.raw(
+              `SELECT query, calls::int AS calls, total_exec_time AS "totalMs", rows::int AS rows, toplevel AS "topLevel"
+                 FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+                ORDER BY total_exec_time DESC LIMIT ?`,
+              [limit],
+            );
+            return rows as StatementStat[];
+          },
+        }
+      : null,
     async close() {
+      await superuser?.destroy();
       await db.destroy();
       if (options.keep) {
         // Never the URL: it holds the cluster's password (kept in its folder, server/db/cluster-credentials.ts).

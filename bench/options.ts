@@ -31,6 +31,8 @@ export const HELP = `npm run bench -- [options]
   --cod-rules           checkout with every cash-on-delivery rule on (limits no order reaches, a
                         blocklist): the rules' cost is the ratio to a run without it (the rules off,
                         as a merchant may set them; the same shoppers, numbers and carts)
+  --pg-stats            count checkout's statements with pg_stat_statements (nested ones, in triggers and
+                        functions, included; the job queue's too) and print them by time per order
   --keep                keep the bench database (and print its URL)
   --serve               seed and start the store and the baselines, print their addresses and wait
                         for Ctrl-C (to look around, profile or audit by hand)
@@ -57,6 +59,7 @@ export function readBenchOptions() {
       keep: { type: "boolean", default: false },
       messaging: { type: "boolean", default: false },
       "cod-rules": { type: "boolean", default: false },
+      "pg-stats": { type: "boolean", default: false },
       serve: { type: "boolean", default: false },
       out: { type: "string" },
       help: { type: "boolean", default: false },
@@ -101,6 +104,7 @@ export function readBenchOptions() {
     keep: args.keep!,
     messaging: args.messaging!,
     codRules: args["cod-rules"]!,
+    pgStats: args["pg-stats"]!,
     serve: args.serve!,
   };
 

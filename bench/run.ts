@@ -54,7 +54,7 @@ async function main() {
   const loadAverageAtStart = os.loadavg();
 
   console.log(`Seeding ${products.toLocaleString("en")} products…`);
-  const database = await openBenchDatabase({ keep: options.keep });
+  const database = await openBenchDatabase({ keep: options.keep, statementStats: options.pgStats });
   let store: Started | null = null;
   let baseline: Started | null = null;
   let whatsapp: FakeWhatsAppCloud | null = null;
@@ -131,6 +131,7 @@ async function main() {
         shoppers,
         encoding: options.encoding,
         postmasterPid: database.postmasterPid,
+        statementStats: database.statementStats,
       }));
       scenarios.push(checkout);
     }

@@ -337,6 +337,25 @@ describe("the report-rollups job", () => {
     expect((await keptMoney()).map((row) => Number(row.collectedAmount))).toEqual([1000]);
   });
 
+  it("marks an older order's day once for all the lines one statement adds to it", async () => {
+    const id = await placeOrder(spec(karachi("2026-11-12T10:00:00")));
+    await rollUpReportDays(db, NOW);
+    expect(await db("report_dirty_days").count({ marks: "*" }).first()).toEqual({ marks: 0 });
+
+    await db("order_items").insert(
+      [0, 1, 2].map((product) => ({
+        orderId: id,
+        productId: products[product],
+        productName: `Line ${product}`,
+        quantity: 1,
+        unitPrice: 1000,
+        position: 10 + product,
+      })),
+    );
+    expect(await markedDays()).toEqual(["2026-11-12"]);
+    expect(await db("report_dirty_days").count({ marks: "*" }).first()).toEqual({ marks: 1 });
+  });
+
   it("marks no day for today's orders, which are read live", async () => {
     await db("orders").insert({
       customerName: "Sana",
