@@ -275,17 +275,7 @@ export async function liveDaysBetween(db: Database, from: string, to: string): P
  * table's): the kept rows of the clean days, and the live days computed.
  */
 export function dayRowsOf(table: DayTable, period: ReportPeriod, live: LiveDays): DayRows {
-  const liveInPeriod = live.filter((day) => day >= period.from && day <= period.to);
-  const daily = table.daily(liveInPeriod);
-  const dimension = table.dimension ? ` AND dimension = '${table.dimension}'` : "";
-  return {
-    sql: `SELECT ${table.columns.join(", ")} FROM ${table.table}
-           WHERE day >= CAST(? AS date) AND day <= CAST(? AS date)
-             AND NOT (day = ANY(CAST(? AS date[])))${dimension}
-          UNION ALL
-          ${daily.sql}`,
-    bindings: [period.from, period.to, [...liveInPeriod], ...daily.bindings],
-  };
+  return rowsOf(table, period, live, { byDay: true });
 }
 
 /**
@@ -310,14 +300,22 @@ function nextMonth(first: string): string {
 
 /**
  * A table's rows over a period, for a report that adds them up whatever their day (its columns
- * are the table's but the day): the kept month rows of the months wholly inside the period with
- * no live day (for a table kept per month too), the kept rows of the other clean days, and the
- * live days computed. Each kept part is read by ranges of its index.
+ * are the table's but the day): as dayRowsOf, but for a table kept per month too, the kept month
+ * rows of the months wholly inside the period with no live day stand for their days.
  */
 export function periodRowsOf(table: DayTable, period: ReportPeriod, live: LiveDays): DayRows {
-  const columns = table.columns.filter((column) => column !== "day");
+  return rowsOf(table, period, live, { byDay: false });
+}
+
+/**
+ * Each kept part is read by ranges of its index (the runs of kept days), rather than by the
+ * period's range less a list of live days: for a year before the first order, a list of 365 days
+ * took PostgreSQL 5 to 9 ms to plan per statement.
+ */
+function rowsOf(table: DayTable, period: ReportPeriod, live: LiveDays, { byDay }: { byDay: boolean }): DayRows {
+  const columns = byDay ? table.columns : table.columns.filter((column) => column !== "day");
   const liveInPeriod = live.filter((day) => day >= period.from && day <= period.to);
-  const months = table.monthly ? keptMonthsOf(period, liveInPeriod) : [];
+  const months = table.monthly && !byDay ? keptMonthsOf(period, liveInPeriod) : [];
   const skipped = new Set(liveInPeriod);
   const keptDays: string[] = [];
   for (let day = period.from; day <= period.to; day = addDays(day, 1)) {
@@ -326,16 +324,17 @@ export function periodRowsOf(table: DayTable, period: ReportPeriod, live: LiveDa
   const keptRuns = runsOfDays(keptDays);
   const daily = table.daily(liveInPeriod);
   const dimension = table.dimension ? ` AND dimension = '${table.dimension}'` : "";
-  const monthRows = table.monthly
-    ? `SELECT ${columns.join(", ")} FROM ${table.monthly.table} WHERE month = ANY(CAST(? AS date[]))${dimension}
-       UNION ALL `
-    : "";
+  const monthRows =
+    table.monthly && months.length > 0
+      ? `SELECT ${columns.join(", ")} FROM ${table.monthly.table} WHERE month = ANY(CAST(? AS date[]))
+         UNION ALL `
+      : "";
+  const keptRanges = keptRuns.map(() => "day BETWEEN CAST(? AS date) AND CAST(? AS date)").join(" OR ") || "false";
   return {
-    sql: `${monthRows}SELECT ${columns.join(", ")} FROM ${table.table}
-           WHERE (${keptRuns.map(() => "day BETWEEN CAST(? AS date) AND CAST(? AS date)").join(" OR ") || "false"})${dimension}
+    sql: `${monthRows}SELECT ${columns.join(", ")} FROM ${table.table} WHERE (${keptRanges})${dimension}
           UNION ALL
           SELECT ${columns.join(", ")} FROM (${daily.sql}) AS live(${table.columns.join(", ")})`,
-    bindings: [...(table.monthly ? [months] : []), ...keptRuns.flat(), ...daily.bindings],
+    bindings: [...(monthRows ? [months] : []), ...keptRuns.flat(), ...daily.bindings],
   };
 }
 
