@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import type { Database } from "../../db/database";
 import { STORE_TIME_ZONE } from "../shared/store-dates.shared";
 import { addDays, type ReportPeriod } from "./report-period.shared";
-import { MONEY_COLUMNS, PAID_ON_DELIVERY, REFUNDS_PAID, placedIn } from "./report-sql";
+import { MONEY_COLUMNS, ORDER_REFUNDS_PAID, PAID_ON_DELIVERY, placedIn } from "./report-sql";
 
 /**
  * The reports' figures per day in Pakistan (docs/decisions/2026-11-26-report-speed.md): each
@@ -100,7 +100,7 @@ export const MONEY_DAYS: DayTable = {
                    (COUNT(*) FILTER (WHERE ${NOT_CANCELLED}))::int, (COUNT(*) FILTER (WHERE orders.status = 'Cancelled'))::int,
                    ${MONEY_COLUMNS}
               FROM ${placed.sql}
-              LEFT JOIN (${REFUNDS_PAID}) refunds ON refunds.order_id = orders.id
+              LEFT JOIN LATERAL (${ORDER_REFUNDS_PAID}) refunds ON true
              GROUP BY 1, 2`,
       bindings: [PAID_ON_DELIVERY, ...placed.bindings],
     };
