@@ -45,6 +45,7 @@ import * as reportRollups from "./20261127000010_report_rollups";
 import * as courierPaidDate from "./20261127000020_courier_paid_date";
 import * as deliveryAttemptTexts from "./20261127000021_delivery_attempt_texts";
 import * as paymentScreenshots from "./20261127000030_payment_screenshots";
+import * as reportMonthProducts from "./20261128000010_report_month_products";
 import * as reportLinesMarkedPerStatement from "./20261128000020_report_lines_marked_per_statement";
 
 /**
@@ -98,6 +99,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261127000020_courier_paid_date": courierPaidDate,
   "20261127000021_delivery_attempt_texts": deliveryAttemptTexts,
   "20261127000030_payment_screenshots": paymentScreenshots,
+  "20261128000010_report_month_products": reportMonthProducts,
   "20261128000020_report_lines_marked_per_statement": reportLinesMarkedPerStatement,
 };
 

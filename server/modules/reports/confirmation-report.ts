@@ -41,10 +41,13 @@ const COUNT_SUMS = `SUM(days.asked)::int AS asked, SUM(days.confirmed)::int AS c
  * read live, from the index of confirmed orders that holds both moments (migration
  * 20261127000010): the period's confirmed orders are read from the index alone, and only their
  * durations are sorted. A histogram of minutes per day would read less for a year but would not
- * be exact: the median is of seconds (docs/decisions/2026-11-26-report-speed.md).
+ * be exact: the median is of seconds (docs/decisions/2026-11-26-report-speed.md). The seconds are
+ * date_part's double precision, which percentile_cont sorts: EXTRACT gives a numeric, which it
+ * converted to double precision through its text, half the median's time over a year of orders
+ * (both are the same double for any wait under a day; beyond, at most one unit in the last place).
  */
 const MEDIAN_SECONDS = `percentile_cont(0.5) WITHIN GROUP (
-    ORDER BY EXTRACT(EPOCH FROM orders.confirmation_at - orders.created_at))`;
+    ORDER BY date_part('epoch', orders.confirmation_at - orders.created_at))`;
 
 const CONFIRMED_ASKED = "orders.confirmation_status = 'confirmed' AND orders.phone IS NOT NULL";
 

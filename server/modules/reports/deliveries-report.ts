@@ -6,6 +6,7 @@ import {
   PRODUCT_DAYS,
   bucketOfDay,
   dayRowsOf,
+  periodRowsOf,
   type DayTable,
   type LiveDays,
 } from "./report-days";
@@ -111,7 +112,7 @@ async function groupedBy(
   period: ReportPeriod,
   live: LiveDays,
 ): Promise<OutcomeGroup[]> {
-  const days = dayRowsOf(table, period, live);
+  const days = periodRowsOf(table, period, live);
   const sums = table === PRODUCT_DAYS ? OUTCOME_SUMS.replace("SUM(days.orders)", "SUM(days.lines)") : OUTCOME_SUMS;
   const products = table === PRODUCT_DAYS ? "LEFT JOIN products ON products.id = days.product_id" : "";
   const { rows } = await db.raw<{ rows: (Outcomes & { name: string })[] }>(

@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database";
 import type { ReportPeriod } from "./report-period.shared";
-import { PRODUCT_DAYS, dayRowsOf, type LiveDays } from "./report-days";
+import { PRODUCT_DAYS, periodRowsOf, type LiveDays } from "./report-days";
 
 /**
  * The products report (docs/product.md, "Reports"): units sold and their revenue per product and
@@ -43,11 +43,8 @@ export async function productsReport(
   previous: ReportPeriod,
   live: LiveDays,
 ): Promise<ProductsReport> {
-  const [series, before, slowestMovers] = await Promise.all([
-    productSales(db, period, live),
-    productSales(db, previous, live),
-    slowMovers(db, period, live),
-  ]);
+  const [series, before] = await Promise.all([productSales(db, period, live), productSales(db, previous, live)]);
+  const slowestMovers = await slowMovers(db, series);
   const brands = new Map<string, { units: number; paisa: number }>();
   for (const sold of series) {
     const brand = brands.get(sold.brand) ?? { units: 0, paisa: 0 };
@@ -67,7 +64,7 @@ export async function productsReport(
 }
 
 async function productSales(db: Database, period: ReportPeriod, live: LiveDays): Promise<ProductSales[]> {
-  const days = dayRowsOf(PRODUCT_DAYS, period, live);
+  const days = periodRowsOf(PRODUCT_DAYS, period, live);
   const { rows } = await db.raw<{ rows: (ProductSales & { revenue: string | number })[] }>(
     `SELECT sold.product_id AS "productId", sold.name, COALESCE(products.brand, '') AS brand, sold.units, sold.revenue
        FROM (SELECT days.product_id, days.deleted_name, MAX(days.sold_name) AS name,
@@ -82,19 +79,20 @@ async function productSales(db: Database, period: ReportPeriod, live: LiveDays):
   return rows.map((row) => ({ ...row, name: row.name, revenue: Number(row.revenue) }));
 }
 
-async function slowMovers(db: Database, period: ReportPeriod, live: LiveDays): Promise<SlowMover[]> {
-  const days = dayRowsOf(PRODUCT_DAYS, period, live);
+/**
+ * The catalogue's products with the fewest units sold, from the units of the period's series (a
+ * product that sold no unit is not in it): the period's rows are added up once per report.
+ */
+async function slowMovers(db: Database, series: ProductSales[]): Promise<SlowMover[]> {
+  const sold = series.filter((product) => product.productId !== null);
   const { rows } = await db.raw<{ rows: SlowMover[] }>(
     `SELECT products.id AS "productId", products.name, products.brand, products.stock,
             COALESCE(sold.units, 0)::int AS units
        FROM products
-       LEFT JOIN (SELECT days.product_id, SUM(days.units) AS units
-                    FROM (${days.sql}) days
-                   WHERE days.product_id IS NOT NULL
-                   GROUP BY 1) sold ON sold.product_id = products.id
+       LEFT JOIN unnest(CAST(? AS uuid[]), CAST(? AS int[])) AS sold(product_id, units) ON sold.product_id = products.id
       ORDER BY units, products.name, products.id
       LIMIT ${SLOWEST_MOVERS}`,
-    days.bindings,
+    [sold.map((product) => product.productId!), sold.map((product) => product.units)],
   );
   return rows;
 }

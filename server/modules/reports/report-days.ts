@@ -1,8 +1,8 @@
 import type { Knex } from "knex";
 import type { Database } from "../../db/database";
 import { STORE_TIME_ZONE } from "../shared/store-dates.shared";
-import type { ReportPeriod } from "./report-period.shared";
-import { MONEY_COLUMNS, PAID_ON_DELIVERY, REFUNDS_PAID } from "./report-sql";
+import { addDays, type ReportPeriod } from "./report-period.shared";
+import { MONEY_COLUMNS, ORDER_REFUNDS_PAID, PAID_ON_DELIVERY, placedIn } from "./report-sql";
 
 /**
  * The reports' figures per day in Pakistan (docs/decisions/2026-11-26-report-speed.md): each
@@ -22,17 +22,43 @@ export type DayTable = {
   /** The rows of one dimension, for a table that keeps several. */
   dimension?: string;
   /** The rows of the given days (YYYY-MM-DD), computed from the orders. */
-  daily: (days: string[]) => DayRows;
+  daily: (days: readonly string[]) => DayRows;
+  /** The same rows added up per month, kept beside the days (periodRowsOf, monthRows). */
+  monthly?: {
+    table: string;
+    /** Each column but the day's, in `columns`' order, over the kept day rows of a month grouped by `groupBy`. */
+    sums: readonly string[];
+    groupBy: readonly string[];
+  };
 };
 
+/** The days (YYYY-MM-DD, in any order) as runs of consecutive days, each [first, last]. */
+export function runsOfDays(days: readonly string[]): [string, string][] {
+  const runs: [string, string][] = [];
+  for (const day of [...days].sort()) {
+    const last = runs[runs.length - 1];
+    if (last && addDays(last[1], 1) === day) last[1] = day;
+    else if (!last || day > last[1]) runs.push([day, day]);
+  }
+  return runs;
+}
+
 /**
- * `wanted(day)` joined to the rows of a table whose moment column falls on one of the days (one
- * binding: the days as a date[]). Each day is its own range of the column's index.
+ * A table's rows whose moment column falls on one of the days, each with its day in Pakistan as
+ * `wanted.day`. The days are given as runs of consecutive days, each a range of the column's
+ * index with its bounds as parameters: PostgreSQL then estimates each range from the column's
+ * statistics. (A join to a list of days, one range per day, left it guessing a ninth of the table
+ * per day: for a year of days with no orders it hashed every order line, and for the payments
+ * report's year before it read the discounted orders once per day, 2 s in all.)
  */
-function onDays(table: string, column: string): string {
-  return `unnest(CAST(? AS date[])) AS wanted(day)
-    JOIN ${table} ON ${column} >= wanted.day::timestamp AT TIME ZONE '${STORE_TIME_ZONE}'
-                 AND ${column} < (wanted.day + 1)::timestamp AT TIME ZONE '${STORE_TIME_ZONE}'`;
+function onDays(table: string, column: string, days: readonly string[]): DayRows {
+  const runs = runsOfDays(days);
+  const within = runs.length === 0 ? "false" : runs.map(() => `(${placedIn(column)})`).join(" OR ");
+  return {
+    sql: `${table} JOIN LATERAL (SELECT (${column} AT TIME ZONE '${STORE_TIME_ZONE}')::date AS day) AS wanted
+      ON ${within}`,
+    bindings: runs.flat(),
+  };
 }
 
 /** One order (or order line), one outcome: the four counts add up to the first. */
@@ -67,15 +93,18 @@ export const MONEY_DAYS: DayTable = {
     "to_collect_amount",
     "cancelled_amount",
   ],
-  daily: (days) => ({
-    sql: `SELECT wanted.day, orders.payment_method,
-                 (COUNT(*) FILTER (WHERE ${NOT_CANCELLED}))::int, (COUNT(*) FILTER (WHERE orders.status = 'Cancelled'))::int,
-                 ${MONEY_COLUMNS}
-            FROM ${onDays("orders", "orders.created_at")}
-            LEFT JOIN (${REFUNDS_PAID}) refunds ON refunds.order_id = orders.id
-           GROUP BY 1, 2`,
-    bindings: [PAID_ON_DELIVERY, days],
-  }),
+  daily: (days) => {
+    const placed = onDays("orders", "orders.created_at", days);
+    return {
+      sql: `SELECT wanted.day, orders.payment_method,
+                   (COUNT(*) FILTER (WHERE ${NOT_CANCELLED}))::int, (COUNT(*) FILTER (WHERE orders.status = 'Cancelled'))::int,
+                   ${MONEY_COLUMNS}
+              FROM ${placed.sql}
+              LEFT JOIN LATERAL (${ORDER_REFUNDS_PAID}) refunds ON true
+             GROUP BY 1, 2`,
+      bindings: [PAID_ON_DELIVERY, ...placed.bindings],
+    };
+  },
 };
 
 const OUTCOME_TABLE_COLUMNS = ["day", "dimension", "name", "orders", "delivered", "returned", "cancelled", "open"];
@@ -85,12 +114,15 @@ function outcomesBy(dimension: string, group: string): DayTable {
     table: "report_day_outcomes",
     columns: OUTCOME_TABLE_COLUMNS,
     dimension,
-    daily: (days) => ({
-      sql: `SELECT wanted.day, '${dimension}', ${group}, ${OUTCOME_COLUMNS}
-              FROM ${onDays("orders", "orders.created_at")}
-             GROUP BY 1, 2, 3`,
-      bindings: [days],
-    }),
+    daily: (days) => {
+      const placed = onDays("orders", "orders.created_at", days);
+      return {
+        sql: `SELECT wanted.day, '${dimension}', ${group}, ${OUTCOME_COLUMNS}
+                FROM ${placed.sql}
+               GROUP BY 1, 2, 3`,
+        bindings: placed.bindings,
+      };
+    },
   };
 }
 
@@ -121,19 +153,41 @@ export const PRODUCT_DAYS: DayTable = {
     "units",
     "revenue",
   ],
-  daily: (days) => ({
-    sql: `SELECT wanted.day, order_items.product_id,
+  daily: (days) => {
+    const placed = onDays("orders", "orders.created_at", days);
+    return {
+      sql: `SELECT wanted.day, order_items.product_id,
                  CASE WHEN order_items.product_id IS NULL THEN order_items.product_name END,
                  ${OUTCOME_COLUMNS},
                  (COUNT(*) FILTER (WHERE ${NOT_CANCELLED}))::int,
                  MAX(order_items.product_name) FILTER (WHERE ${NOT_CANCELLED}),
                  COALESCE(SUM(order_items.quantity) FILTER (WHERE ${NOT_CANCELLED}), 0)::int,
                  COALESCE(SUM(order_items.quantity * order_items.unit_price) FILTER (WHERE ${NOT_CANCELLED}), 0)
-            FROM ${onDays("orders", "orders.created_at")}
+            FROM ${placed.sql}
             JOIN order_items ON order_items.order_id = orders.id
            GROUP BY 1, 2, 3`,
-    bindings: [days],
-  }),
+      bindings: placed.bindings,
+    };
+  },
+  // A year of products per day is nearly a row per order line (the bench's 2,000 watches sell
+  // about 330 different ones a day): a month's rows are at most one per product.
+  monthly: {
+    table: "report_month_products",
+    sums: [
+      "product_id",
+      "deleted_name",
+      "SUM(lines)::int",
+      "SUM(delivered)::int",
+      "SUM(returned)::int",
+      "SUM(cancelled)::int",
+      "SUM(open)::int",
+      "SUM(sold_lines)::int",
+      "MAX(sold_name)",
+      "SUM(units)::int",
+      "SUM(revenue)",
+    ],
+    groupBy: ["product_id", "deleted_name"],
+  },
 };
 
 /**
@@ -144,41 +198,50 @@ export const PRODUCT_DAYS: DayTable = {
 export const CONFIRMATION_DAYS: DayTable = {
   table: "report_day_confirmations",
   columns: ["day", "channel", "asked", "confirmed", "cancelled_by_customer"],
-  daily: (days) => ({
-    sql: `SELECT wanted.day, orders.confirmation_channel, COUNT(*)::int,
-                 (COUNT(*) FILTER (WHERE ${CONFIRMED}))::int, (COUNT(*) FILTER (WHERE ${CANCELLED_BY_CUSTOMER}))::int
-            FROM ${onDays("orders", "orders.created_at")}
-           WHERE orders.phone IS NOT NULL
-           GROUP BY 1, 2`,
-    bindings: [days],
-  }),
+  daily: (days) => {
+    const placed = onDays("orders", "orders.created_at", days);
+    return {
+      sql: `SELECT wanted.day, orders.confirmation_channel, COUNT(*)::int,
+                   (COUNT(*) FILTER (WHERE ${CONFIRMED}))::int, (COUNT(*) FILTER (WHERE ${CANCELLED_BY_CUSTOMER}))::int
+              FROM ${placed.sql}
+             WHERE orders.phone IS NOT NULL
+             GROUP BY 1, 2`,
+      bindings: placed.bindings,
+    };
+  },
 };
 
 /** Each discount code's uses on orders not cancelled, and the amount it took off: the payments report. */
 export const DISCOUNT_DAYS: DayTable = {
   table: "report_day_discounts",
   columns: ["day", "code", "uses", "amount_given"],
-  daily: (days) => ({
-    sql: `SELECT wanted.day, orders.discount_code, COUNT(*)::int, COALESCE(SUM(orders.discount_amount), 0)
-            FROM ${onDays("orders", "orders.created_at")}
-           WHERE orders.discount_code IS NOT NULL AND ${NOT_CANCELLED}
-           GROUP BY 1, 2`,
-    bindings: [days],
-  }),
+  daily: (days) => {
+    const placed = onDays("orders", "orders.created_at", days);
+    return {
+      sql: `SELECT wanted.day, orders.discount_code, COUNT(*)::int, COALESCE(SUM(orders.discount_amount), 0)
+              FROM ${placed.sql}
+             WHERE orders.discount_code IS NOT NULL AND ${NOT_CANCELLED}
+             GROUP BY 1, 2`,
+      bindings: placed.bindings,
+    };
+  },
 };
 
 /** Returns asked for on the day (their own day, not their order's) per reason, and the refunds paid: the payments report. */
 export const RETURN_DAYS: DayTable = {
   table: "report_day_returns",
   columns: ["day", "reason", "returns", "received", "refunded"],
-  daily: (days) => ({
-    sql: `SELECT wanted.day, order_returns.reason, COUNT(*)::int,
-                 (COUNT(*) FILTER (WHERE order_returns.status = 'Received'))::int,
-                 COALESCE(SUM(order_returns.refund_amount) FILTER (WHERE order_returns.status = 'Received'), 0)
-            FROM ${onDays("order_returns", "order_returns.created_at")}
-           GROUP BY 1, 2`,
-    bindings: [days],
-  }),
+  daily: (days) => {
+    const placed = onDays("order_returns", "order_returns.created_at", days);
+    return {
+      sql: `SELECT wanted.day, order_returns.reason, COUNT(*)::int,
+                   (COUNT(*) FILTER (WHERE order_returns.status = 'Received'))::int,
+                   COALESCE(SUM(order_returns.refund_amount) FILTER (WHERE order_returns.status = 'Received'), 0)
+              FROM ${placed.sql}
+             GROUP BY 1, 2`,
+      bindings: placed.bindings,
+    };
+  },
 };
 
 /** Every kept table's statements, in the order the job writes them. */
@@ -212,17 +275,89 @@ export async function liveDaysBetween(db: Database, from: string, to: string): P
  * table's): the kept rows of the clean days, and the live days computed.
  */
 export function dayRowsOf(table: DayTable, period: ReportPeriod, live: LiveDays): DayRows {
+  return rowsOf(table, period, live, { byDay: true });
+}
+
+/**
+ * The first days of the months wholly inside the period with no live day: their kept month rows
+ * (the sums of their kept day rows, rewritten with them by the job, monthRows) are the months'.
+ */
+export function keptMonthsOf(period: ReportPeriod, live: LiveDays): string[] {
+  const months: string[] = [];
+  for (let first = `${period.from.slice(0, 7)}-01`; first <= period.to; first = nextMonth(first)) {
+    const last = addDays(nextMonth(first), -1);
+    if (first >= period.from && last <= period.to && !live.some((day) => day >= first && day <= last)) {
+      months.push(first);
+    }
+  }
+  return months;
+}
+
+function nextMonth(first: string): string {
+  const [year, month] = first.split("-").map(Number) as [number, number];
+  return month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, "0")}-01`;
+}
+
+/**
+ * A table's rows over a period, for a report that adds them up whatever their day (its columns
+ * are the table's but the day): as dayRowsOf, but for a table kept per month too, the kept month
+ * rows of the months wholly inside the period with no live day stand for their days.
+ */
+export function periodRowsOf(table: DayTable, period: ReportPeriod, live: LiveDays): DayRows {
+  return rowsOf(table, period, live, { byDay: false });
+}
+
+/**
+ * Each kept part is read by ranges of its index (the runs of kept days), rather than by the
+ * period's range less a list of live days: for a year before the first order, a list of 365 days
+ * took PostgreSQL 5 to 9 ms to plan per statement.
+ */
+function rowsOf(table: DayTable, period: ReportPeriod, live: LiveDays, { byDay }: { byDay: boolean }): DayRows {
+  const columns = byDay ? table.columns : table.columns.filter((column) => column !== "day");
   const liveInPeriod = live.filter((day) => day >= period.from && day <= period.to);
+  const months = table.monthly && !byDay ? keptMonthsOf(period, liveInPeriod) : [];
+  const skipped = new Set(liveInPeriod);
+  const keptDays: string[] = [];
+  for (let day = period.from; day <= period.to; day = addDays(day, 1)) {
+    if (!skipped.has(day) && !months.includes(`${day.slice(0, 7)}-01`)) keptDays.push(day);
+  }
+  const keptRuns = runsOfDays(keptDays);
   const daily = table.daily(liveInPeriod);
   const dimension = table.dimension ? ` AND dimension = '${table.dimension}'` : "";
+  const monthRows =
+    table.monthly && months.length > 0
+      ? `SELECT ${columns.join(", ")} FROM ${table.monthly.table} WHERE month = ANY(CAST(? AS date[]))
+         UNION ALL `
+      : "";
+  const keptRanges = keptRuns.map(() => "day BETWEEN CAST(? AS date) AND CAST(? AS date)").join(" OR ") || "false";
   return {
-    sql: `SELECT ${table.columns.join(", ")} FROM ${table.table}
-           WHERE day >= CAST(? AS date) AND day <= CAST(? AS date)
-             AND NOT (day = ANY(CAST(? AS date[])))${dimension}
+    sql: `${monthRows}SELECT ${columns.join(", ")} FROM ${table.table} WHERE (${keptRanges})${dimension}
           UNION ALL
-          ${daily.sql}`,
-    bindings: [period.from, period.to, [...liveInPeriod], ...daily.bindings],
+          SELECT ${columns.join(", ")} FROM (${daily.sql}) AS live(${table.columns.join(", ")})`,
+    bindings: [...(monthRows ? [months] : []), ...keptRuns.flat(), ...daily.bindings],
   };
+}
+
+/**
+ * The statement that rewrites a table's kept month rows from its kept day rows, for the months
+ * (first days) given: the job runs it after writing days of those months, in the same transaction.
+ */
+export function monthRows(table: DayTable, months: readonly string[]): DayRows[] {
+  if (!table.monthly) return [];
+  const { monthly } = table;
+  const columns = table.columns.filter((column) => column !== "day");
+  return [
+    { sql: `DELETE FROM ${monthly.table} WHERE month = ANY(CAST(? AS date[]))`, bindings: [[...months]] },
+    {
+      sql: `INSERT INTO ${monthly.table} (month, ${columns.join(", ")})
+            SELECT months.month, ${monthly.sums.join(", ")}
+              FROM unnest(CAST(? AS date[])) AS months(month)
+              JOIN ${table.table} ON ${table.table}.day >= months.month
+                                 AND ${table.table}.day < (months.month + interval '1 month')::date
+             GROUP BY months.month, ${monthly.groupBy.join(", ")}`,
+      bindings: [[...months]],
+    },
+  ];
 }
 
 /** The group (its first day, YYYY-MM-DD) a date column falls in. */

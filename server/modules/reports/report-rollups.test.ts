@@ -42,7 +42,7 @@ beforeEach(() => freshStore());
 async function freshStore(): Promise<void> {
   await db.raw("TRUNCATE orders, products, report_rolled_days, report_dirty_days CASCADE");
   await db.raw(
-    "TRUNCATE report_day_money, report_day_outcomes, report_day_products, report_day_confirmations, report_day_discounts, report_day_returns",
+    "TRUNCATE report_day_money, report_day_outcomes, report_day_products, report_month_products, report_day_confirmations, report_day_discounts, report_day_returns",
   );
   products = (
     await db("products")
@@ -209,11 +209,11 @@ async function applyChange(ids: string[], change: Change): Promise<void> {
       .delete();
 }
 
-/** Every report but stock (which reads the catalogue, not the orders) for each range. */
+/** Every report for each range (stock's sales are those of the 30 days ending on its last day). */
 async function allReports(ranges: { from: string; to: string }[]) {
   const answers = [];
   for (const range of ranges) {
-    for (const name of REPORT_NAMES.filter((name) => name !== "stock")) {
+    for (const name of REPORT_NAMES) {
       for (const by of ["day", "week", "month"]) answers.push(await reports.report(name, { ...range, by }));
     }
   }
@@ -365,5 +365,56 @@ describe("the report-rollups job", () => {
       totalPrice: 1000,
     });
     expect(await db("report_dirty_days").count({ marks: "*" }).first()).toEqual({ marks: 0 });
+  });
+});
+
+describe("the products kept per month", () => {
+  const unitsOf = (report: { series: { name: string; units: number }[] }) =>
+    Object.fromEntries(report.series.map((product) => [product.name, product.units]));
+
+  it("add up the month's days, are read for a month wholly in the period, and not while one of its days is marked", async () => {
+    await placeOrder(spec(karachi("2026-09-30T23:30:00"), { lines: [{ product: 0, quantity: 1, unitPrice: 1000 }] }));
+    await placeOrder(spec(karachi("2026-10-01T00:05:00"), { lines: [{ product: 0, quantity: 2, unitPrice: 1000 }] }));
+    const late = await placeOrder(
+      spec(karachi("2026-10-31T23:30:00"), {
+        lines: [
+          { product: 0, quantity: 3, unitPrice: 1000 },
+          { product: 1, quantity: 1, unitPrice: 2450.25 },
+        ],
+      }),
+    );
+    await placeOrder(spec(karachi("2026-11-01T00:10:00"), { lines: [{ product: 1, quantity: 4, unitPrice: 999.5 }] }));
+    await rollUpReportDays(db, NOW);
+
+    const october = await db("report_month_products")
+      .where({ month: "2026-10-01" })
+      .orderBy("units")
+      .select("units", "soldLines", "revenue");
+    expect(october.map((row) => [row.units, row.soldLines, Number(row.revenue)])).toEqual([
+      [1, 1, 2450.25],
+      [5, 2, 5000],
+    ]);
+    const autumn = { from: "2026-09-30", to: "2026-11-01" };
+    const computed = await reports.report("products", autumn);
+    expect(unitsOf(computed)).toEqual({ Alpha: 6, Beta: 5 });
+
+    // October is wholly in the period: its kept month is what the report adds up (a month row
+    // changed by hand shows), and the days around it are read as days.
+    await db("report_month_products").where({ month: "2026-10-01" }).increment("units", 100);
+    expect(unitsOf(await reports.report("products", autumn))).toEqual({ Alpha: 106, Beta: 105 });
+    expect(unitsOf(await reports.report("products", { from: "2026-10-02", to: "2026-11-01" }))).toEqual({
+      Alpha: 3,
+      Beta: 5,
+    });
+
+    // A change to an October order marks its day: October is read from its days until the job
+    // runs again, which rewrites the month from them.
+    await db("orders").where({ id: late }).update({ status: "Cancelled" });
+    const afterChange = { Alpha: 3, Beta: 4 };
+    expect(unitsOf(await reports.report("products", autumn))).toEqual(afterChange);
+    await rollUpReportDays(db, NOW);
+    expect(unitsOf(await reports.report("products", autumn))).toEqual(afterChange);
+    await db("report_rolled_days").delete();
+    expect(unitsOf(await reports.report("products", autumn))).toEqual(afterChange);
   });
 });

@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database";
 import { STORE_TIME_ZONE } from "../shared/store-dates.shared";
-import { DAY_TABLES } from "./report-days";
+import { DAY_TABLES, monthRows } from "./report-days";
 
 /**
  * The report-rollups job (server/jobs/job-tasks.ts; docs/decisions/2026-11-26-report-speed.md):
@@ -37,26 +37,33 @@ export async function rollUpReportDays(db: Database, now: Date): Promise<RollUpR
   );
   const days = rows.map((row) => row.day);
   let rolled = 0;
+  let marksRemoved = 0;
   for (let start = 0; start < days.length; start += DAYS_PER_TRANSACTION) {
     const batch = days.slice(start, start + DAYS_PER_TRANSACTION);
-    const done = await db.transaction((trx) => rollUp(trx, batch));
-    if (!done) break;
+    const removed = await db.transaction((trx) => rollUp(trx, batch));
+    if (removed === null) break;
     rolled += batch.length;
+    marksRemoved += removed;
   }
+  // Every report reads the marks (liveDaysBetween). Marks removed stay in the table's index until
+  // a vacuum: after a bulk change to past orders (the bench's seed marked 341,000), every report
+  // read them all, 60 ms, until autovacuum came by minutes later. The table is small once cleared.
+  if (marksRemoved > 0) await db.raw("VACUUM (SKIP_LOCKED) report_dirty_days");
   return { days: rolled };
 }
 
 /**
- * Writes the days' rows afresh; false when another server holds the lock (it is doing the work).
+ * Writes the days' rows afresh (and their months' where a table is kept per month too); answers
+ * the number of marks removed, or null when another server holds the lock (it is doing the work).
  * The marks read first are the ones removed at the end: a change committed meanwhile left a mark
  * this run did not read, so its day is rolled up again by the next run.
  */
-async function rollUp(trx: Database, days: string[]): Promise<boolean> {
+async function rollUp(trx: Database, days: string[]): Promise<number | null> {
   const { rows: lock } = await trx.raw<{ rows: { locked: boolean }[] }>(
     "SELECT pg_try_advisory_xact_lock(?) AS locked",
     [ROLL_UP_LOCK],
   );
-  if (!lock[0]!.locked) return false;
+  if (!lock[0]!.locked) return null;
   const { rows: marks } = await trx.raw<{ rows: { id: string }[] }>(
     "SELECT id FROM report_dirty_days WHERE day = ANY(CAST(? AS date[]))",
     [days],
@@ -68,11 +75,15 @@ async function rollUp(trx: Database, days: string[]): Promise<boolean> {
     const daily = dayTable.daily(days);
     await trx.raw(`INSERT INTO ${dayTable.table} (${dayTable.columns.join(", ")}) ${daily.sql}`, daily.bindings);
   }
+  const months = [...new Set(days.map((day) => `${day.slice(0, 7)}-01`))];
+  for (const dayTable of DAY_TABLES) {
+    for (const statement of monthRows(dayTable, months)) await trx.raw(statement.sql, statement.bindings);
+  }
   await trx.raw(
     `INSERT INTO report_rolled_days (day) SELECT unnest(CAST(? AS date[]))
      ON CONFLICT (day) DO UPDATE SET rolled_at = now()`,
     [days],
   );
   await trx.raw("DELETE FROM report_dirty_days WHERE id = ANY(CAST(? AS bigint[]))", [marks.map((mark) => mark.id)]);
-  return true;
+  return marks.length;
 }

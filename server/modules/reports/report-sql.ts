@@ -111,6 +111,13 @@ export const REFUNDS_PAID = `SELECT order_id, SUM(refund_amount) AS refunded
     FROM order_returns WHERE status = 'Received' GROUP BY order_id`;
 
 /**
+ * The same for one order, as a LATERAL subquery on `orders` (`refunds(refunded)`): the day rows
+ * read the returns of their days' orders only, where REFUNDS_PAID adds up every return received.
+ */
+export const ORDER_REFUNDS_PAID = `SELECT SUM(order_returns.refund_amount) AS refunded FROM order_returns
+    WHERE order_returns.order_id = orders.id AND order_returns.status = 'Received'`;
+
+/**
  * The money of a set of orders (RULINGS.md: the dashboard's money figures, which the reports use
  * too), as select-list columns over `orders` LEFT JOIN the refunds (REFUNDS_PAID) AS `refunds`;
  * one binding (the methods paid on delivery). Collected: delivered orders paid on delivery and

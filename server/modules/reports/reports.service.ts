@@ -25,7 +25,7 @@ import { liveDaysBetween, type LiveDays } from "./report-days";
 import { rollUpReportDays, type RollUpResult } from "./report-rollups";
 import { reportRequestOf } from "./report-sql";
 import { salesReport } from "./sales-report";
-import { stockReport } from "./stock-report";
+import { salesWindowOf, stockReport } from "./stock-report";
 import { MONEY_COLUMNS, PAID_ON_DELIVERY, REFUNDS_PAID, moneyOf } from "./report-sql";
 
 import type { Reports } from "./report-kinds";
@@ -94,8 +94,12 @@ export class ReportsService {
     if (!isReportName(name)) throw new NotFoundError(`No report is named ${name}`);
     const { period, by } = reportRequestOf(input, this.clock());
     const before = previousPeriod(period);
-    // The previous period ends the day before the period starts: one list covers both.
-    const live = name === "stock" ? [] : await liveDaysBetween(this.db, before.from, period.to);
+    // The previous period ends the day before the period starts: one list covers both. The stock
+    // report reads the sales of its window only.
+    const live =
+      name === "stock"
+        ? await liveDaysBetween(this.db, salesWindowOf(period).from, period.to)
+        : await liveDaysBetween(this.db, before.from, period.to);
     const figures = await this.figures(name, period, before, by, live);
     return { ...figures, period, previousPeriod: before } as Reports[ReportName];
   }
@@ -124,7 +128,7 @@ export class ReportsService {
       case "payments":
         return paymentsReport(this.db, period, before, live);
       case "stock":
-        return stockReport(this.db, period);
+        return stockReport(this.db, period, live);
     }
   }
 

@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database";
 import { addDays, type ReportPeriod } from "./report-period.shared";
-import { periodBindings, placedIn } from "./report-sql";
+import { PRODUCT_DAYS, periodRowsOf, type LiveDays } from "./report-days";
 
 /**
  * The stock report (docs/product.md, "Reports"): the products at or below their reorder level
@@ -38,22 +38,33 @@ export type StockReport = {
 /** Days of cover are measured at this many days' sales. */
 export const COVER_WINDOW_DAYS = 30;
 
-export async function stockReport(db: Database, period: ReportPeriod): Promise<StockReport> {
-  const salesWindow = { from: addDays(period.to, -(COVER_WINDOW_DAYS - 1)), to: period.to };
+/** The days whose sales give the pace: the 30 days that end on the period's last day. */
+export function salesWindowOf(period: ReportPeriod): ReportPeriod {
+  return { from: addDays(period.to, -(COVER_WINDOW_DAYS - 1)), to: period.to };
+}
+
+/**
+ * The units sold come from the products' kept days (report-days.ts, the products report's units:
+ * lines of orders not cancelled), `live` being the window's days that are not kept: the order
+ * lines of 30 days are not read for every look at the stock.
+ */
+export async function stockReport(db: Database, period: ReportPeriod, live: LiveDays): Promise<StockReport> {
+  const salesWindow = salesWindowOf(period);
+  const sales = periodRowsOf(PRODUCT_DAYS, salesWindow, live);
   const { rows } = await db.raw<{ rows: Omit<LowStockProduct, "daysOfCover">[] }>(
     `SELECT products.id AS "productId", products.name, products.brand, products.stock,
             products.reorder_level AS "reorderLevel", COALESCE(sold.units, 0)::int AS "unitsSold",
             COALESCE(waiting.alerts, 0)::int AS "waitingAlerts"
        FROM products
-       LEFT JOIN (SELECT order_items.product_id, SUM(order_items.quantity) AS units
-                    FROM order_items JOIN orders ON orders.id = order_items.order_id
-                   WHERE orders.status <> 'Cancelled' AND ${placedIn("orders.created_at")}
+       LEFT JOIN (SELECT days.product_id, SUM(days.units) AS units
+                    FROM (${sales.sql}) days
+                   WHERE days.product_id IS NOT NULL
                    GROUP BY 1) sold ON sold.product_id = products.id
        LEFT JOIN (SELECT product_id, COUNT(*) AS alerts FROM stock_alerts WHERE state = 'waiting'
                    GROUP BY 1) waiting ON waiting.product_id = products.id
       WHERE products.stock <= products.reorder_level
       ORDER BY products.stock, products.name, products.id`,
-    periodBindings(salesWindow),
+    sales.bindings,
   );
   const series = rows
     .map((row) => ({
