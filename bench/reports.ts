@@ -27,6 +27,8 @@ const { values: args } = parseArgs({
     out: { type: "string", default: "bench/results" },
     "skip-build": { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
+    /** A comma list of row ids (e.g. `report-products-30d,report-stock-year`): only those rows run. */
+    only: { type: "string" },
   },
 });
 
@@ -54,6 +56,7 @@ async function main() {
   const duration = Number(args.duration);
   const warmup = Number(args.warmup);
   const connections = Number(args.connections);
+  const onlyRows = args.only ? new Set(args.only.split(",").map((id) => id.trim())) : null;
   if (!args["skip-build"]) buildStore();
   const loadAverageAtStart = os.loadavg();
   const database = await openBenchDatabase({ keep: args.keep! });
@@ -94,6 +97,7 @@ async function main() {
     for (const name of REPORT_NAMES) {
       for (const { range, from, to } of ranges) {
         const id = `report-${name}-${range === "year" ? "year" : "30d"}`;
+        if (onlyRows && !onlyRows.has(id)) continue;
         const waitedForIdleSeconds = await waitForIdleDatabase(database.db);
         process.stdout.write(`  ${id.padEnd(28)} `);
         const result = await runLoad({
