@@ -2,11 +2,12 @@
  * What the authorization matrix's tests share (tests/integration/authorization-matrix*.test.ts):
  * the roles and the answers expected of them, the store they ask (a customer, another customer and
  * an admin, each signed in, and the things they own: `withMatrixStore()` registers the hooks that
- * set the bindings below), and how an answer is checked. The rows themselves are
- * authorization-matrix-rows.ts.
+ * set the bindings below), and how a row is asked and its answer checked (`testEveryRow`,
+ * `expectMatrixAnswer`). The rows themselves are authorization-matrix-rows.ts.
  */
-import { afterAll, beforeAll, expect } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../server/modules/accounts/passwords";
+import { databaseFingerprint } from "./db-fingerprint";
 import { TestClient } from "./http-client";
 import { insertProducts } from "./fixtures";
 import { plainImage } from "./photos";
@@ -74,7 +75,7 @@ export const victimProduct = async (fixtures: Fixtures) => ({ productId: await f
 export const victimUser = async (fixtures: Fixtures) => ({ userId: await fixtures.victimUser() });
 export const victimOrder = async (fixtures: Fixtures) => ({ orderId: await fixtures.victimOrder() });
 
-export function concretePath(template: string, params: Record<string, string>): string {
+function concretePath(template: string, params: Record<string, string>): string {
   return template.replace(/:(\w+)|\*$/g, (match, name: string | undefined) => {
     const value = params[name ?? "*"];
     if (value === undefined) throw new Error(`No value for ${match} in ${template}: give the row params`);
@@ -237,12 +238,74 @@ export function withMatrixStore() {
   });
 }
 
-export function expectAnswer(
-  context: string,
-  response: { status: number; headers: Headers },
-  answer: Answer,
-  path: string,
-) {
+/** One row of the matrix as one role asks it: the request made concrete, and the answer it should get. */
+export type MatrixCase = {
+  role: Role;
+  method: string;
+  /** The path as the route table writes it, with its parameters. */
+  template: string;
+  path: string;
+  answer: Answer;
+  /** Who asks what, for the messages of failed checks. */
+  context: string;
+};
+
+/**
+ * The tests of a matrix: for each row a describe titled `rowTitle` ("%s" is the row's key,
+ * "METHOD /template"), in it a test for each role, which `ask`s the row's case. The path's
+ * parameters come from the row's own params, else the defaults by name (`defaultParams`: PAGE_PARAMS
+ * or API_PARAMS of authorization-matrix-rows.ts).
+ */
+export function testEveryRow(
+  matrix: Record<string, Row>,
+  rowTitle: string,
+  defaultParams: (fixtures: Fixtures) => Record<string, string>,
+  ask: (request: MatrixCase, matrixRow: Row) => Promise<void>,
+): void {
+  describe("the authorization matrix", () => {
+    describe.each(Object.entries(matrix))(rowTitle, (key, matrixRow) => {
+      it.each(ROLES)("as %s", async (role) => {
+        await ask(await matrixCase(key, matrixRow, role, defaultParams), matrixRow);
+      });
+    });
+  });
+}
+
+async function matrixCase(
+  key: string,
+  matrixRow: Row,
+  role: Role,
+  defaultParams: (fixtures: Fixtures) => Record<string, string>,
+): Promise<MatrixCase> {
+  const [method, template] = key.split(" ") as [string, string];
+  const params = { ...defaultParams(fixtures), ...(await matrixRow.params?.(fixtures)) };
+  const path = concretePath(template, params);
+  return { role, method, template, path, answer: matrixRow.answers[role], context: `${role} ${method} ${path}` };
+}
+
+/**
+ * Sends the case's request and checks what every answer of the matrix must: the status or
+ * redirect expected, no other user's private text, and a refused write leaves the database as it
+ * was. Whatever the request needs that writes (a bearer token, a session) is made before this is
+ * called, so that it is not taken for a change the request made. `alsoCheck` adds what one kind
+ * of route promises beyond that (the API's OpenAPI document and error envelope).
+ */
+export async function expectMatrixAnswer(
+  request: MatrixCase,
+  send: () => Promise<Response>,
+  alsoCheck?: (response: Response, text: string) => Promise<void>,
+): Promise<void> {
+  const { role, method, path, answer, context } = request;
+  const before = method !== "GET" && isRefusal(answer) ? await databaseFingerprint(server) : null;
+  const response = await send();
+  expectAnswer(context, response, answer, path);
+  const text = await response.text();
+  await alsoCheck?.(response, text);
+  expectNoLeak(context, role, text);
+  if (before) expect(await databaseFingerprint(server), `${context} changed the database`).toEqual(before);
+}
+
+function expectAnswer(context: string, response: { status: number; headers: Headers }, answer: Answer, path: string) {
   const location = response.headers.get("location");
   if (typeof answer === "number") {
     expect(response.status, `${context}: status (location ${location})`).toBe(answer);
@@ -260,10 +323,10 @@ export function expectAnswer(
 }
 
 /** Changes nothing: refusals, and an empty form or body that is refused. */
-export const isRefusal = (answer: Answer) =>
+const isRefusal = (answer: Answer) =>
   answer === "login" || answer === "home" || (typeof answer === "number" && answer >= 400);
 
-export function expectNoLeak(context: string, role: Role, text: string) {
+function expectNoLeak(context: string, role: Role, text: string) {
   if (role === "admin") return;
   for (const owner of ["customer", "other", "admin"] as const) {
     if (owner === role) continue;
