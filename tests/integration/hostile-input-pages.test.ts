@@ -8,7 +8,6 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import routeConfig from "../../app/routes";
 import { databaseFingerprint } from "../support/db-fingerprint";
 import { TestClient } from "../support/http-client";
 import {
@@ -28,30 +27,9 @@ import {
   STACK_OR_SQL,
   withHostileInputStore,
 } from "../support/hostile-input";
-import { loadServerBuild } from "../support/test-server";
+import { pageRoutes } from "../support/page-routes";
 
 withHostileInputStore();
-
-type ConfigRoute = { path?: string; index?: boolean; file: string; children?: ConfigRoute[] };
-function configRoutes(routes: ConfigRoute[], parent = ""): { path: string; file: string }[] {
-  return routes.flatMap((route) => {
-    const path = route.index || !route.path ? parent : `${parent}/${route.path}`.replace(/\/+/g, "/");
-    return [
-      ...(route.path !== undefined || route.index ? [{ path: path || "/", file: route.file }] : []),
-      ...configRoutes(route.children ?? [], path),
-    ];
-  });
-}
-
-/** Every page of app/routes.ts, with whether it has a form action. */
-async function pages(): Promise<{ path: string; hasAction: boolean }[]> {
-  const build = await (await loadServerBuild()).loadPageBuild();
-  return configRoutes(routeConfig as ConfigRoute[]).map(({ path, file }) => ({
-    path,
-    hasAction:
-      typeof (build.routes[file.replace(/\.[jt]sx?$/, "")]?.module as { action?: unknown })?.action === "function",
-  }));
-}
 
 /** The names the store's forms use, so that hostile values reach the fields the actions read. */
 const FORM_FIELDS = [
@@ -276,11 +254,11 @@ const realPageId = (name: string) =>
 
 describe("every page form under hostile input", PROPERTY_TIMEOUT, () => {
   it("has form actions to test (read from app/routes.ts)", async () => {
-    expect((await pages()).filter((page) => page.hasAction).length).toBeGreaterThanOrEqual(12);
+    expect((await pageRoutes()).filter((page) => page.hasAction).length).toBeGreaterThanOrEqual(12);
   });
 
   it("answers each form action with a form refusal or a redirect, never 5xx, and a refusal changes nothing", async () => {
-    const actions = (await pages()).filter((page) => page.hasAction);
+    const actions = (await pageRoutes()).filter((page) => page.hasAction);
     const examples = VALID_FORMS();
     const asText = (form: Record<string, unknown>) =>
       Object.fromEntries(
@@ -374,7 +352,7 @@ describe("every page form under hostile input", PROPERTY_TIMEOUT, () => {
   });
 
   it("answers every page's GET with hostile queries and ids with a page, a redirect or 404, never 5xx", async () => {
-    const all = await pages();
+    const all = await pageRoutes();
     const request = fc.record({
       page: fc.constantFrom(...all),
       ids: fc.record({

@@ -3,12 +3,11 @@
  * refused on every action.
  */
 import { describe, expect, it } from "vitest";
-import routeConfig from "../../app/routes";
 import { databaseFingerprint } from "../support/db-fingerprint";
 import { TestClient } from "../support/http-client";
 import { insertProducts } from "../support/fixtures";
 import { insertCheapUser, server, signedIn, withSecurityStore } from "../support/security-store";
-import { loadServerBuild } from "../support/test-server";
+import { pageRoutes } from "../support/page-routes";
 
 withSecurityStore();
 
@@ -115,24 +114,9 @@ describe("no open redirect", () => {
 
 // ---- Cross-site form posts ----
 
-type ConfigRoute = { path?: string; index?: boolean; file: string; children?: ConfigRoute[] };
-function configRoutes(routes: ConfigRoute[], parent = ""): { path: string; file: string }[] {
-  return routes.flatMap((route) => {
-    const path = route.index || !route.path ? parent : `${parent}/${route.path}`.replace(/\/+/g, "/");
-    return [
-      ...(route.path !== undefined || route.index ? [{ path: path || "/", file: route.file }] : []),
-      ...configRoutes(route.children ?? [], path),
-    ];
-  });
-}
-
 describe("cross-site form posts", () => {
   it("are refused with 403 on every page with a form action, changing nothing, signed in or not", async () => {
-    const build = await (await loadServerBuild()).loadPageBuild();
-    const actions = configRoutes(routeConfig as ConfigRoute[]).filter(
-      ({ file }) =>
-        typeof (build.routes[file.replace(/\.[jt]sx?$/, "")]?.module as { action?: unknown })?.action === "function",
-    );
+    const actions = (await pageRoutes()).filter((page) => page.hasAction);
     expect(actions.length).toBeGreaterThanOrEqual(12);
     const [productId] = await insertProducts(server, [{ name: "Cross Site Watch", stock: 5 }]);
     const admin = await signedIn("admin@security.test", "adminpass1");

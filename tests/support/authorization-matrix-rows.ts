@@ -17,7 +17,6 @@
  * authorization-matrix-api.test.ts.
  */
 import type { Express } from "express";
-import routeConfig from "../../app/routes";
 import {
   ADMIN_PAGE,
   everyone,
@@ -30,7 +29,7 @@ import {
   type Fixtures,
   type Row,
 } from "./authorization-matrix";
-import { loadServerBuild } from "./test-server";
+import { pageRoutes } from "./page-routes";
 
 /**
  * Pages, keyed by method and the path as app/routes.ts writes it. Form posts send an empty form
@@ -324,27 +323,9 @@ export const API_PARAMS = (fixtures: Fixtures): Record<string, string> => ({
 
 // ---- The route tables ----
 
-type ConfigRoute = { id?: string; path?: string; index?: boolean; file: string; children?: ConfigRoute[] };
-
-/** Every route of app/routes.ts with its full path, nested routes included. */
-function configRoutes(routes: ConfigRoute[], parent = ""): { path: string; file: string; id?: string }[] {
-  return routes.flatMap((route) => {
-    const path = route.index || !route.path ? parent : `${parent}/${route.path}`.replace(/\/+/g, "/");
-    const own = route.path !== undefined || route.index ? [{ path: path || "/", file: route.file, id: route.id }] : [];
-    return [...own, ...configRoutes(route.children ?? [], path)];
-  });
-}
-
 /** "METHOD path" of every page request: GET for each route, POST for each route with an action. */
 export async function pageRouteKeys(): Promise<string[]> {
-  const build = await (await loadServerBuild()).loadPageBuild();
-  return configRoutes(routeConfig as ConfigRoute[]).flatMap(({ path, file, id: given }) => {
-    // A file serving two paths has an id of its own for each (app/routes.ts).
-    const id = given ?? file.replace(/\.[jt]sx?$/, "");
-    const module = build.routes[id]?.module as { action?: unknown } | undefined;
-    if (!module) throw new Error(`app/routes.ts names ${file}, which the build does not have (rebuild?)`);
-    return [`GET ${path}`, ...(typeof module.action === "function" ? [`POST ${path}`] : [])];
-  });
+  return (await pageRoutes()).flatMap(({ path, hasAction }) => [`GET ${path}`, ...(hasAction ? [`POST ${path}`] : [])]);
 }
 
 type Layer = {
