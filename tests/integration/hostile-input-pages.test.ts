@@ -19,8 +19,8 @@ import {
   hostileString,
   ids,
   mutatedOne,
-  mutatedQuery,
   product,
+  requestPath,
   PROPERTY_TIMEOUT,
   RUNS,
   server,
@@ -236,9 +236,6 @@ function posterFor(path: string): TestClient {
   return customer;
 }
 
-function concrete(template: string, value: (name: string) => string): string {
-  return template.replace(/:(\w+)|\*$/g, (_match, name: string | undefined) => encodeURIComponent(value(name ?? "*")));
-}
 const realPageId = (name: string) =>
   (
     ({
@@ -251,6 +248,17 @@ const realPageId = (name: string) =>
       "*": "nowhere",
     }) as Record<string, string>
   )[name] ?? "x";
+
+/** A hostile value for each parameter a page's path has (realPageId's names). */
+const hostilePathIds = fc.record({
+  productId: hostileId,
+  orderId: hostileId,
+  userId: hostileId,
+  discountId: hostileId,
+  returnId: hostileId,
+  file: hostileId,
+  "*": hostileId,
+});
 
 describe("every page form under hostile input", PROPERTY_TIMEOUT, () => {
   it("has form actions to test (read from app/routes.ts)", async () => {
@@ -271,15 +279,7 @@ describe("every page form under hostile input", PROPERTY_TIMEOUT, () => {
       fc.record({
         page: fc.constant(page),
         // Deletions get hostile ids only, so that the fixtures stay.
-        hostileIds: fc.record({
-          productId: hostileId,
-          orderId: hostileId,
-          userId: hostileId,
-          discountId: hostileId,
-          returnId: hostileId,
-          file: hostileId,
-          "*": hostileId,
-        }),
+        hostileIds: hostilePathIds,
         useRealIds: fc.boolean(),
         form: (examples[page.path]
           ? fc.oneof(hostileForm, mutatedOne(examples[page.path]!).map(asText))
@@ -290,7 +290,7 @@ describe("every page form under hostile input", PROPERTY_TIMEOUT, () => {
     await fc.assert(
       fc.asyncProperty(request, async ({ page, hostileIds, useRealIds, form }) => {
         const realAllowed = useRealIds && !page.path.endsWith("/delete");
-        const path = concrete(page.path, (name) =>
+        const path = requestPath(page.path, (name) =>
           realAllowed ? realPageId(name) : hostileIds[name as keyof typeof hostileIds],
         );
         const client = posterFor(page.path);
@@ -355,23 +355,13 @@ describe("every page form under hostile input", PROPERTY_TIMEOUT, () => {
     const all = await pageRoutes();
     const request = fc.record({
       page: fc.constantFrom(...all),
-      ids: fc.record({
-        productId: hostileId,
-        orderId: hostileId,
-        userId: hostileId,
-        discountId: hostileId,
-        returnId: hostileId,
-        file: hostileId,
-        "*": hostileId,
-      }),
-      query: fc.oneof(hostileQuery, mutatedQuery),
+      ids: hostilePathIds,
+      query: hostileQuery,
       asAdmin: fc.boolean(),
     });
     await fc.assert(
       fc.asyncProperty(request, async ({ page, ids: pageIds, query, asAdmin }) => {
-        let path = concrete(page.path, (name) => pageIds[name as keyof typeof pageIds]);
-        const search = new URLSearchParams(query).toString();
-        if (search) path += `?${search}`;
+        const path = requestPath(page.path, (name) => pageIds[name as keyof typeof pageIds], query);
         const response = await (asAdmin ? admin : customer).get(path);
         const text = await response.text();
         expect(response.status, `GET ${path.slice(0, 300)} ${text.slice(0, 300)}`).toBeLessThan(500);

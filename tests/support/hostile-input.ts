@@ -196,7 +196,8 @@ export function mutatedOne(example: Record<string, unknown>): fc.Arbitrary<Recor
     });
 }
 
-export const hostileQuery = fc.array(
+/** Query pairs made up: names the list calls read or hostile ones, hostile values. */
+const randomQuery = fc.array(
   fc.tuple(
     fc.oneof(
       fc.constantFrom(
@@ -222,7 +223,7 @@ export const hostileQuery = fc.array(
 );
 
 /** A good list query (every parameter the list calls read) with one value made hostile. */
-export const mutatedQuery: fc.Arbitrary<[string, string][]> = mutatedOne({
+const mutatedQuery: fc.Arbitrary<[string, string][]> = mutatedOne({
   page: "1",
   limit: "10",
   search: "watch",
@@ -235,6 +236,21 @@ export const mutatedQuery: fc.Arbitrary<[string, string][]> = mutatedOne({
 }).map((query) =>
   Object.entries(query).map(([key, value]) => [key, typeof value === "string" ? value : (JSON.stringify(value) ?? "")]),
 );
+
+/** A query for any call or page: made up, or a good one with one value made hostile. */
+export const hostileQuery = fc.oneof(randomQuery, mutatedQuery);
+
+/**
+ * The path of a request: the route's template with each parameter (and a final "*") filled by
+ * `valueOf`, encoded, then the query, when it has any pairs.
+ */
+export function requestPath(template: string, valueOf: (name: string) => string, query: [string, string][] = []) {
+  const path = template.replace(/:(\w+)|\*$/g, (_match, name: string | undefined) =>
+    encodeURIComponent(valueOf(name ?? "*")),
+  );
+  const search = new URLSearchParams(query).toString();
+  return search ? `${path}?${search}` : path;
+}
 
 export const STACK_OR_SQL =
   /\bat [\w.<>]+ \(|node_modules|TypeError|ReferenceError|SyntaxError|knex|\bpg_|violates|relation "|syntax error at/i;
