@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
+import { FakeHttpServer, type ReceivedRequest } from "./fake-http-server";
 
 /**
  * Local fakes of the two messaging APIs the store speaks, answering in their documented formats,
@@ -10,51 +10,24 @@ import type { AddressInfo } from "node:net";
  */
 
 /** A request as a fake received it. */
-export type FakeRequest = { method: string; path: string; headers: http.IncomingHttpHeaders; body: string };
+export type FakeRequest = ReceivedRequest;
 
 /** What a fake answers next: success, an error of the API's with its status, or down. */
 export type FakeMode =
   { kind: "ok" } | { kind: "error"; status: number; code: number; message: string } | { kind: "down" };
 
-abstract class FakeApi {
+abstract class FakeApi extends FakeHttpServer {
   readonly requests: FakeRequest[] = [];
   mode: FakeMode = { kind: "ok" };
-  private server: http.Server | null = null;
-  port = 0;
 
   protected abstract answer(request: FakeRequest): { status: number; body: unknown };
 
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (chunk: Buffer) => chunks.push(chunk));
-      req.on("end", () => {
-        const request = {
-          method: req.method ?? "",
-          path: req.url ?? "",
-          headers: req.headers,
-          body: Buffer.concat(chunks).toString("utf8"),
-        };
-        this.requests.push(request);
-        const { status, body } =
-          this.mode.kind === "down" ? { status: 503, body: { message: "Service Unavailable" } } : this.answer(request);
-        res.writeHead(status, { "content-type": "application/json" });
-        res.end(JSON.stringify(body));
-      });
-    });
-    this.server.listen(0, "127.0.0.1");
-    await new Promise<void>((resolve) => this.server!.once("listening", () => resolve()));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  protected receive(request: FakeRequest, res: http.ServerResponse): void {
+    this.requests.push(request);
+    const { status, body } =
+      this.mode.kind === "down" ? { status: 503, body: { message: "Service Unavailable" } } : this.answer(request);
+    res.writeHead(status, { "content-type": "application/json" });
+    res.end(JSON.stringify(body));
   }
 }
 
@@ -84,7 +57,7 @@ export class FakeWhatsAppCloud extends FakeApi {
       },
     });
     if (request.headers.authorization !== `Bearer ${this.token}`) return error(401, 190, "Invalid OAuth access token.");
-    if (request.method !== "POST" || request.path !== `/${this.phoneNumberId}/messages`) {
+    if (request.method !== "POST" || request.url !== `/${this.phoneNumberId}/messages`) {
       return error(400, 100, "Unsupported post request.", "GraphMethodException");
     }
     if (this.mode.kind === "error") return error(this.mode.status, this.mode.code, this.mode.message);
@@ -125,7 +98,7 @@ export class FakeTwilio extends FakeApi {
     });
     const expected = `Basic ${Buffer.from(`${this.accountSid}:${this.authToken}`).toString("base64")}`;
     if (request.headers.authorization !== expected) return error(401, 20003, "Authenticate");
-    if (request.path !== `/2010-04-01/Accounts/${this.accountSid}/Messages.json`) {
+    if (request.url !== `/2010-04-01/Accounts/${this.accountSid}/Messages.json`) {
       return error(404, 20404, "The requested resource was not found");
     }
     if (this.mode.kind === "error") return error(this.mode.status, this.mode.code, this.mode.message);

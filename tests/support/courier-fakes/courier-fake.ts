@@ -1,12 +1,13 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
+import { FakeHttpServer, type ReceivedRequest } from "../fake-http-server";
 
 /**
  * What the couriers' fakes share (postex.ts, leopards.ts beside this file): a local HTTP server
- * that keeps the consignments booked on it, records every request, and can be told to refuse (an
- * error in the API's own envelope), to be slow (do the work, then answer after `ms`: a client that
- * gave up meanwhile never hears that its parcel was booked, as with a real server) or to be down
- * (503), and the test-only control paths a journey moves parcels through.
+ * (tests/support/fake-http-server.ts) that keeps the consignments booked on it, records every
+ * request, and can be told to refuse (an error in the API's own envelope), to be slow (do the
+ * work, then answer after `ms`: a client that gave up meanwhile never hears that its parcel was
+ * booked, as with a real server) or to be down (503), and the test-only control paths a journey
+ * moves parcels through.
  */
 
 export type FakeRequest = {
@@ -32,71 +33,48 @@ export type FakeConsignment = {
   statuses: FakeStatus[];
 };
 
-export abstract class CourierFake {
+export abstract class CourierFake extends FakeHttpServer {
   readonly requests: FakeRequest[] = [];
   readonly consignments: FakeConsignment[] = [];
   mode: CourierFakeMode = { kind: "ok" };
-  private server: http.Server | null = null;
-  port = 0;
 
   protected abstract answer(request: FakeRequest): { status: number; body: unknown; contentType?: string };
 
-  /** Listens on `port` (0: any free one, as the integration tests want). */
-  async start(port = 0): Promise<this> {
-    this.server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (chunk: Buffer) => chunks.push(chunk));
-      req.on("end", () => {
-        const url = new URL(req.url ?? "/", "http://fake");
-        const raw = Buffer.concat(chunks).toString("utf8");
-        const request: FakeRequest = {
-          method: req.method ?? "",
-          path: url.pathname,
-          headers: req.headers,
-          query: url.searchParams,
-          body: {},
-        };
-        // JSON or form fields: one Leopards integration posts forms (docs/couriers.md).
-        if (raw) {
-          request.body = (req.headers["content-type"] ?? "").includes("json")
-            ? (JSON.parse(raw) as Record<string, unknown>)
-            : Object.fromEntries(new URLSearchParams(raw));
-        }
-        if (request.path.startsWith(CONTROL_PATH)) {
-          const { status, body } = this.control(request);
-          res.writeHead(status, { "content-type": "application/json" });
-          res.end(JSON.stringify(body));
-          return;
-        }
-        this.requests.push(request);
-        if (this.mode.kind === "down") {
-          res.writeHead(503, { "content-type": "text/html" });
-          res.end("<html><body>503 Service Temporarily Unavailable</body></html>");
-          return;
-        }
-        const { status, body, contentType } = this.answer(request);
-        const send = () => {
-          if (res.destroyed) return;
-          res.writeHead(status, { "content-type": contentType ?? "application/json" });
-          res.end(Buffer.isBuffer(body) ? body : JSON.stringify(body));
-        };
-        if (this.mode.kind === "slow") setTimeout(send, this.mode.ms);
-        else send();
-      });
-    });
-    this.server.listen(port, "127.0.0.1");
-    await new Promise<void>((resolve) => this.server!.once("listening", () => resolve()));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  protected receive(received: ReceivedRequest, res: http.ServerResponse): void {
+    const url = new URL(received.url || "/", "http://fake");
+    const request: FakeRequest = {
+      method: received.method,
+      path: url.pathname,
+      headers: received.headers,
+      query: url.searchParams,
+      body: {},
+    };
+    // JSON or form fields: one Leopards integration posts forms (docs/couriers.md).
+    if (received.body) {
+      request.body = (received.headers["content-type"] ?? "").includes("json")
+        ? (JSON.parse(received.body) as Record<string, unknown>)
+        : Object.fromEntries(new URLSearchParams(received.body));
+    }
+    if (request.path.startsWith(CONTROL_PATH)) {
+      const { status, body } = this.control(request);
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(body));
+      return;
+    }
+    this.requests.push(request);
+    if (this.mode.kind === "down") {
+      res.writeHead(503, { "content-type": "text/html" });
+      res.end("<html><body>503 Service Temporarily Unavailable</body></html>");
+      return;
+    }
+    const { status, body, contentType } = this.answer(request);
+    const send = () => {
+      if (res.destroyed) return;
+      res.writeHead(status, { "content-type": contentType ?? "application/json" });
+      res.end(Buffer.isBuffer(body) ? body : JSON.stringify(body));
+    };
+    if (this.mode.kind === "slow") setTimeout(send, this.mode.ms);
+    else send();
   }
 
   /** The calls made to one of the API's methods (a path ending). */
