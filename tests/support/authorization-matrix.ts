@@ -110,6 +110,20 @@ export async function signedIn(role: Exclude<Role, "guest">) {
   return client;
 }
 
+/** An order of one watch, placed by the customer, to the customer's private street. */
+async function customerOrder(productId: string) {
+  await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
+  return server.services.checkout.placeOrder(credentials.customer.id!, {
+    address: {
+      street: "Customer Private Lane",
+      city: "Lahore",
+      state: "Punjab",
+      zipCode: "54000",
+      country: "Pakistan",
+    },
+  });
+}
+
 export function withMatrixStore() {
   beforeAll(async () => {
     server = await startTestServer();
@@ -135,16 +149,7 @@ export function withMatrixStore() {
       bytes: await plainImage(200, 200),
       truncated: false,
     });
-    await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
-    const order = await server.services.checkout.placeOrder(credentials.customer.id!, {
-      address: {
-        street: "Customer Private Lane",
-        city: "Lahore",
-        state: "Punjab",
-        zipCode: "54000",
-        country: "Pakistan",
-      },
-    });
+    const order = await customerOrder(productId!);
     // A screenshot for the customer's order, stored as the flow stores one: who may see it is
     // decided by who asks, not by the order's payment.
     const screenshotBytes = await plainImage(120, 240, "webp");
@@ -156,16 +161,7 @@ export function withMatrixStore() {
       thumbnail: screenshotBytes,
     });
     // A second order of the customer, delivered, with a return asked for.
-    await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
-    const delivered = await server.services.checkout.placeOrder(credentials.customer.id!, {
-      address: {
-        street: "Customer Private Lane",
-        city: "Lahore",
-        state: "Punjab",
-        zipCode: "54000",
-        country: "Pakistan",
-      },
-    });
+    const delivered = await customerOrder(productId!);
     await server.services.fulfilment.updateStatus(delivered._id, { status: "Delivered" });
     const orderReturn = await server.services.returns.requestReturn(credentials.customer.id!, delivered._id, {
       items: [{ productId, quantity: 1 }],
@@ -173,16 +169,7 @@ export function withMatrixStore() {
     });
     // A pending review with a photo, of a watch of its own delivered to the customer.
     const [reviewedProductId] = await insertProducts(server, [{ name: "Matrix Reviewed Watch", stock: 5 }]);
-    await server.services.cart.addItem(credentials.customer.id!, { productId: reviewedProductId, quantity: 1 });
-    const reviewedOrder = await server.services.checkout.placeOrder(credentials.customer.id!, {
-      address: {
-        street: "Customer Private Lane",
-        city: "Lahore",
-        state: "Punjab",
-        zipCode: "54000",
-        country: "Pakistan",
-      },
-    });
+    const reviewedOrder = await customerOrder(reviewedProductId!);
     await server.services.fulfilment.updateStatus(reviewedOrder._id, { status: "Delivered" });
     const review = await server.services.reviews.submitReview(
       credentials.customer.id!,
@@ -202,16 +189,7 @@ export function withMatrixStore() {
       returnId: orderReturn._id,
       soldOutProductId: soldOutProductId!,
       async victimOrder() {
-        await server.services.cart.addItem(credentials.customer.id!, { productId, quantity: 1 });
-        const victim = await server.services.checkout.placeOrder(credentials.customer.id!, {
-          address: {
-            street: "Customer Private Lane",
-            city: "Lahore",
-            state: "Punjab",
-            zipCode: "54000",
-            country: "Pakistan",
-          },
-        });
+        const victim = await customerOrder(productId!);
         return victim._id;
       },
       photoFile: withPhoto.images[0]!.url.split("/photos/")[1]!,
