@@ -190,3 +190,21 @@ export function clusterCpuMs(postmasterPid: number): number {
   }
   return total;
 }
+
+/**
+ * Waits until a process has been idle (under a tenth of a CPU) for a second, at most
+ * `maxMs`: a store just started reads the filters' index of a large catalogue (several seconds
+ * of CPU), and a warm-up begun meanwhile would count it. Answers the seconds waited.
+ */
+export async function waitUntilIdle(pid: number, maxMs = 60_000): Promise<number> {
+  const started = Date.now();
+  let quietSamples = 0;
+  let before = cpuMs(pid);
+  while (quietSamples < 4 && Date.now() - started < maxMs) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = cpuMs(pid);
+    quietSamples = now - before < 25 ? quietSamples + 1 : 0;
+    before = now;
+  }
+  return (Date.now() - started) / 1000;
+}

@@ -14,7 +14,7 @@ import { FakeWhatsAppCloud, messagingSettings } from "../tests/support/messaging
 import { openBenchDatabase, seedBenchData, timeSearchTerms } from "./database";
 import { warmUp, type LoadPlan, type LoadResult } from "./load";
 import { readBenchOptions } from "./options";
-import { buildBaseline, buildStore, ROOT, startBaseline, startStore, type Started } from "./processes";
+import { buildBaseline, buildStore, ROOT, startBaseline, startStore, waitUntilIdle, type Started } from "./processes";
 import { summariseProfiles } from "./profile";
 import type { BenchResult } from "./report";
 import { gitCommit, machine, writeResults } from "./result-files";
@@ -158,6 +158,10 @@ async function main() {
         databaseUrl: largeDatabase.url,
         nodeFlags: options.cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
       });
+      const waited = await waitUntilIdle(store.pid);
+      console.log(
+        `The store read the filters' index of ${large.toLocaleString("en")} products in ${waited.toFixed(1)} s.`,
+      );
       const largeCommon = { ...common, postmasterPid: largeDatabase.postmasterPid };
       for (const plan of largeCataloguePlans(largeCommon, options.encoding, store, large)) {
         if (!only || only.has(plan.id)) await measure(plan);

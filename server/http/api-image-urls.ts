@@ -4,25 +4,32 @@ import { absoluteSiteUrl } from "../modules/shared/site-url.shared";
  * Every `imageUrl`, and every `url` of an `images` list (a photo's variants), in an API answer
  * made absolute: clients run on other origins, where a site path such as /images/x.svg would not
  * load. Applied once, by the router, to every answer, so a new object with an image cannot
- * forget it.
+ * forget it. A copy: the answer's objects may be kept elsewhere (a cache) and are not changed.
+ * Written as plain loops, as it walks every object of every answer.
  */
 export function withAbsoluteImageUrls<T>(value: T, publicUrl: string): T {
-  if (Array.isArray(value)) return value.map((item) => withAbsoluteImageUrls(item, publicUrl)) as T;
-  if (value === null || typeof value !== "object" || value instanceof Date) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, inner]) => [
-      key,
-      key === "imageUrl" && typeof inner === "string"
-        ? absoluteSiteUrl(inner, publicUrl)
-        : key === "images" && Array.isArray(inner)
-          ? inner.map((image) => withAbsoluteImageUrls(withAbsoluteUrl(image, publicUrl), publicUrl))
-          : withAbsoluteImageUrls(inner, publicUrl),
-    ]),
-  ) as T;
+  return absoluteIn(value, publicUrl, false) as T;
 }
 
-function withAbsoluteUrl(image: unknown, publicUrl: string): unknown {
-  if (image === null || typeof image !== "object" || Array.isArray(image)) return image;
-  const { url } = image as { url?: unknown };
-  return typeof url === "string" ? { ...image, url: absoluteSiteUrl(url, publicUrl) } : image;
+/** `inImages`: the value is an item of an `images` list, whose `url` is an image's address too. */
+function absoluteIn(value: unknown, publicUrl: string, inImages: boolean): unknown {
+  if (Array.isArray(value)) {
+    const items = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) items[i] = absoluteIn(value[i], publicUrl, inImages);
+    return items;
+  }
+  if (value === null || typeof value !== "object" || value instanceof Date) return value;
+  const copy: Record<string, unknown> = {};
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    const inner = (value as Record<string, unknown>)[key];
+    if (typeof inner === "string") {
+      copy[key] = key === "imageUrl" || (inImages && key === "url") ? absoluteSiteUrl(inner, publicUrl) : inner;
+    } else if (inner === null || typeof inner !== "object") {
+      copy[key] = inner;
+    } else {
+      copy[key] = absoluteIn(inner, publicUrl, key === "images" && Array.isArray(inner));
+    }
+  }
+  return copy;
 }

@@ -217,6 +217,12 @@ export function snapshotOf(version: string, rows: ProductRow[]): Snapshot {
     groupOf[position] = group;
   });
   const column = (field: number) => grouped.map((fields) => fields[field]!);
+  // Each group's price places, ascending: counted out by group, then filled in price order.
+  const placesFrom = new Uint32Array(grouped.length + 1);
+  for (let group = 0; group < grouped.length; group++) placesFrom[group + 1] = placesFrom[group]! + sizes[group]!;
+  const pricePlaces = new Int32Array(size);
+  const filled = placesFrom.slice(0, grouped.length);
+  for (let place = 0; place < size; place++) pricePlaces[filled[groupOf[byPrice[place]!]!]!++] = place;
   const snapshot: Snapshot = {
     version,
     size,
@@ -237,6 +243,8 @@ export function snapshotOf(version: string, rows: ProductRow[]): Snapshot {
       waterResistance: Int32Array.from(column(6)),
       waterLevel: Uint8Array.from(column(7)),
       features: Uint32Array.from(column(8)),
+      placesFrom,
+      pricePlaces,
     },
     categories,
     brands,

@@ -67,6 +67,13 @@ export type Groups = {
   waterLevel: Uint8Array;
   /** One bit per WATCH_FEATURES entry. */
   features: Uint32Array;
+  /**
+   * Each group's products by their places in the price order, ascending: group g's are
+   * `pricePlaces[placesFrom[g]]` up to (not including) `pricePlaces[placesFrom[g + 1]]`. A price
+   * range counts a group's products in it by two binary searches instead of visiting each one.
+   */
+  placesFrom: Uint32Array;
+  pricePlaces: Int32Array;
 };
 
 export type Snapshot = {
@@ -188,7 +195,12 @@ export function passView(
       from,
       firstPlace(snapshot, (p) => price[p]! > maxPrice),
     );
-    if (to - from <= size - (to - from)) {
+    const visits = Math.min(to - from, size - (to - from));
+    if (groups.count * Math.log2(size + 1) * 2 < visits) {
+      for (let g = 0; g < groups.count; g++) {
+        through[g] = placesBelow(groups, g, to) - placesBelow(groups, g, from);
+      }
+    } else if (to - from <= size - (to - from)) {
       for (let place = from; place < to; place++) through[groupOf[byPrice[place]!]!]!++;
     } else {
       through.set(groups.size);
@@ -271,6 +283,19 @@ export function passView(
     total,
     ids,
   };
+}
+
+/** How many of group g's products are at a place in the price order before `place`. */
+function placesBelow(groups: Groups, g: number, place: number): number {
+  const first = groups.placesFrom[g]!;
+  let low = first;
+  let high = groups.placesFrom[g + 1]!;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (groups.pricePlaces[middle]! < place) low = middle + 1;
+    else high = middle;
+  }
+  return low - first;
 }
 
 /** The first place in the price order whose product `reaches` (which holds from some place on), else the size. */
