@@ -4,6 +4,7 @@ import {
   PERIOD_PRESETS,
   PRESET_LABELS,
   REPORT_NAMES,
+  REPORT_PAGE_SIZE_MAX,
   isReportName,
   presetOf,
   presetPeriod,
@@ -44,10 +45,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const now = new Date();
   try {
     // The products' list of the products and deliveries reports, a page at a time.
-    const report = await services.reports.report(name, { ...values, page: pageFromUrl(search) });
+    const report = await services.reports.report(name, {
+      ...values,
+      page: pageFromUrl(search),
+      limit: listLimit(search),
+    });
     return {
       name,
       values,
+      limit: listLimit(search),
       report,
       preset: presetOf(report.period, now),
       presets: PERIOD_PRESETS.map((preset) => ({ preset, ...presetPeriod(preset, now) })),
@@ -59,6 +65,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       {
         name,
         values,
+        limit: listLimit(search),
         report: null,
         preset: null,
         presets: PERIOD_PRESETS.map((preset) => ({ preset, ...presetPeriod(preset, now) })),
@@ -67,6 +74,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       { status: 400 },
     );
   }
+}
+
+/**
+ * The rows a page of a report's list shows when the address asks (`limit`, 1 to 200, as the API
+ * takes it); anything else is the default (a page forgives what the API refuses).
+ */
+function listLimit(search: URLSearchParams): number | undefined {
+  const limit = Number(search.get("limit") ?? "");
+  return Number.isInteger(limit) && limit >= 1 && limit <= REPORT_PAGE_SIZE_MAX ? limit : undefined;
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Reports", path: "/admin/reports", noindex: true });
@@ -97,11 +113,11 @@ function ReportFigures({
 }
 
 export default function ReportsPage({ loaderData }: Route.ComponentProps) {
-  const { name, values, report, preset, presets, errors } = loaderData;
+  const { name, values, limit, report, preset, presets, errors } = loaderData;
   const query = (period: { from: string; to: string }) => `from=${period.from}&to=${period.to}`;
   const current = report ? query(report.period) : "";
   const pageHref = (page: number) =>
-    `/admin/reports/${name}?${current}${values.by ? `&by=${values.by}` : ""}${page > 1 ? `&page=${page}` : ""}`;
+    `/admin/reports/${name}?${current}${values.by ? `&by=${values.by}` : ""}${limit ? `&limit=${limit}` : ""}${page > 1 ? `&page=${page}` : ""}`;
   return (
     <section className="reports">
       <h1>{`Reports: ${REPORT_TITLES[name]}`}</h1>

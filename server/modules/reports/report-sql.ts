@@ -6,6 +6,8 @@ import { validateInput } from "../shared/validation";
 import {
   GROUPINGS,
   PERIOD_MAX_DAYS,
+  REPORT_PAGE_SIZE,
+  REPORT_PAGE_SIZE_MAX,
   dateValue,
   defaultGrouping,
   periodDays,
@@ -67,11 +69,6 @@ export const reportPeriodSchema = yup.object().shape(
   // from and to each look at the other.
   [["from", "to"]],
 );
-
-/** A report's list of products is paged: this many rows unless `limit` asks for others. */
-export const REPORT_PAGE_SIZE = 50;
-/** The most rows a page of a report's list holds (the CSV download has them all). */
-export const REPORT_PAGE_SIZE_MAX = 200;
 
 /**
  * The products report's best sellers and the deliveries report's outcomes per product come a page
