@@ -1,6 +1,8 @@
 import type { ComponentProps, ReactNode } from "react";
 import type { Reports } from "../../server/modules/reports/reports.service";
 import { formatStoreDate } from "../../server/modules/shared/store-dates.shared";
+import type { Pagination } from "../../server/modules/shared/list-query";
+import { PreviousNextPages } from "../lib/list-pages";
 import { formatRupees } from "../lib/money";
 import { AdminTable, type AdminTableProps, type ListColumn } from "./admin-list";
 import { ReportChart } from "./report-chart";
@@ -80,6 +82,34 @@ const bySeries = <Row extends { period: string }>(series: readonly Row[]) => ({
   empty: "No days in this period.",
 });
 
+/**
+ * Which rows of a paged list the table shows, and links to the pages before and after: plain
+ * links, so paging needs no script.
+ */
+function ListPages({
+  pagination,
+  what,
+  href,
+}: {
+  pagination: Pagination;
+  what: string;
+  href: (page: number) => string;
+}) {
+  const { page, limit, total, totalPages } = pagination;
+  const first = (page - 1) * limit + 1;
+  const last = Math.min(page * limit, total);
+  return (
+    <>
+      {total > 0 ? (
+        <p className="report-list-count">
+          {first <= total ? `${count(first)} to ${count(last)} of ${count(total)} ${what}` : `${count(total)} ${what}`}
+        </p>
+      ) : null}
+      <PreviousNextPages page={page} totalPages={totalPages} href={href} />
+    </>
+  );
+}
+
 export function SalesView({ report }: { report: Reports["sales"] }) {
   const { totals, previous, series, by } = report;
   return (
@@ -125,8 +155,20 @@ export function SalesView({ report }: { report: Reports["sales"] }) {
   );
 }
 
-export function ProductsView({ report }: { report: Reports["products"] }) {
-  const { totals, previous, series } = report;
+export function ProductsView({
+  report,
+  pageHref,
+}: {
+  report: Reports["products"];
+  pageHref: (page: number) => string;
+}) {
+  const { totals, previous, series, pagination } = report;
+  const charted = series.slice(0, 10);
+  const firstPlace = (pagination.page - 1) * pagination.limit + 1;
+  const chartTitle =
+    firstPlace === 1
+      ? "Revenue of the 10 best sellers"
+      : `Revenue of best sellers ${count(firstPlace)} to ${count(firstPlace + charted.length - 1)}`;
   return (
     <>
       <Totals
@@ -140,16 +182,15 @@ export function ProductsView({ report }: { report: Reports["products"] }) {
         chart={{
           kind: "bar",
           money: true,
-          title: "Revenue of the 10 best sellers",
-          description: `The products that brought the most revenue in the period, before discounts: ${series
-            .slice(0, 10)
+          title: chartTitle,
+          description: `The products that brought the most revenue in the period, before discounts: ${charted
             .map((sold) => `${sold.name} ${formatRupees(sold.revenue)}`)
             .join("; ")}.`,
           xLabel: "Product",
           yLabel: "Revenue (Rs.)",
         }}
         rows={series}
-        charted={series.slice(0, 10)}
+        charted={charted}
         label={(sold) => sold.name}
         value={(sold) => sold.revenue}
         rowKey={(sold) => sold.productId ?? `deleted:${sold.name}`}
@@ -161,6 +202,7 @@ export function ProductsView({ report }: { report: Reports["products"] }) {
           { header: "Revenue", cell: (sold) => formatRupees(sold.revenue) },
         ]}
       />
+      <ListPages pagination={pagination} what="products sold" href={pageHref} />
       <Section title="Per brand">
         <AdminTable
           rows={report.brands}
@@ -199,7 +241,13 @@ const outcomeColumns = <
   { header: "Open", cell: (row: Row) => count(row.open) },
 ];
 
-export function DeliveriesView({ report }: { report: Reports["deliveries"] }) {
+export function DeliveriesView({
+  report,
+  pageHref,
+}: {
+  report: Reports["deliveries"];
+  pageHref: (page: number) => string;
+}) {
   const { totals, previous, series, by } = report;
   const groups: [string, string, Reports["deliveries"]["byCity"]][] = [
     ["Per city", "City", report.byCity],
@@ -254,6 +302,9 @@ export function DeliveriesView({ report }: { report: Reports["deliveries"] }) {
               { header: "Return-to-sender rate", cell: (row) => percent(row.returnRate) },
             ]}
           />
+          {rows === report.byProduct ? (
+            <ListPages pagination={report.pagination} what="products" href={pageHref} />
+          ) : null}
         </Section>
       ))}
     </>

@@ -4,6 +4,7 @@ import {
   PERIOD_PRESETS,
   PRESET_LABELS,
   REPORT_NAMES,
+  REPORT_PAGE_SIZE_MAX,
   isReportName,
   presetOf,
   presetPeriod,
@@ -15,6 +16,7 @@ import { formatStoreDate } from "../../server/modules/shared/store-dates.shared"
 import { requestContext } from "../context";
 import { Field, FormError } from "../lib/forms";
 import { requireAdmin } from "../lib/guards";
+import { pageFromUrl } from "../lib/list-pages";
 import { routeMeta } from "../lib/meta";
 import type { Route } from "./+types/reports";
 import { ConfirmationView, DeliveriesView, PaymentsView, ProductsView, SalesView, StockView } from "./report-views";
@@ -42,10 +44,16 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const values = { from: search.get("from") ?? "", to: search.get("to") ?? "", by: search.get("by") ?? "" };
   const now = new Date();
   try {
-    const report = await services.reports.report(name, values);
+    // The products' list of the products and deliveries reports, a page at a time.
+    const report = await services.reports.report(name, {
+      ...values,
+      page: pageFromUrl(search),
+      limit: listLimit(search),
+    });
     return {
       name,
       values,
+      limit: listLimit(search),
       report,
       preset: presetOf(report.period, now),
       presets: PERIOD_PRESETS.map((preset) => ({ preset, ...presetPeriod(preset, now) })),
@@ -57,6 +65,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       {
         name,
         values,
+        limit: listLimit(search),
         report: null,
         preset: null,
         presets: PERIOD_PRESETS.map((preset) => ({ preset, ...presetPeriod(preset, now) })),
@@ -67,16 +76,33 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   }
 }
 
+/**
+ * The rows a page of a report's list shows when the address asks (`limit`, 1 to 200, as the API
+ * takes it); anything else is the default (a page forgives what the API refuses).
+ */
+function listLimit(search: URLSearchParams): number | undefined {
+  const limit = Number(search.get("limit") ?? "");
+  return Number.isInteger(limit) && limit >= 1 && limit <= REPORT_PAGE_SIZE_MAX ? limit : undefined;
+}
+
 export const meta: Route.MetaFunction = routeMeta({ title: "Reports", path: "/admin/reports", noindex: true });
 
-function ReportFigures({ name, report }: { name: ReportName; report: Reports[ReportName] }) {
+function ReportFigures({
+  name,
+  report,
+  pageHref,
+}: {
+  name: ReportName;
+  report: Reports[ReportName];
+  pageHref: (page: number) => string;
+}) {
   switch (name) {
     case "sales":
       return <SalesView report={report as Reports["sales"]} />;
     case "products":
-      return <ProductsView report={report as Reports["products"]} />;
+      return <ProductsView report={report as Reports["products"]} pageHref={pageHref} />;
     case "deliveries":
-      return <DeliveriesView report={report as Reports["deliveries"]} />;
+      return <DeliveriesView report={report as Reports["deliveries"]} pageHref={pageHref} />;
     case "confirmation":
       return <ConfirmationView report={report as Reports["confirmation"]} />;
     case "payments":
@@ -87,9 +113,11 @@ function ReportFigures({ name, report }: { name: ReportName; report: Reports[Rep
 }
 
 export default function ReportsPage({ loaderData }: Route.ComponentProps) {
-  const { name, values, report, preset, presets, errors } = loaderData;
+  const { name, values, limit, report, preset, presets, errors } = loaderData;
   const query = (period: { from: string; to: string }) => `from=${period.from}&to=${period.to}`;
   const current = report ? query(report.period) : "";
+  const pageHref = (page: number) =>
+    `/admin/reports/${name}?${current}${values.by ? `&by=${values.by}` : ""}${limit ? `&limit=${limit}` : ""}${page > 1 ? `&page=${page}` : ""}`;
   return (
     <section className="reports">
       <h1>{`Reports: ${REPORT_TITLES[name]}`}</h1>
@@ -157,7 +185,7 @@ export default function ReportsPage({ loaderData }: Route.ComponentProps) {
               Download CSV
             </a>
           </p>
-          <ReportFigures name={name} report={report} />
+          <ReportFigures name={name} report={report} pageHref={pageHref} />
         </>
       ) : null}
     </section>

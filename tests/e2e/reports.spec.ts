@@ -10,8 +10,9 @@ import { ADMIN, adminToken, logIn, placeOrder, productsInStock, registerCustomer
  * The admin's reports, with JavaScript off and on (docs/product.md, "Reports"): /admin/reports
  * opens on sales; each of the six reports shows its chart (its title) and a table whose numbers
  * are the API's for the same days; a preset's link and a custom range (a GET form) change the
- * days; the CSV downloads. With JavaScript on, axe finds no serious or critical violation on any
- * report page (the charts' colours included).
+ * days; the products sold come a page at a time through plain links; the CSV downloads. With
+ * JavaScript on, axe finds no serious or critical violation on any report page (the charts'
+ * colours included).
  */
 
 const REPORTS = [
@@ -32,6 +33,16 @@ async function apiReport(request: APIRequestContext, token: string, name: string
   });
   expect(response.status()).toBe(200);
   return (await response.json()).data as { totals: Figures; series: Record<string, string | number | null>[] };
+}
+
+/** An API answer's envelope, for a paged report. */
+async function request(api: APIRequestContext, token: string, path: string) {
+  const response = await api.get(path, { headers: { authorization: `Bearer ${token}` } });
+  expect(response.status()).toBe(200);
+  return (await response.json()) as {
+    data: { series: { name: string }[] };
+    pagination: { page: number; limit: number; total: number };
+  };
 }
 
 /** The figure a report's page shows first among its totals, as the page writes it. */
@@ -83,8 +94,10 @@ test.describe("reports", () => {
     const js = testInfo.project.name === "js";
     // An order today, so that the reports have something of this test's run to show.
     const customer = await registerCustomer(page.request, `reports.${testInfo.project.name}`);
-    const [product] = await productsInStock(page.request, 2);
+    const [product, another] = await productsInStock(page.request, 2);
     await placeOrder(page.request, customer, product!._id);
+    // A second product sold, so that the products' list has a second page at one a page.
+    await placeOrder(page.request, customer, another!._id);
     const token = await adminToken(page.request);
 
     await logIn(page, ADMIN);
@@ -99,6 +112,25 @@ test.describe("reports", () => {
       await expect(page).toHaveURL(new RegExp(`/admin/reports/${report.name}\\?from=`));
       await seesReport(page, page.request, token, report);
     }
+
+    // The products sold, a page at a time (one a page here): plain Next and Previous links.
+    await page.goto("/admin/reports/products?limit=1");
+    if (js) await waitForHydration(page);
+    const days = await shownPeriod(page);
+    const bestSellers = page.locator("table.admin-table").first().locator("tbody tr");
+    const pageTwo = await request(
+      page.request,
+      token,
+      `/api/v1/reports/products?from=${days.from}&to=${days.to}&limit=1&page=2`,
+    );
+    await expect(page.locator(".report-list-count")).toHaveText(`1 to 1 of ${pageTwo.pagination.total} products sold`);
+    await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Next" }).click();
+    await expect(page).toHaveURL(/limit=1&page=2$/);
+    await expect(page.locator(".report-list-count")).toHaveText(`2 to 2 of ${pageTwo.pagination.total} products sold`);
+    await expect(bestSellers).toHaveCount(1);
+    await expect(bestSellers.first().locator("td").first()).toHaveText(pageTwo.data.series[0].name);
+    await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Previous" }).click();
+    await expect(page.locator(".report-list-count")).toHaveText(`1 to 1 of ${pageTwo.pagination.total} products sold`);
 
     // A preset: the last 7 days, today included.
     await page.getByRole("navigation", { name: "Reports" }).getByRole("link", { name: "Sales" }).click();

@@ -2,7 +2,8 @@
  * GET /api/v1/reports/{name} (docs/api.md, "Reports"): admins only, each report as {series,
  * totals, previous} in the document's shape (TestClient.api checks every answer against the
  * OpenAPI document), October's days counted in Karachi, bad dates a 400 naming the field, an
- * unknown report a 404. The figures themselves are proved in server/modules/reports/reports.test.ts.
+ * unknown report a 404; the products of the products and deliveries reports a page at a time, with
+ * `pagination`, and a bad page or limit a 400. The figures themselves are proved in server/modules/reports/reports.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestClient } from "../support/http-client";
@@ -82,6 +83,72 @@ describe("GET /reports/{name}", () => {
     expect(notADay.status).toBe(400);
     expect(notADay.body.errors).toEqual([{ field: "from", message: "From must be a date (YYYY-MM-DD)" }]);
     expect((await client.api("GET", `/reports/refunds?${OCTOBER}`, { token: adminToken })).status).toBe(404);
+  });
+
+  it("pages the products of the products and deliveries reports, best sellers and most lines first", async () => {
+    // June: five watches, the nth sold n times at Rs. 1,000 (one order each time, one line).
+    const { db } = server.database;
+    const ids = (
+      await db("products")
+        .insert(
+          [1, 2, 3, 4, 5].map((n) => ({
+            name: `Watch ${n}`,
+            brand: "Seiko",
+            description: "A watch",
+            category: "Men",
+            price: 1000,
+            stock: 5,
+          })),
+        )
+        .returning("id")
+    ).map((row: { id: string }) => row.id);
+    const order = { customerName: "Bilal", customerEmail: "b@reports.test", street: "2 Mall Road", city: "Lahore" };
+    const rest = { state: "Punjab", zipCode: "54000", country: "Pakistan", totalPrice: 1000, status: "Pending" };
+    for (const [index, productId] of ids.entries()) {
+      for (let sale = 0; sale <= index; sale++) {
+        const [row] = await db("orders")
+          .insert({ ...order, ...rest, createdAt: new Date(`2026-06-${10 + sale}T10:00:00Z`) })
+          .returning("id");
+        await db("order_items").insert({
+          orderId: row.id,
+          productId,
+          productName: `Watch ${index + 1}`,
+          quantity: 1,
+          unitPrice: 1000,
+        });
+      }
+    }
+    const JUNE = "from=2026-06-01&to=2026-06-30";
+
+    const second = await client.api("GET", `/reports/products?${JUNE}&page=2&limit=2`, { token: adminToken });
+    expect(second.status).toBe(200);
+    expect(second.body.data.series.map((sold: { name: string; units: number }) => [sold.name, sold.units])).toEqual([
+      ["Watch 3", 3],
+      ["Watch 2", 2],
+    ]);
+    expect(second.body.pagination).toEqual({ page: 2, limit: 2, total: 5, totalPages: 3 });
+    // The totals, the brands and the slowest movers are the whole period's, whatever the page.
+    expect(second.body.data.totals).toEqual({ units: 15, revenue: 15000, productsSold: 5 });
+    expect(second.body.data.brands).toEqual([{ brand: "Seiko", units: 15, revenue: 15000 }]);
+
+    const first = await client.api("GET", `/reports/products?${JUNE}`, { token: adminToken });
+    expect(first.body.data.series).toHaveLength(5);
+    expect(first.body.pagination).toEqual({ page: 1, limit: 50, total: 5, totalPages: 1 });
+
+    const deliveries = await client.api("GET", `/reports/deliveries?${JUNE}&page=3&limit=2`, { token: adminToken });
+    expect(deliveries.status).toBe(200);
+    expect(deliveries.body.data.byProduct).toMatchObject([{ name: "Watch 1", orders: 1, open: 1 }]);
+    expect(deliveries.body.pagination).toEqual({ page: 3, limit: 2, total: 5, totalPages: 3 });
+    expect(deliveries.body.data.totals).toMatchObject({ orders: 15, open: 15 });
+  });
+
+  it("refuses a bad page or limit with 400 naming the field", async () => {
+    const tooMany = await client.api("GET", `/reports/products?${OCTOBER}&limit=201`, { token: adminToken });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.errors).toEqual([{ field: "limit", message: "Limit must be between 1 and 200" }]);
+    const notAPage = await client.api("GET", `/reports/deliveries?${OCTOBER}&page=0`, { token: adminToken });
+    expect(notAPage.status).toBe(400);
+    expect(notAPage.body.errors).toEqual([{ field: "page", message: "Page must be at least 1" }]);
   });
 
   it("is for admins: 401 without a token, 403 for a customer", async () => {

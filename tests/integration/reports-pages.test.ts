@@ -2,7 +2,8 @@
  * The report pages (docs/product.md, "Reports"), as a browser without JavaScript sees them: the
  * sales report at /admin/reports with its SVG chart (title, description, axes in Rs. and dates)
  * and the table of the same numbers, each report's page, the period's GET form with a bad date
- * refused beside its field and the typed value kept, the CSV download, and the admin's only.
+ * refused beside its field and the typed value kept, the products' lists a page at a time with plain
+ * links, the CSV download, and the admin's only.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser } from "../support/fixtures";
@@ -68,6 +69,62 @@ describe("the report pages", () => {
       expect(page.text, name).toContain("<desc");
     }
     expect((await pageOf(admin, `/admin/reports/refunds?${OCTOBER}`)).status).toBe(404);
+  });
+
+  it("show the products sold 50 at a time, with the total and plain Next and Previous links", async () => {
+    // July: 51 watches, the nth sold once at Rs. 100 × n, in one order.
+    const { db } = server.database;
+    await db.raw(
+      `INSERT INTO products (name, brand, description, category, price, stock)
+       SELECT 'Paged watch ' || lpad(n::text, 2, '0'), 'Orient', 'A watch', 'Men', 100 * n, 5
+         FROM generate_series(1, 51) AS n`,
+    );
+    const [row] = await db("orders")
+      .insert({
+        customerName: "Bilal",
+        customerEmail: "b@report-pages.test",
+        street: "2 Mall Road",
+        city: "Lahore",
+        state: "Punjab",
+        zipCode: "54000",
+        country: "Pakistan",
+        totalPrice: 132600,
+        status: "Pending",
+        createdAt: new Date("2026-07-10T10:00:00Z"),
+      })
+      .returning("id");
+    await db.raw(
+      `INSERT INTO order_items (order_id, product_id, product_name, quantity, unit_price, position)
+       SELECT ?, id, name, 1, price, row_number() OVER (ORDER BY name) - 1 FROM products WHERE name LIKE 'Paged watch %'`,
+      [row.id],
+    );
+    const JULY = "from=2026-07-01&to=2026-07-31";
+
+    // The best sellers' table: the page's first (the slowest movers' comes later).
+    const bestSellers = (text: string) => text.slice(text.indexOf("<table"), text.indexOf("</table>"));
+    const first = await pageOf(admin, `/admin/reports/products?${JULY}`);
+    expect(first.status).toBe(200);
+    expect(first.text).toContain("1 to 50 of 51 products sold");
+    expect(bestSellers(first.text).match(/<tr>/g)).toHaveLength(51);
+    expect(bestSellers(first.text)).toContain(">Paged watch 51<");
+    expect(bestSellers(first.text)).not.toContain(">Paged watch 01<");
+    // A plain link (React Router's <Link> adds data attributes after the href).
+    const link = (href: string, label: string) =>
+      new RegExp(`<a href="${href.replaceAll("&", "&amp;").replace("?", "\\?")}"[^>]*>${label}</a>`);
+    expect(first.text).toMatch(link(`/admin/reports/products?${JULY}&page=2`, "Next"));
+
+    const second = await pageOf(admin, `/admin/reports/products?${JULY}&page=2`);
+    expect(second.text).toContain("51 to 51 of 51 products sold");
+    expect(bestSellers(second.text)).toContain(">Paged watch 01<");
+    expect(bestSellers(second.text)).not.toContain(">Paged watch 51<");
+    expect(second.text).toMatch(link(`/admin/reports/products?${JULY}`, "Previous"));
+    // The CSV download keeps every product.
+    const csv = await (await admin.get(`/admin/reports/products/export.csv?${JULY}`)).text();
+    expect(csv.trimEnd().split("\r\n")).toHaveLength(52);
+
+    const deliveries = await pageOf(admin, `/admin/reports/deliveries?${JULY}&page=2`);
+    expect(deliveries.text).toContain("51 to 51 of 51 products");
+    expect(deliveries.text).toMatch(link(`/admin/reports/deliveries?${JULY}`, "Previous"));
   });
 
   it("refuse a bad period beside its field, keeping what was typed", async () => {

@@ -1,6 +1,8 @@
 import type { Database } from "../../db/database";
 import type { ReportPeriod } from "./report-period.shared";
+import { paginationOf, type Pagination } from "../shared/list-query";
 import { PRODUCT_DAYS, periodRowsOf, type LiveDays } from "./report-days";
+import { pageBindings, type ListPage } from "./report-sql";
 
 /**
  * The products report (docs/product.md, "Reports"): units sold and their revenue per product and
@@ -26,8 +28,10 @@ export type SlowMover = { productId: string; name: string; brand: string; stock:
 export type ProductsTotals = { units: number; revenue: number; productsSold: number };
 
 export type ProductsReport = {
-  /** Best sellers first (by revenue, then units, then name). */
+  /** A page of the products sold, best sellers first (by revenue, then units, then name). */
   series: ProductSales[];
+  /** Where that page sits among every product sold (`total` is `totals.productsSold`). */
+  pagination: Pagination;
   brands: BrandSales[];
   slowestMovers: SlowMover[];
   totals: ProductsTotals;
@@ -37,72 +41,76 @@ export type ProductsReport = {
 /** The slowest movers listed: those with the fewest units sold. */
 export const SLOWEST_MOVERS = 10;
 
+/** The products sold as the report lists them; ties by today's name (a deleted product's sold one). */
+const BEST_SELLERS_FIRST = "ORDER BY revenue DESC, units DESC, sort_name, product_id";
+/** The catalogue's products by the units they sold in the period (none: 0). */
+const FEWEST_FIRST = "ORDER BY units, name, id";
+
+/**
+ * One statement (docs/decisions/2026-11-26-report-speed.md): the period's rows are added up per
+ * product once, in a materialized CTE, and the totals, the brands, the page of best sellers and
+ * the slowest movers are all taken from it; the period before is added up to its totals only.
+ * Today's product names and brands are joined to the products sold (a few hundred to a couple of
+ * thousand rows), never to the day rows.
+ */
 export async function productsReport(
   db: Database,
   period: ReportPeriod,
   previous: ReportPeriod,
   live: LiveDays,
+  list: ListPage,
 ): Promise<ProductsReport> {
-  const [series, before] = await Promise.all([productSales(db, period, live), productSales(db, previous, live)]);
-  const slowestMovers = await slowMovers(db, series);
-  const brands = new Map<string, { units: number; paisa: number }>();
-  for (const sold of series) {
-    const brand = brands.get(sold.brand) ?? { units: 0, paisa: 0 };
-    brand.units += sold.units;
-    brand.paisa += Math.round(sold.revenue * 100);
-    brands.set(sold.brand, brand);
-  }
+  const days = periodRowsOf(PRODUCT_DAYS, period, live);
+  const daysBefore = periodRowsOf(PRODUCT_DAYS, previous, live);
+  const { rows } = await db.raw<{ rows: [ProductsFigures] }>(
+    `WITH sold AS MATERIALIZED (
+            SELECT days.product_id, days.deleted_name, MAX(days.sold_name) AS name,
+                   SUM(days.units)::int AS units, SUM(days.revenue) AS revenue
+              FROM (${days.sql}) days
+             GROUP BY 1, 2
+            HAVING SUM(days.sold_lines) > 0),
+          named AS MATERIALIZED (
+            SELECT sold.product_id, sold.name, COALESCE(products.brand, '') AS brand, sold.units, sold.revenue,
+                   COALESCE(products.name, sold.name) AS sort_name
+              FROM sold LEFT JOIN products ON products.id = sold.product_id),
+          sold_before AS (
+            SELECT SUM(days.units) AS units, SUM(days.revenue) AS revenue
+              FROM (${daysBefore.sql}) days
+             GROUP BY days.product_id, days.deleted_name
+            HAVING SUM(days.sold_lines) > 0)
+     SELECT (SELECT json_build_object('units', COALESCE(SUM(units), 0), 'revenue', COALESCE(SUM(revenue), 0),
+                                      'productsSold', COUNT(*)) FROM sold) AS totals,
+            (SELECT json_build_object('units', COALESCE(SUM(units), 0), 'revenue', COALESCE(SUM(revenue), 0),
+                                      'productsSold', COUNT(*)) FROM sold_before) AS previous,
+            (SELECT COALESCE(json_agg(json_build_object('brand', brand, 'units', units, 'revenue', revenue)), '[]')
+               FROM (SELECT brand, SUM(units) AS units, SUM(revenue) AS revenue FROM named GROUP BY brand) brands) AS brands,
+            (SELECT COALESCE(json_agg(json_build_object('productId', product_id, 'name', name, 'brand', brand,
+                                                        'units', units, 'revenue', revenue) ${BEST_SELLERS_FIRST}), '[]')
+               FROM (SELECT * FROM named ${BEST_SELLERS_FIRST} LIMIT ? OFFSET ?) page) AS series,
+            (SELECT COALESCE(json_agg(json_build_object('productId', id, 'name', name, 'brand', brand, 'stock', stock,
+                                                        'units', units) ${FEWEST_FIRST}), '[]')
+               FROM (SELECT products.id, products.name, products.brand, products.stock, COALESCE(sold.units, 0) AS units
+                       FROM products LEFT JOIN sold ON sold.product_id = products.id
+                       ${FEWEST_FIRST}
+                      LIMIT ${SLOWEST_MOVERS}) slowest) AS "slowestMovers"`,
+    [...days.bindings, ...daysBefore.bindings, ...pageBindings(list)],
+  );
+  const figures = rows[0];
+  const shown = list ?? { page: 1, limit: Math.max(1, figures.totals.productsSold) };
   return {
-    series,
-    brands: [...brands]
-      .map(([brand, sold]) => ({ brand, units: sold.units, revenue: sold.paisa / 100 }))
-      .sort((a, b) => b.revenue - a.revenue || b.units - a.units || a.brand.localeCompare(b.brand)),
-    slowestMovers,
-    totals: totalsOf(series),
-    previous: totalsOf(before),
+    series: figures.series,
+    pagination: paginationOf(shown.page, shown.limit, figures.totals.productsSold),
+    brands: figures.brands.sort((a, b) => b.revenue - a.revenue || b.units - a.units || a.brand.localeCompare(b.brand)),
+    slowestMovers: figures.slowestMovers,
+    totals: figures.totals,
+    previous: figures.previous,
   };
 }
 
-async function productSales(db: Database, period: ReportPeriod, live: LiveDays): Promise<ProductSales[]> {
-  const days = periodRowsOf(PRODUCT_DAYS, period, live);
-  const { rows } = await db.raw<{ rows: (ProductSales & { revenue: string | number })[] }>(
-    `SELECT sold.product_id AS "productId", sold.name, COALESCE(products.brand, '') AS brand, sold.units, sold.revenue
-       FROM (SELECT days.product_id, days.deleted_name, MAX(days.sold_name) AS name,
-                    SUM(days.units)::int AS units, SUM(days.revenue) AS revenue
-               FROM (${days.sql}) days
-              GROUP BY 1, 2
-             HAVING SUM(days.sold_lines) > 0) sold
-       LEFT JOIN products ON products.id = sold.product_id
-      ORDER BY sold.revenue DESC, sold.units DESC, COALESCE(products.name, sold.name), sold.product_id`,
-    days.bindings,
-  );
-  return rows.map((row) => ({ ...row, name: row.name, revenue: Number(row.revenue) }));
-}
-
-/**
- * The catalogue's products with the fewest units sold, from the units of the period's series (a
- * product that sold no unit is not in it): the period's rows are added up once per report.
- */
-async function slowMovers(db: Database, series: ProductSales[]): Promise<SlowMover[]> {
-  const sold = series.filter((product) => product.productId !== null);
-  const { rows } = await db.raw<{ rows: SlowMover[] }>(
-    `SELECT products.id AS "productId", products.name, products.brand, products.stock,
-            COALESCE(sold.units, 0)::int AS units
-       FROM products
-       LEFT JOIN unnest(CAST(? AS uuid[]), CAST(? AS int[])) AS sold(product_id, units) ON sold.product_id = products.id
-      ORDER BY units, products.name, products.id
-      LIMIT ${SLOWEST_MOVERS}`,
-    [sold.map((product) => product.productId!), sold.map((product) => product.units)],
-  );
-  return rows;
-}
-
-function totalsOf(series: ProductSales[]): ProductsTotals {
-  let paisa = 0;
-  let units = 0;
-  for (const sold of series) {
-    paisa += Math.round(sold.revenue * 100);
-    units += sold.units;
-  }
-  return { units, revenue: paisa / 100, productsSold: series.length };
-}
+type ProductsFigures = {
+  totals: ProductsTotals;
+  previous: ProductsTotals;
+  brands: BrandSales[];
+  series: ProductSales[];
+  slowestMovers: SlowMover[];
+};

@@ -21,6 +21,11 @@ export type ReportPeriod = { from: string; to: string };
 export const GROUPINGS = ["day", "week", "month"] as const;
 export type Grouping = (typeof GROUPINGS)[number];
 
+/** A report's list of products is paged: this many rows unless `limit` asks for others. */
+export const REPORT_PAGE_SIZE = 50;
+/** The most rows a page of a report's list holds (the CSV download has them all). */
+export const REPORT_PAGE_SIZE_MAX = 200;
+
 /** A period may span at most this many days: a series of days stays a few hundred points long. */
 export const PERIOD_MAX_DAYS = 3 * 366;
 

@@ -53,7 +53,7 @@ const productsShape = object({
         revenue: rupees("Units at the price sold, before the order's discount"),
       }),
     ),
-    "Each product sold, best sellers first; a product deleted since has a null id",
+    "A page of the products sold (`page`, `limit`: `pagination` beside `data` counts them all), best sellers first; a product deleted since has a null id",
   ),
   brands: arrayOf(object({ brand: text(), units: count(), revenue: rupees() })),
   slowestMovers: described(
@@ -84,7 +84,10 @@ const deliveriesShape = object({
   series: arrayOf(object({ period: pointStart, ...outcomes })),
   byCity: arrayOf(outcomeGroup),
   byCourier: arrayOf(outcomeGroup),
-  byProduct: arrayOf(outcomeGroup),
+  byProduct: described(
+    arrayOf(outcomeGroup),
+    "A page of the products with a line in the period (`page`, `limit`: `pagination` beside `data` counts them all), most lines first; `orders` counts their lines",
+  ),
   shippingCostEachWay: nullable(rupees("The setting the returns were priced at")),
   totals: deliveriesTotals,
   previous: deliveriesTotals,

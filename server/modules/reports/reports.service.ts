@@ -23,7 +23,7 @@ import {
 import { reportCsv } from "./report-csv";
 import { liveDaysBetween, type LiveDays } from "./report-days";
 import { rollUpReportDays, type RollUpResult } from "./report-rollups";
-import { reportRequestOf } from "./report-sql";
+import { isPagedReport, reportRequestOf, type ListPage } from "./report-sql";
 import { salesReport } from "./sales-report";
 import { salesWindowOf, stockReport } from "./stock-report";
 import { MONEY_COLUMNS, PAID_ON_DELIVERY, REFUNDS_PAID, moneyOf } from "./report-sql";
@@ -31,6 +31,9 @@ import { MONEY_COLUMNS, PAID_ON_DELIVERY, REFUNDS_PAID, moneyOf } from "./report
 import type { Reports } from "./report-kinds";
 
 export type { Reports };
+
+/** A paged report's list: the page asked for (the API, the pages), or every row (the CSV download). */
+export type ReportLists = "paged" | "whole";
 
 export type DashboardFigures = {
   totalOrders: number;
@@ -85,14 +88,18 @@ export class ReportsService {
 
   /**
    * A report over the period asked for (`from` and `to`, YYYY-MM-DD, both included, or neither
-   * for the last 30 days; `by` day, week or month), compared with as many days before it. An
-   * unknown name is a NotFoundError; bad dates an InvalidInputError.
+   * for the last 30 days; `by` day, week or month), compared with as many days before it. The
+   * products and deliveries reports list their products a page at a time (`page`, `limit`), or
+   * all of them for `lists: "whole"` (the CSV). An unknown name is a NotFoundError; bad dates or
+   * a bad page an InvalidInputError.
    */
-  async report<Name extends ReportName>(name: Name, input: unknown): Promise<Reports[Name]>;
-  async report(name: string, input: unknown): Promise<Reports[ReportName]>;
-  async report(name: string, input: unknown): Promise<Reports[ReportName]> {
+  async report<Name extends ReportName>(name: Name, input: unknown, lists?: ReportLists): Promise<Reports[Name]>;
+  async report(name: string, input: unknown, lists?: ReportLists): Promise<Reports[ReportName]>;
+  async report(name: string, input: unknown, lists: ReportLists = "paged"): Promise<Reports[ReportName]> {
     if (!isReportName(name)) throw new NotFoundError(`No report is named ${name}`);
-    const { period, by } = reportRequestOf(input, this.clock());
+    const { period, by, list } = reportRequestOf(input, this.clock(), {
+      paged: lists === "paged" && isPagedReport(name),
+    });
     const before = previousPeriod(period);
     // The previous period ends the day before the period starts: one list covers both. The stock
     // report reads the sales of its window only.
@@ -100,14 +107,14 @@ export class ReportsService {
       name === "stock"
         ? await liveDaysBetween(this.db, salesWindowOf(period).from, period.to)
         : await liveDaysBetween(this.db, before.from, period.to);
-    const figures = await this.figures(name, period, before, by, live);
+    const figures = await this.figures(name, period, before, by, live, list);
     return { ...figures, period, previousPeriod: before } as Reports[ReportName];
   }
 
   /** A report's table as CSV (report-csv.ts), for the same input as report(). */
   async reportCsv(name: string, input: unknown): Promise<string> {
     if (!isReportName(name)) throw new NotFoundError(`No report is named ${name}`);
-    return reportCsv(name, await this.report(name, input));
+    return reportCsv(name, await this.report(name, input, "whole"));
   }
 
   /** Rolls the closed days up (report-rollups.ts): the report-rollups job. */
@@ -115,14 +122,21 @@ export class ReportsService {
     return rollUpReportDays(this.db, this.clock());
   }
 
-  private figures(name: ReportName, period: ReportPeriod, before: ReportPeriod, by: Grouping, live: LiveDays) {
+  private figures(
+    name: ReportName,
+    period: ReportPeriod,
+    before: ReportPeriod,
+    by: Grouping,
+    live: LiveDays,
+    list: ListPage,
+  ) {
     switch (name) {
       case "sales":
         return salesReport(this.db, period, before, by, live);
       case "products":
-        return productsReport(this.db, period, before, live);
+        return productsReport(this.db, period, before, live, list);
       case "deliveries":
-        return deliveriesReport(this.db, period, before, by, live);
+        return deliveriesReport(this.db, period, before, by, live, list);
       case "confirmation":
         return confirmationReport(this.db, period, before, by, live);
       case "payments":

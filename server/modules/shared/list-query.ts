@@ -26,15 +26,15 @@ export const pageParam = () =>
     .max(PAGE_MAX, `Page must be at most ${PAGE_MAX}`)
     .default(1);
 
-/** 1 to 1000 a page (admin lists ask for 1000: docs/product.md, "Limits"). */
-export const limitParam = (defaultLimit: number) =>
+/** 1 to 1000 a page (admin lists ask for 1000: docs/product.md, "Limits"), or to a list's own `max`. */
+export const limitParam = (defaultLimit: number, max: number = PAGE_SIZE_MAX) =>
   yup
     .number()
     .transform(emptyToUndefined)
     .typeError("Limit must be a number")
     .integer("Limit must be a whole number")
-    .min(1, `Limit must be between 1 and ${PAGE_SIZE_MAX}`)
-    .max(PAGE_SIZE_MAX, `Limit must be between 1 and ${PAGE_SIZE_MAX}`)
+    .min(1, `Limit must be between 1 and ${max}`)
+    .max(max, `Limit must be between 1 and ${max}`)
     .default(defaultLimit);
 
 /** Where a page of a list sits in the whole list: the one pagination of every list. */
