@@ -356,6 +356,20 @@ describe("the report-rollups job", () => {
     expect(await db("report_dirty_days").count({ marks: "*" }).first()).toEqual({ marks: 1 });
   });
 
+  it("marks each older day once for all the orders one statement changes on it", async () => {
+    const ids = [
+      await placeOrder(spec(karachi("2026-11-12T10:00:00"))),
+      await placeOrder(spec(karachi("2026-11-12T23:30:00"))),
+      await placeOrder(spec(karachi("2026-11-13T00:10:00"))),
+    ];
+    await rollUpReportDays(db, NOW);
+    await db("orders").whereIn("id", ids).update({ status: "Delivered" });
+    const marks = await db.raw<{ rows: { day: string }[] }>(
+      "SELECT to_char(day, 'YYYY-MM-DD') AS day FROM report_dirty_days ORDER BY day",
+    );
+    expect(marks.rows.map((row) => row.day)).toEqual(["2026-11-12", "2026-11-13"]);
+  });
+
   it("marks no day for today's orders, which are read live", async () => {
     await db("orders").insert({
       customerName: "Sana",
