@@ -47,6 +47,8 @@ import * as deliveryAttemptTexts from "./20261127000021_delivery_attempt_texts";
 import * as paymentScreenshots from "./20261127000030_payment_screenshots";
 import * as reportMonthProducts from "./20261128000010_report_month_products";
 import * as reportLinesMarkedPerStatement from "./20261128000020_report_lines_marked_per_statement";
+import * as reportDayConfirmationWaits from "./20261129000020_report_day_confirmation_waits";
+import * as reportOrdersMarkedPerStatement from "./20261129000021_report_orders_marked_per_statement";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -101,6 +103,8 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261127000030_payment_screenshots": paymentScreenshots,
   "20261128000010_report_month_products": reportMonthProducts,
   "20261128000020_report_lines_marked_per_statement": reportLinesMarkedPerStatement,
+  "20261129000020_report_day_confirmation_waits": reportDayConfirmationWaits,
+  "20261129000021_report_orders_marked_per_statement": reportOrdersMarkedPerStatement,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,7 +1,7 @@
 import type { Database } from "../../db/database";
 import type { Grouping, ReportPeriod } from "./report-period.shared";
-import { CONFIRMATION_DAYS, bucketOfDay, dayRowsOf, type LiveDays } from "./report-days";
-import { bucketsOf, periodBindings, placedIn, shareOf } from "./report-sql";
+import { CONFIRMATION_DAYS, CONFIRMATION_WAIT_DAYS, bucketOfDay, dayRowsOf, type LiveDays } from "./report-days";
+import { bucketsOf, periodBindings, shareOf } from "./report-sql";
 
 /**
  * The confirmation report (docs/product.md, "Reports" and "Confirming an order"): the orders
@@ -37,19 +37,12 @@ const COUNT_SUMS = `SUM(days.asked)::int AS asked, SUM(days.confirmed)::int AS c
   SUM(days.cancelled_by_customer)::int AS "cancelledByCustomer"`;
 
 /**
- * The median is not a sum of days (a day's median and count do not give a month's), so it is
- * read live, from the index of confirmed orders that holds both moments (migration
- * 20261127000010): the period's confirmed orders are read from the index alone, and only their
- * durations are sorted. A histogram of minutes per day would read less for a year but would not
- * be exact: the median is of seconds (docs/decisions/2026-11-26-report-speed.md). The seconds are
- * date_part's double precision, which percentile_cont sorts: EXTRACT gives a numeric, which it
- * converted to double precision through its text, half the median's time over a year of orders
- * (both are the same double for any wait under a day; beyond, at most one unit in the last place).
+ * The median is not a sum of days (a day's median and count do not give a month's), but the
+ * median of the period's waits is that of its days' waits put together: the kept days' waits
+ * (report-days.ts, CONFIRMATION_WAIT_DAYS) and the live days' are unnested and sorted once. A year
+ * reads 365 rows rather than every confirmed order (docs/decisions/2026-11-26-report-speed.md).
  */
-const MEDIAN_SECONDS = `percentile_cont(0.5) WITHIN GROUP (
-    ORDER BY date_part('epoch', orders.confirmation_at - orders.created_at))`;
-
-const CONFIRMED_ASKED = "orders.confirmation_status = 'confirmed' AND orders.phone IS NOT NULL";
+const MEDIAN_SECONDS = "percentile_cont(0.5) WITHIN GROUP (ORDER BY wait)";
 
 type Counted = { asked: number; confirmed: number; cancelledByCustomer: number };
 
@@ -94,14 +87,14 @@ export async function confirmationReport(
 
 async function totalsQuery(db: Database, period: ReportPeriod, live: LiveDays): Promise<ConfirmationTotals> {
   const days = dayRowsOf(CONFIRMATION_DAYS, period, live);
+  const waits = dayRowsOf(CONFIRMATION_WAIT_DAYS, period, live);
   const { rows } = await db.raw<{ rows: (Counted & { medianSeconds: number | null })[] }>(
     `SELECT COALESCE(SUM(days.asked), 0)::int AS asked, COALESCE(SUM(days.confirmed), 0)::int AS confirmed,
             COALESCE(SUM(days.cancelled_by_customer), 0)::int AS "cancelledByCustomer",
-            (SELECT ${MEDIAN_SECONDS} FROM orders
-              WHERE ${CONFIRMED_ASKED} AND ${placedIn("orders.created_at")}) AS "medianSeconds"
+            (SELECT ${MEDIAN_SECONDS} FROM (${waits.sql}) waiting, unnest(waiting.waits) AS wait) AS "medianSeconds"
        FROM (${days.sql}) days`,
     // The median's subquery comes first in the text, so its bindings do too.
-    [...periodBindings(period), ...days.bindings],
+    [...waits.bindings, ...days.bindings],
   );
   const row = rows[0]!;
   return {

@@ -42,7 +42,7 @@ beforeEach(() => freshStore());
 async function freshStore(): Promise<void> {
   await db.raw("TRUNCATE orders, products, report_rolled_days, report_dirty_days CASCADE");
   await db.raw(
-    "TRUNCATE report_day_money, report_day_outcomes, report_day_products, report_month_products, report_day_confirmations, report_day_discounts, report_day_returns",
+    "TRUNCATE report_day_money, report_day_outcomes, report_day_products, report_month_products, report_day_confirmations, report_day_confirmation_waits, report_day_discounts, report_day_returns",
   );
   products = (
     await db("products")
@@ -356,6 +356,20 @@ describe("the report-rollups job", () => {
     expect(await db("report_dirty_days").count({ marks: "*" }).first()).toEqual({ marks: 1 });
   });
 
+  it("marks each older day once for all the orders one statement changes on it", async () => {
+    const ids = [
+      await placeOrder(spec(karachi("2026-11-12T10:00:00"))),
+      await placeOrder(spec(karachi("2026-11-12T23:30:00"))),
+      await placeOrder(spec(karachi("2026-11-13T00:10:00"))),
+    ];
+    await rollUpReportDays(db, NOW);
+    await db("orders").whereIn("id", ids).update({ status: "Delivered" });
+    const marks = await db.raw<{ rows: { day: string }[] }>(
+      "SELECT to_char(day, 'YYYY-MM-DD') AS day FROM report_dirty_days ORDER BY day",
+    );
+    expect(marks.rows.map((row) => row.day)).toEqual(["2026-11-12", "2026-11-13"]);
+  });
+
   it("marks no day for today's orders, which are read live", async () => {
     await db("orders").insert({
       customerName: "Sana",
@@ -416,5 +430,59 @@ describe("the products kept per month", () => {
     expect(unitsOf(await reports.report("products", autumn))).toEqual(afterChange);
     await db("report_rolled_days").delete();
     expect(unitsOf(await reports.report("products", autumn))).toEqual(afterChange);
+  });
+});
+
+describe("the confirmed waits kept per day", () => {
+  const week = { from: "2026-11-14", to: "2026-11-20" };
+  const median = async () => (await reports.report("confirmation", week)).totals.medianMinutesToConfirm;
+  const keptWaits = async () =>
+    (
+      await db.raw<{ rows: { day: string; waits: number[] }[] }>(
+        "SELECT to_char(day, 'YYYY-MM-DD') AS day, waits FROM report_day_confirmation_waits ORDER BY day",
+      )
+    ).rows;
+
+  it("are the days' waits in seconds, and the median is of the kept and live days' waits together", async () => {
+    // Confirmed in 10, 40, 20 and 30 minutes (and 17 seconds) over three closed days and today.
+    await placeOrder(spec(karachi("2026-11-17T23:30:00"), { answer: "confirmed", answerMinutes: 10 }));
+    const eighteenth = await placeOrder(
+      spec(karachi("2026-11-18T09:00:00"), { answer: "confirmed", answerMinutes: 40 }),
+    );
+    await placeOrder(spec(karachi("2026-11-18T10:00:00"), { answer: "pending" }));
+    await placeOrder(spec(karachi("2026-11-19T00:10:00"), { answer: "confirmed", answerMinutes: 20 }));
+    await placeOrder(spec(karachi("2026-11-20T09:00:00"), { answer: "confirmed", answerMinutes: 30 }));
+    // The median falls between two days' waits: (20:17 + 30:17) / 2 = 25:17, 25.3 minutes.
+    const computed = await reports.report("confirmation", week);
+    expect(computed.totals.medianMinutesToConfirm).toBe(25.3);
+
+    await rollUpReportDays(db, NOW);
+    expect(await keptWaits()).toEqual([
+      { day: "2026-11-17", waits: [617] },
+      { day: "2026-11-18", waits: [2417] },
+      { day: "2026-11-19", waits: [1217] },
+    ]);
+    expect(await reports.report("confirmation", week)).toEqual(computed);
+    // The kept waits are what the report reads (a wait changed by hand shows): 1217, 1817, 2417, 6017.
+    await db("report_day_confirmation_waits")
+      .where({ day: "2026-11-17" })
+      .update({ waits: [6017] });
+    expect(await median()).toBe(35.3);
+    await db("report_day_confirmation_waits")
+      .where({ day: "2026-11-17" })
+      .update({ waits: [617] });
+
+    // Confirmed again in 5 minutes: the 18th is marked and read live until the job rewrites it.
+    await db("orders")
+      .where({ id: eighteenth })
+      .update({ confirmationAt: karachi("2026-11-18T09:05:17") });
+    expect(await markedDays()).toContain("2026-11-18");
+    // 317, 617, 1217, 1817: 917 seconds.
+    expect(await median()).toBe(15.3);
+    await rollUpReportDays(db, NOW);
+    expect((await keptWaits())[1]).toEqual({ day: "2026-11-18", waits: [317] });
+    expect(await median()).toBe(15.3);
+    await db("report_rolled_days").delete();
+    expect(await median()).toBe(15.3);
   });
 });
