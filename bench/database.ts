@@ -25,6 +25,12 @@ export type BenchDatabase = {
   postmasterPid: number | null;
   /** With `statementStats`: the statements' counters (pg_stat_statements), nested ones included. */
   statementStats: StatementStats | null;
+  /**
+   * The WAL segments PostgreSQL has finished and not yet archived (the `.ready` files of its
+   * pg_wal/archive_status): each is a node process compressing 16 MB beside the rows measured.
+   * Always 0 on a server of BENCH_DATABASE_URL, whose archiving is not the bench's.
+   */
+  segmentsToArchive(): number;
   close(): Promise<void>;
 };
 
@@ -100,6 +106,11 @@ export async function openBenchDatabase(options: { keep: boolean; statementStats
           },
         }
       : null,
+    segmentsToArchive() {
+      if (!clusterDir) return 0;
+      const statusDir = path.join(clusterDir, "pg_wal", "archive_status");
+      return fs.readdirSync(statusDir).filter((name) => name.endsWith(".ready")).length;
+    },
     async close() {
       await superuser?.destroy();
       await db.destroy();

@@ -33,3 +33,16 @@ export async function waitForIdleDatabase(db: Knex): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
+
+/**
+ * Waits until the cluster has archived the WAL that the seed wrote (its archive command, a node
+ * process per 16 MB segment, ran through the first rows otherwise, its CPU counted in the
+ * machine's load). Answers the seconds waited; gives up after IDLE_WAIT_MS.
+ */
+export async function waitForArchivedWal(segmentsToArchive: () => number): Promise<number> {
+  const started = Date.now();
+  while (segmentsToArchive() > 0 && Date.now() - started < IDLE_WAIT_MS) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return (Date.now() - started) / 1000;
+}

@@ -10,12 +10,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { loadConfig } from "../server/config";
+import { createLogger } from "../server/logger";
 import { hashPassword } from "../server/modules/accounts/passwords";
 import { REPORT_NAMES } from "../server/modules/reports/report-period.shared";
 import { rollUpReportDays } from "../server/modules/reports/report-rollups";
-import { BENCH_PASSWORD, openBenchDatabase, seedBenchData, seedReportOrders } from "./database";
+import { createServices } from "../server/services";
+import { BENCH_PASSWORD, openBenchDatabase, seedBenchData, seedReportOrders, type BenchDatabase } from "./database";
 import { runLoad, type LoadResult } from "./load";
-import { REPORT_P99_TARGET_MS, meetsTarget, waitForIdleDatabase } from "./report-rows";
+import { REPORT_P99_TARGET_MS, meetsTarget, waitForArchivedWal, waitForIdleDatabase } from "./report-rows";
 import { buildStore, ROOT, startStore, type Started } from "./processes";
 
 const { values: args } = parseArgs({
@@ -73,6 +76,12 @@ async function main() {
     });
     const seeded = await seedReportOrders(database.db, orders);
     console.log(`Seeded in ${seeded.seconds.toFixed(1)} s.`);
+    // The store's deadline sweeps, as its crontab has run them all year (every minute): a year of
+    // Pending orders awaiting a transfer or a confirmation is what they cancel. Left to the store
+    // started below, they cancelled a batch a minute during the rows, each marking its order's day
+    // for the next roll-up, so that later rows computed more and more of the year live.
+    const swept = await sweepDeadlines(database);
+    console.log(`The deadline sweeps cancelled ${swept} orders past their deadlines.`);
     // The store's report-rollups job at its start, as a running store has done: every closed day
     // is kept, today is computed live.
     const rollingUp = Date.now();
@@ -88,7 +97,11 @@ async function main() {
       passwordHash: await hashPassword(BENCH_PASSWORD, 4),
       role: "admin",
     });
+    const archiving = await waitForArchivedWal(() => database.segmentsToArchive());
+    console.log(`The seed's WAL archived (waited ${archiving.toFixed(1)} s).`);
     store = await startStore({ databaseUrl: database.url });
+    const mailing = await waitForSentMail(database);
+    console.log(`The sweeps' mails sent by the store (waited ${mailing.toFixed(1)} s).`);
     const token = await adminToken(store);
 
     const now = new Date();
@@ -168,6 +181,39 @@ function renderReportsTable(summary: {
     );
   }
   return lines.join("\n") + "\n";
+}
+
+/**
+ * Runs the store's own deadline sweeps (server/jobs/job-tasks.ts: unpaid transfers, confirmations)
+ * until they find nothing: each takes a batch a run. Answers the orders they cancelled.
+ */
+async function sweepDeadlines(database: BenchDatabase): Promise<number> {
+  const config = loadConfig({
+    NODE_ENV: "production",
+    DATABASE_URL: database.url,
+    SESSION_SECRET: "bench-session-secret-0123456789-0123456789",
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "waqt-bench-sweeps-")),
+  });
+  const services = createServices({ db: database.db, config, logger: createLogger("silent") });
+  let cancelled = 0;
+  for (;;) {
+    const unpaid = await services.advancePayment.cancelUnpaid();
+    const unconfirmed = await services.orderConfirmation.runDeadlines();
+    if (unpaid.cancelled + unconfirmed.cancelled === 0) return cancelled;
+    cancelled += unpaid.cancelled + unconfirmed.cancelled;
+  }
+}
+
+/** Waits (at most two minutes) until the store has sent every mail of its outbox, the sweeps' among them. */
+async function waitForSentMail(database: BenchDatabase): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const { rows } = await database.db.raw<{ rows: { waiting: number }[] }>(
+      "SELECT count(*)::int AS waiting FROM outbox WHERE state = 'queued'",
+    );
+    if (rows[0]!.waiting === 0 || Date.now() - started > 120_000) return (Date.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 async function adminToken(server: Started): Promise<string> {
