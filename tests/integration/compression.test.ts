@@ -20,10 +20,14 @@ afterAll(async () => {
   await server?.close();
 });
 
-function get(path: string, encoding: string): Promise<{ encoding: string | undefined; body: string }> {
+type Answer = { encoding: string | undefined; body: string; length: string | undefined; chunked: boolean };
+
+/** A GET with this Accept-Encoding (none for null), its body decoded. */
+function get(path: string, encoding: string | null): Promise<Answer> {
   return new Promise((resolve, reject) => {
+    const headers = encoding === null ? {} : { "accept-encoding": encoding };
     http
-      .get(server.baseUrl + path, { headers: { "accept-encoding": encoding } }, (response) => {
+      .get(server.baseUrl + path, { headers }, (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
         response.on("error", reject);
@@ -35,8 +39,15 @@ function get(path: string, encoding: string): Promise<{ encoding: string | undef
               ? zlib.brotliDecompressSync(raw)
               : contentEncoding === "gzip"
                 ? zlib.gunzipSync(raw)
-                : raw;
-          resolve({ encoding: contentEncoding, body: body.toString("utf8") });
+                : contentEncoding === "deflate"
+                  ? zlib.inflateSync(raw)
+                  : raw;
+          resolve({
+            encoding: contentEncoding,
+            body: body.toString("utf8"),
+            length: response.headers["content-length"],
+            chunked: response.headers["transfer-encoding"] === "chunked",
+          });
         });
       })
       .on("error", reject);
@@ -58,5 +69,45 @@ describe("compressed pages", () => {
     expect(plain.body.trimEnd()).toMatch(/<\/html>$/);
     expect(withoutNonces(brotli.body)).toBe(withoutNonces(plain.body));
     expect(withoutNonces(gzip.body)).toBe(withoutNonces(plain.body));
+  });
+});
+
+describe("answers compressed whole", () => {
+  const API_PATH = "/api/v1/products?limit=12";
+
+  it("sends the API's JSON compressed in one piece with its length, the same JSON as uncompressed", async () => {
+    const plain = await get(API_PATH, "identity");
+    expect(plain.encoding).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(1024);
+    for (const encoding of ["br", "gzip"]) {
+      const compressed = await get(API_PATH, encoding);
+      expect(compressed.encoding).toBe(encoding);
+      expect(compressed.chunked).toBe(false);
+      expect(Number(compressed.length)).toBeGreaterThan(0);
+      expect(Number(compressed.length)).toBeLessThan(plain.body.length);
+      expect(JSON.parse(compressed.body)).toEqual(JSON.parse(plain.body));
+    }
+  });
+
+  // The whole-body path chooses its encoding itself (server/http/response-compression.ts); a
+  // streamed page is compression()'s choice. A client must get the same encoding from either.
+  it.each([
+    ["gzip, deflate, br"],
+    ["deflate, gzip"],
+    ["deflate"],
+    ["gzip;q=0.5, br;q=0.4"],
+    ["br;q=0, gzip"],
+    ["*"],
+    ["identity"],
+    ["x-unknown"],
+    ["gzip;q=0, deflate;q=0"],
+    [null],
+  ])("chooses the encoding a streamed page gets for Accept-Encoding %s", async (acceptEncoding) => {
+    const whole = await get(API_PATH, acceptEncoding);
+    // A page the cache has never seen (its own query) is rendered and streamed.
+    const streamed = await get(`/products?agreement=${encodeURIComponent(String(acceptEncoding))}`, acceptEncoding);
+    expect(streamed.chunked).toBe(true);
+    expect(whole.encoding).toBe(streamed.encoding);
+    expect(JSON.parse(whole.body).data).toHaveLength(12);
   });
 });
