@@ -49,6 +49,7 @@ import * as reportMonthProducts from "./20261128000010_report_month_products";
 import * as reportLinesMarkedPerStatement from "./20261128000020_report_lines_marked_per_statement";
 import * as reportDayConfirmationWaits from "./20261129000020_report_day_confirmation_waits";
 import * as reportOrdersMarkedPerStatement from "./20261129000021_report_orders_marked_per_statement";
+import * as reportMonthDays from "./20261130000010_report_month_days";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -105,6 +106,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261128000020_report_lines_marked_per_statement": reportLinesMarkedPerStatement,
   "20261129000020_report_day_confirmation_waits": reportDayConfirmationWaits,
   "20261129000021_report_orders_marked_per_statement": reportOrdersMarkedPerStatement,
+  "20261130000010_report_month_days": reportMonthDays,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
