@@ -382,10 +382,11 @@ describe("the report-rollups job", () => {
   });
 });
 
-describe("the products kept per month", () => {
-  const unitsOf = (report: { series: { name: string; units: number }[] }) =>
-    Object.fromEntries(report.series.map((product) => [product.name, product.units]));
+/** Units sold per product name, as the products report lists them. */
+const unitsOf = (report: { series: { name: string; units: number }[] }) =>
+  Object.fromEntries(report.series.map((product) => [product.name, product.units]));
 
+describe("the products kept per month", () => {
   it("add up the month's days, are read for a month wholly in the period, and not while one of its days is marked", async () => {
     await placeOrder(spec(karachi("2026-09-30T23:30:00"), { lines: [{ product: 0, quantity: 1, unitPrice: 1000 }] }));
     await placeOrder(spec(karachi("2026-10-01T00:05:00"), { lines: [{ product: 0, quantity: 2, unitPrice: 1000 }] }));
@@ -434,9 +435,6 @@ describe("the products kept per month", () => {
 });
 
 describe("the month a period ends in", () => {
-  const unitsOf = (report: { series: { name: string; units: number }[] }) =>
-    Object.fromEntries(report.series.map((product) => [product.name, product.units]));
-
   it("is read from its month row when every day the row summed is in the period and kept, else from its days", async () => {
     await placeOrder(spec(karachi("2026-10-31T23:30:00"), { lines: [{ product: 0, quantity: 1, unitPrice: 1000 }] }));
     await placeOrder(spec(karachi("2026-11-01T00:05:00"), { lines: [{ product: 0, quantity: 2, unitPrice: 1000 }] }));
