@@ -4,6 +4,7 @@ import {
   CITY_DAYS,
   COURIER_DAYS,
   PRODUCT_DAYS,
+  additiveRowsOf,
   bucketOfDay,
   dayRowsOf,
   periodRowsOf,
@@ -141,12 +142,14 @@ async function productsPage(
   live: LiveDays,
   list: ListPage,
 ): Promise<{ rows: OutcomeGroup[]; pagination: Pagination }> {
-  const days = periodRowsOf(PRODUCT_DAYS, period, live);
+  // Sums only (the names are today's or the deleted product's): a month row less some of its days will do.
+  const days = additiveRowsOf(PRODUCT_DAYS, period, live);
   const { rows } = await db.raw<{ rows: [{ total: number; page: (Outcomes & { name: string })[] }] }>(
     `WITH per_product AS MATERIALIZED (
             SELECT days.product_id, days.deleted_name, ${OUTCOME_SUMS.replace("SUM(days.orders)", "SUM(days.lines)")}
               FROM (${days.sql}) days
-             GROUP BY 1, 2),
+             GROUP BY 1, 2
+            HAVING SUM(days.lines) > 0),
           per_name AS MATERIALIZED (
             SELECT COALESCE(products.name, per_product.deleted_name) AS name,
                    ${OUTCOME_SUMS.replaceAll("days.", "per_product.")}

@@ -1,7 +1,7 @@
 import type { Database } from "../../db/database";
 import type { ReportPeriod } from "./report-period.shared";
 import { paginationOf, type Pagination } from "../shared/list-query";
-import { PRODUCT_DAYS, periodRowsOf, type LiveDays } from "./report-days";
+import { PRODUCT_DAYS, additiveRowsOf, periodRowsOf, type LiveDays } from "./report-days";
 import { pageBindings, type ListPage } from "./report-sql";
 
 /**
@@ -61,7 +61,8 @@ export async function productsReport(
   list: ListPage,
 ): Promise<ProductsReport> {
   const days = periodRowsOf(PRODUCT_DAYS, period, live);
-  const daysBefore = periodRowsOf(PRODUCT_DAYS, previous, live);
+  // The period before is added up to its totals only: sums, which a month row less some of its days gives.
+  const daysBefore = additiveRowsOf(PRODUCT_DAYS, previous, live);
   const { rows } = await db.raw<{ rows: [ProductsFigures] }>(
     `WITH sold AS MATERIALIZED (
             SELECT days.product_id, days.deleted_name, MAX(days.sold_name) AS name,

@@ -436,6 +436,65 @@ function tailMonth(
 }
 
 /**
+ * A table's rows over a period for a report that reads only their sums (grouped by the month
+ * rows' `groupBy`, never a non-additive column such as the sold name, which is NULL in some rows
+ * here): as periodRowsOf, but a month the period covers only in part, or with live days, may be
+ * read as its month row less the kept rows of its days that are outside the period or live (their
+ * sums negated), when that reads fewer days than the month's days in the period. Exact because a
+ * month row is the sum of its month's kept day rows, whatever they are (the job rewrites both in
+ * one transaction, monthRows); the live days are computed as everywhere else. A group whose sums
+ * cancel out reads as a row of zeros: readers keep only groups with something in the period.
+ */
+export function additiveRowsOf(table: DayTable, period: ReportPeriod, live: LiveDays): DayRows {
+  const monthly = table.monthly;
+  if (!monthly) return periodRowsOf(table, period, live);
+  const columns = table.columns.filter((column) => column !== "day");
+  const negated = columns.map((column, index) =>
+    monthly.groupBy.includes(column) ? column : monthly.sums[index]!.startsWith("SUM(") ? `-${column}` : "NULL",
+  );
+  const liveInPeriod = live.filter((day) => day >= period.from && day <= period.to);
+  const liveNumbers = new Set(liveInPeriod.map(dayNumber));
+  const from = dayNumber(period.from);
+  const to = dayNumber(period.to);
+  const wholeMonths: string[] = [];
+  const lessMonths: string[] = [];
+  const keptDays: number[] = [];
+  const lessDays: number[] = [];
+  for (let first = `${period.from.slice(0, 7)}-01`; first <= period.to; first = nextMonth(first)) {
+    const start = dayNumber(first);
+    const end = dayNumber(nextMonth(first)) - 1;
+    const inPeriod: number[] = [];
+    const outside: number[] = [];
+    for (let day = start; day <= end; day++) {
+      if (day < from || day > to || liveNumbers.has(day)) outside.push(day);
+      else inPeriod.push(day);
+    }
+    if (outside.length === 0) wholeMonths.push(first);
+    // A month row stands for about six days of rows (a day sells a sixth of the products a month does).
+    else if (outside.length + 6 < inPeriod.length) {
+      lessMonths.push(first);
+      lessDays.push(...outside);
+    } else keptDays.push(...inPeriod);
+  }
+  const ranges = (runs: [string, string][]) =>
+    runs.map(() => "day BETWEEN CAST(? AS date) AND CAST(? AS date)").join(" OR ") || "false";
+  const keptRuns = runsOfNumbers(keptDays);
+  const lessRuns = runsOfNumbers(lessDays);
+  const months = [...wholeMonths, ...lessMonths];
+  const daily = table.daily(liveInPeriod);
+  return {
+    sql: `SELECT ${columns.join(", ")} FROM ${monthly.table} WHERE month = ANY(CAST(? AS date[]))
+          UNION ALL
+          SELECT ${columns.join(", ")} FROM ${table.table} WHERE ${ranges(keptRuns)}
+          UNION ALL
+          SELECT ${negated.join(", ")} FROM ${table.table} WHERE ${ranges(lessRuns)}
+          UNION ALL
+          SELECT ${columns.join(", ")} FROM (${daily.sql}) AS live(${table.columns.join(", ")})`,
+    bindings: [months, ...keptRuns.flat(), ...lessRuns.flat(), ...daily.bindings],
+  };
+}
+
+/**
  * The statement that rewrites a table's kept month rows from its kept day rows, for the months
  * (first days) given: the job runs it after writing days of those months, in the same transaction.
  */

@@ -470,6 +470,33 @@ describe("the month a period ends in", () => {
   });
 });
 
+describe("a month read as its row less some of its days", () => {
+  it("gives the sums of the period's days: the deliveries per product and the products' period before", async () => {
+    await placeOrder(spec(karachi("2026-10-05T12:00:00"), { lines: [{ product: 2, quantity: 1, unitPrice: 500 }] }));
+    await placeOrder(spec(karachi("2026-10-20T12:00:00"), { lines: [{ product: 0, quantity: 2, unitPrice: 1000 }] }));
+    await placeOrder(spec(karachi("2026-10-31T23:30:00"), { lines: [{ product: 1, quantity: 3, unitPrice: 1000 }] }));
+    await rollUpReportDays(db, NOW);
+    // October 13 to 31 leaves twelve of October's days out: read as October's row less those days.
+    const lateOctober = { from: "2026-10-13", to: "2026-10-31" };
+    const linesOf = async () =>
+      Object.fromEntries(
+        (await reports.report("deliveries", lateOctober)).byProduct.map((product) => [product.name, product.orders]),
+      );
+    // Gamma, sold on the 5th only, is not listed (its sums cancel out), nor counted.
+    expect(await linesOf()).toEqual({ Alpha: 1, Beta: 1 });
+    expect((await reports.report("deliveries", lateOctober)).pagination.total).toBe(2);
+    // November 1 to 19: the period before is October 13 to 31.
+    const november = { from: "2026-11-01", to: "2026-11-19" };
+    expect((await reports.report("products", november)).previous).toEqual({ units: 5, revenue: 5000, productsSold: 2 });
+
+    // The month rows (changed by hand, so that reading them shows) are what those read, less the days left out.
+    await db("report_month_products").where({ month: "2026-10-01" }).increment({ lines: 100, units: 100 });
+    expect(await linesOf()).toEqual({ Alpha: 101, Beta: 101, Gamma: 100 });
+    // Gamma's lines sold still cancel out, so its units are not counted: 102 + 103.
+    expect((await reports.report("products", november)).previous.units).toBe(205);
+  });
+});
+
 describe("the confirmed waits kept per day", () => {
   const week = { from: "2026-11-14", to: "2026-11-20" };
   const median = async () => (await reports.report("confirmation", week)).totals.medianMinutesToConfirm;
