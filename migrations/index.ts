@@ -50,6 +50,7 @@ import * as reportLinesMarkedPerStatement from "./20261128000020_report_lines_ma
 import * as reportDayConfirmationWaits from "./20261129000020_report_day_confirmation_waits";
 import * as reportOrdersMarkedPerStatement from "./20261129000021_report_orders_marked_per_statement";
 import * as reportMonthDays from "./20261130000010_report_month_days";
+import * as reportMonthProductsThrough from "./20261130000020_report_month_products_through";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -107,6 +108,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261129000020_report_day_confirmation_waits": reportDayConfirmationWaits,
   "20261129000021_report_orders_marked_per_statement": reportOrdersMarkedPerStatement,
   "20261130000010_report_month_days": reportMonthDays,
+  "20261130000020_report_month_products_through": reportMonthProductsThrough,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -47,11 +47,13 @@ const BEST_SELLERS_FIRST = "ORDER BY revenue DESC, units DESC, sort_name, produc
 const FEWEST_FIRST = "ORDER BY units, name, id";
 
 /**
- * One statement (docs/decisions/2026-11-26-report-speed.md): the period's rows are added up per
+ * One statement (docs/decisions/2026-11-26-report-speed.md): the period's sums are added up per
  * product once, in a materialized CTE, and the totals, the brands, the page of best sellers and
  * the slowest movers are all taken from it; the period before is added up to its totals only.
- * Today's product names and brands are joined to the products sold (a few hundred to a couple of
- * thousand rows), never to the day rows.
+ * Both read sums only (additiveRowsOf: a run of whole months is two rows a product); the name
+ * each product sold under in the period, which does not add up, is read for the page's products
+ * alone. Today's product names and brands are joined to the products sold (a few hundred to a
+ * couple of thousand rows), never to the day rows.
  */
 export async function productsReport(
   db: Database,
@@ -60,19 +62,22 @@ export async function productsReport(
   live: LiveDays,
   list: ListPage,
 ): Promise<ProductsReport> {
-  const days = periodRowsOf(PRODUCT_DAYS, period, live);
+  // The sums of the period and the period before: a run of whole months is two rows a product
+  // (additiveRowsOf). The sold name does not add up: it is read for the page's products only.
+  const days = additiveRowsOf(PRODUCT_DAYS, period, live);
+  const names = periodRowsOf(PRODUCT_DAYS, period, live);
   // The period before is added up to its totals only: sums, which a month row less some of its days gives.
   const daysBefore = additiveRowsOf(PRODUCT_DAYS, previous, live);
   const { rows } = await db.raw<{ rows: [ProductsFigures] }>(
     `WITH sold AS MATERIALIZED (
-            SELECT days.product_id, days.deleted_name, MAX(days.sold_name) AS name,
+            SELECT days.product_id, days.deleted_name,
                    SUM(days.units)::int AS units, SUM(days.revenue) AS revenue
               FROM (${days.sql}) days
              GROUP BY 1, 2
             HAVING SUM(days.sold_lines) > 0),
           named AS MATERIALIZED (
-            SELECT sold.product_id, sold.name, COALESCE(products.brand, '') AS brand, sold.units, sold.revenue,
-                   COALESCE(products.name, sold.name) AS sort_name
+            SELECT sold.product_id, sold.deleted_name, COALESCE(products.brand, '') AS brand, sold.units, sold.revenue,
+                   COALESCE(products.name, sold.deleted_name) AS sort_name
               FROM sold LEFT JOIN products ON products.id = sold.product_id),
           sold_before AS (
             SELECT SUM(days.units) AS units, SUM(days.revenue) AS revenue
@@ -87,14 +92,18 @@ export async function productsReport(
                FROM (SELECT brand, SUM(units) AS units, SUM(revenue) AS revenue FROM named GROUP BY brand) brands) AS brands,
             (SELECT COALESCE(json_agg(json_build_object('productId', product_id, 'name', name, 'brand', brand,
                                                         'units', units, 'revenue', revenue) ${BEST_SELLERS_FIRST}), '[]')
-               FROM (SELECT * FROM named ${BEST_SELLERS_FIRST} LIMIT ? OFFSET ?) page) AS series,
+               FROM (SELECT page.*, COALESCE(page.deleted_name, sold_name.name) AS name
+                       FROM (SELECT * FROM named ${BEST_SELLERS_FIRST} LIMIT ? OFFSET ?) page
+                       LEFT JOIN LATERAL (
+                         SELECT MAX(named_days.sold_name) AS name FROM (${names.sql}) named_days
+                          WHERE named_days.product_id = page.product_id) sold_name ON true) page) AS series,
             (SELECT COALESCE(json_agg(json_build_object('productId', id, 'name', name, 'brand', brand, 'stock', stock,
                                                         'units', units) ${FEWEST_FIRST}), '[]')
                FROM (SELECT products.id, products.name, products.brand, products.stock, COALESCE(sold.units, 0) AS units
                        FROM products LEFT JOIN sold ON sold.product_id = products.id
                        ${FEWEST_FIRST}
                       LIMIT ${SLOWEST_MOVERS}) slowest) AS "slowestMovers"`,
-    [...days.bindings, ...daysBefore.bindings, ...pageBindings(list)],
+    [...days.bindings, ...daysBefore.bindings, ...pageBindings(list), ...names.bindings],
   );
   const figures = rows[0];
   const shown = list ?? { page: 1, limit: Math.max(1, figures.totals.productsSold) };

@@ -29,6 +29,11 @@ export type DayTable = {
     /** Each column but the day's, in `columns`' order, over the kept day rows of a month grouped by `groupBy`. */
     sums: readonly string[];
     groupBy: readonly string[];
+    /**
+     * The running totals by month (every month row up to and including each month; the sums only,
+     * not what does not add up): a run of months is two of them (additiveRowsOf).
+     */
+    through?: string;
   };
 };
 
@@ -203,6 +208,7 @@ export const PRODUCT_DAYS: DayTable = {
       "SUM(revenue)",
     ],
     groupBy: ["product_id", "deleted_name"],
+    through: "report_month_products_through",
   },
 };
 
@@ -480,18 +486,55 @@ export function additiveRowsOf(table: DayTable, period: ReportPeriod, live: Live
     runs.map(() => "day BETWEEN CAST(? AS date) AND CAST(? AS date)").join(" OR ") || "false";
   const keptRuns = runsOfNumbers(keptDays);
   const lessRuns = runsOfNumbers(lessDays);
-  const months = [...wholeMonths, ...lessMonths];
+  // Consecutive months read by month: a run of two or more is the running totals through its last
+  // month less those through the month before its first, where the table keeps them.
+  const monthRuns = runsOfMonths([...wholeMonths, ...lessMonths].sort());
+  const singles = monthly.through ? monthRuns.filter((run) => run.length === 1).flat() : monthRuns.flat();
+  const throughRuns = monthly.through ? monthRuns.filter((run) => run.length > 1) : [];
+  const throughColumns = columns.map((column, index) =>
+    monthly.groupBy.includes(column) || monthly.sums[index]!.startsWith("SUM(") ? column : "NULL",
+  );
+  const negatedThrough = throughColumns.map((column) =>
+    column === "NULL" || monthly.groupBy.includes(column) ? column : `-${column}`,
+  );
+  const throughSql = throughRuns
+    .map(
+      () => `SELECT ${throughColumns.join(", ")} FROM ${monthly.through} WHERE month =
+               (SELECT MAX(month) FROM ${monthly.through} WHERE month <= CAST(? AS date))
+             UNION ALL
+             SELECT ${negatedThrough.join(", ")} FROM ${monthly.through} WHERE month =
+               (SELECT MAX(month) FROM ${monthly.through} WHERE month < CAST(? AS date))
+             UNION ALL `,
+    )
+    .join("");
   const daily = table.daily(liveInPeriod);
   return {
-    sql: `SELECT ${columns.join(", ")} FROM ${monthly.table} WHERE month = ANY(CAST(? AS date[]))
+    sql: `${throughSql}SELECT ${columns.join(", ")} FROM ${monthly.table} WHERE month = ANY(CAST(? AS date[]))
           UNION ALL
           SELECT ${columns.join(", ")} FROM ${table.table} WHERE ${ranges(keptRuns)}
           UNION ALL
           SELECT ${negated.join(", ")} FROM ${table.table} WHERE ${ranges(lessRuns)}
           UNION ALL
           SELECT ${columns.join(", ")} FROM (${daily.sql}) AS live(${table.columns.join(", ")})`,
-    bindings: [months, ...keptRuns.flat(), ...lessRuns.flat(), ...daily.bindings],
+    bindings: [
+      ...throughRuns.flatMap((run) => [run[run.length - 1]!, run[0]!]),
+      singles,
+      ...keptRuns.flat(),
+      ...lessRuns.flat(),
+      ...daily.bindings,
+    ],
   };
+}
+
+/** Months (first days, in order) as runs of consecutive months. */
+function runsOfMonths(months: readonly string[]): string[][] {
+  const runs: string[][] = [];
+  for (const month of months) {
+    const last = runs[runs.length - 1];
+    if (last && nextMonth(last[last.length - 1]!) === month) last.push(month);
+    else runs.push([month]);
+  }
+  return runs;
 }
 
 /**
@@ -527,6 +570,37 @@ export function monthRows(table: DayTable, months: readonly string[]): DayRows[]
                                  AND ${table.table}.day < (months.month + interval '1 month')::date
              GROUP BY months.month, ${monthly.groupBy.join(", ")}`,
       bindings: [[...months]],
+    },
+    ...(monthly.through ? throughRows(table, monthly.through, months) : []),
+  ];
+}
+
+/**
+ * Rewrites the running totals from the earliest of the months onwards, from the month rows (which
+ * the statements before have just rewritten): every month from the first kept one to the last has
+ * its totals, so that a month without sales still has the totals through it.
+ */
+function throughRows(table: DayTable, through: string, months: readonly string[]): DayRows[] {
+  const monthly = table.monthly!;
+  const additive = table.columns
+    .filter((column) => column !== "day")
+    .map((column, index) => ({ column, sum: monthly.sums[index]! }))
+    .filter(({ column, sum }) => monthly.groupBy.includes(column) || sum.startsWith("SUM("));
+  const earliest = [...months].sort()[0]!;
+  return [
+    { sql: `DELETE FROM ${through} WHERE month >= CAST(? AS date)`, bindings: [earliest] },
+    {
+      sql: `INSERT INTO ${through} (month, ${additive.map(({ column }) => column).join(", ")})
+            SELECT months.month::date, ${additive
+              .map(({ column, sum }) =>
+                monthly.groupBy.includes(column) ? `kept.${column}` : sum.replace("SUM(", "SUM(kept."),
+              )
+              .join(", ")}
+              FROM generate_series(GREATEST(CAST(? AS date), (SELECT MIN(month) FROM ${monthly.table})),
+                                   (SELECT MAX(month) FROM ${monthly.table}), interval '1 month') AS months(month)
+              JOIN ${monthly.table} kept ON kept.month <= months.month
+             GROUP BY months.month, ${monthly.groupBy.map((column) => `kept.${column}`).join(", ")}`,
+      bindings: [earliest],
     },
   ];
 }

@@ -417,16 +417,23 @@ describe("the products kept per month", () => {
     // changed by hand shows), and the days around it are read as days.
     await db("report_month_products").where({ month: "2026-10-01" }).increment("units", 100);
     expect(unitsOf(await reports.report("products", autumn))).toEqual({ Alpha: 106, Beta: 105 });
+    // A period that leaves October's 1st out reads October's row less that day's rows: 105 - 2, 101 + 4.
     expect(unitsOf(await reports.report("products", { from: "2026-10-02", to: "2026-11-01" }))).toEqual({
+      Alpha: 103,
+      Beta: 105,
+    });
+    // One that leaves most of October out reads its days.
+    expect(unitsOf(await reports.report("products", { from: "2026-10-20", to: "2026-11-01" }))).toEqual({
       Alpha: 3,
       Beta: 5,
     });
 
-    // A change to an October order marks its day: October is read from its days until the job
-    // runs again, which rewrites the month from them.
+    // A change to an October order marks its day: until the job runs again, October is its month
+    // row (still changed by hand) less the marked day's kept rows, with that day computed live;
+    // the job then rewrites the month from its days.
     await db("orders").where({ id: late }).update({ status: "Cancelled" });
     const afterChange = { Alpha: 3, Beta: 4 };
-    expect(unitsOf(await reports.report("products", autumn))).toEqual(afterChange);
+    expect(unitsOf(await reports.report("products", autumn))).toEqual({ Alpha: 103, Beta: 104 });
     await rollUpReportDays(db, NOW);
     expect(unitsOf(await reports.report("products", autumn))).toEqual(afterChange);
     await db("report_rolled_days").delete();
@@ -494,6 +501,42 @@ describe("a month read as its row less some of its days", () => {
     expect(await linesOf()).toEqual({ Alpha: 101, Beta: 101, Gamma: 100 });
     // Gamma's lines sold still cancel out, so its units are not counted: 102 + 103.
     expect((await reports.report("products", november)).previous.units).toBe(205);
+  });
+});
+
+describe("runs of months read as running totals", () => {
+  it("give each product's sums over the run, and the name it sold under in the period", async () => {
+    await placeOrder(spec(karachi("2026-09-15T12:00:00"), { lines: [{ product: 0, quantity: 1, unitPrice: 1000 }] }));
+    await placeOrder(spec(karachi("2026-10-15T12:00:00"), { lines: [{ product: 0, quantity: 2, unitPrice: 1000 }] }));
+    const renamed = await placeOrder(
+      spec(karachi("2026-11-10T12:00:00"), { lines: [{ product: 0, quantity: 4, unitPrice: 1000 }] }),
+    );
+    // Alpha was sold as "Alpha Prime" in November.
+    await db("order_items").where({ order_id: renamed }).update({ product_name: "Alpha Prime" });
+    await rollUpReportDays(db, NOW);
+    const through = await db("report_month_products_through")
+      .whereNotNull("product_id")
+      .orderBy("month")
+      .select(db.raw("to_char(month, 'YYYY-MM-DD') AS month"), "units");
+    expect(through).toEqual([
+      { month: "2026-09-01", units: 1 },
+      { month: "2026-10-01", units: 3 },
+      { month: "2026-11-01", units: 7 },
+    ]);
+
+    // October and November (all but its days from today on): November's totals less September's.
+    const autumn = { from: "2026-10-01", to: "2026-11-19" };
+    const sold = async (range: { from: string; to: string }) =>
+      (await reports.report("products", range)).series.map(({ name, units }) => ({ name, units }));
+    expect(await sold(autumn)).toEqual([{ name: "Alpha Prime", units: 6 }]);
+    expect(await sold({ from: "2026-09-01", to: "2026-10-31" })).toEqual([{ name: "Alpha", units: 3 }]);
+    // The totals (changed by hand, so that reading them shows) are what the run reads.
+    await db("report_month_products_through").where({ month: "2026-11-01" }).increment("units", 100);
+    expect(await sold(autumn)).toEqual([{ name: "Alpha Prime", units: 106 }]);
+    // A change to the November order marks its day; the job rewrites the totals from November on.
+    await db("order_items").where({ order_id: renamed }).update({ quantity: 5 });
+    await rollUpReportDays(db, NOW);
+    expect(await sold(autumn)).toEqual([{ name: "Alpha Prime", units: 7 }]);
   });
 });
 
