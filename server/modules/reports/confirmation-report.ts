@@ -1,6 +1,7 @@
 import type { Database } from "../../db/database";
 import type { Grouping, ReportPeriod } from "./report-period.shared";
-import { CONFIRMATION_DAYS, CONFIRMATION_WAIT_DAYS, bucketOfDay, dayRowsOf, type LiveDays } from "./report-days";
+import { CONFIRMATION_DAYS, CONFIRMATION_WAIT_DAYS, bucketOfDay } from "./report-days";
+import { dayRowsOf, type LiveDays } from "./period-rows";
 import { bucketsOf, periodBindings, shareOf } from "./report-sql";
 
 /**

@@ -1,16 +1,7 @@
 import type { Database } from "../../db/database";
 import type { Grouping, ReportPeriod } from "./report-period.shared";
-import {
-  CITY_DAYS,
-  COURIER_DAYS,
-  PRODUCT_DAYS,
-  additiveRowsOf,
-  bucketOfDay,
-  dayRowsOf,
-  periodRowsOf,
-  type DayTable,
-  type LiveDays,
-} from "./report-days";
+import { CITY_DAYS, COURIER_DAYS, PRODUCT_DAYS, bucketOfDay, type DayTable } from "./report-days";
+import { additiveRowsOf, dayRowsOf, periodRowsOf, type LiveDays } from "./period-rows";
 import { paginationOf, type Pagination } from "../shared/list-query";
 import { bucketsOf, pageBindings, periodBindings, shareOf, type ListPage } from "./report-sql";
 

@@ -1,7 +1,8 @@
 import type { Database } from "../../db/database";
 import { PAYMENT_METHODS } from "../../providers/payment-methods/payment-methods.shared";
 import type { ReportPeriod } from "./report-period.shared";
-import { DISCOUNT_DAYS, MONEY_DAYS, RETURN_DAYS, dayRowsOf, type LiveDays } from "./report-days";
+import { DISCOUNT_DAYS, MONEY_DAYS, RETURN_DAYS } from "./report-days";
+import { dayRowsOf, type LiveDays } from "./period-rows";
 import { moneyOf, type MoneyAmounts } from "./report-sql";
 
 /**

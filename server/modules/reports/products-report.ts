@@ -1,7 +1,8 @@
 import type { Database } from "../../db/database";
 import type { ReportPeriod } from "./report-period.shared";
 import { paginationOf, type Pagination } from "../shared/list-query";
-import { PRODUCT_DAYS, additiveRowsOf, periodRowsOf, type LiveDays } from "./report-days";
+import { PRODUCT_DAYS } from "./report-days";
+import { additiveRowsOf, periodRowsOf, type LiveDays } from "./period-rows";
 import { pageBindings, type ListPage } from "./report-sql";
 
 /**

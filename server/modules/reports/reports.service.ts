@@ -21,7 +21,7 @@ import {
   type ReportPeriod,
 } from "./report-period.shared";
 import { reportCsv } from "./report-csv";
-import { liveDaysBetween, type LiveDays } from "./report-days";
+import { liveDaysBetween, type LiveDays } from "./period-rows";
 import { rollUpReportDays, type RollUpResult } from "./report-rollups";
 import { isPagedReport, reportRequestOf, type ListPage } from "./report-sql";
 import { salesReport } from "./sales-report";

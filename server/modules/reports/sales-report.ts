@@ -1,6 +1,7 @@
 import type { Database } from "../../db/database";
 import type { Grouping, ReportPeriod } from "./report-period.shared";
-import { MONEY_DAYS, bucketOfDay, dayRowsOf, type LiveDays } from "./report-days";
+import { MONEY_DAYS, bucketOfDay } from "./report-days";
+import { dayRowsOf, type LiveDays } from "./period-rows";
 import { bucketsOf, moneyOf, periodBindings, type MoneyAmounts } from "./report-sql";
 
 /**

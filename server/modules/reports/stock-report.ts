@@ -1,6 +1,7 @@
 import type { Database } from "../../db/database";
 import { addDays, type ReportPeriod } from "./report-period.shared";
-import { PRODUCT_DAYS, periodRowsOf, type LiveDays } from "./report-days";
+import { PRODUCT_DAYS } from "./report-days";
+import { periodRowsOf, type LiveDays } from "./period-rows";
 
 /**
  * The stock report (docs/product.md, "Reports"): the products at or below their reorder level
