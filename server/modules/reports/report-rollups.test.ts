@@ -42,7 +42,7 @@ beforeEach(() => freshStore());
 async function freshStore(): Promise<void> {
   await db.raw("TRUNCATE orders, products, report_rolled_days, report_dirty_days CASCADE");
   await db.raw(
-    "TRUNCATE report_day_money, report_day_outcomes, report_day_products, report_month_products, report_month_days, report_day_confirmations, report_day_confirmation_waits, report_day_discounts, report_day_returns",
+    "TRUNCATE report_day_money, report_day_outcomes, report_day_products, report_month_products, report_month_days, report_month_products_through, report_day_confirmations, report_day_confirmation_waits, report_day_discounts, report_day_returns",
   );
   products = (
     await db("products")
