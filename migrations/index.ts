@@ -51,6 +51,7 @@ import * as reportDayConfirmationWaits from "./20261129000020_report_day_confirm
 import * as reportOrdersMarkedPerStatement from "./20261129000021_report_orders_marked_per_statement";
 import * as reportMonthDays from "./20261130000010_report_month_days";
 import * as reportMonthProductsThrough from "./20261130000020_report_month_products_through";
+import * as dropReportMonthDays from "./20261130000030_drop_report_month_days";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -109,6 +110,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261129000021_report_orders_marked_per_statement": reportOrdersMarkedPerStatement,
   "20261130000010_report_month_days": reportMonthDays,
   "20261130000020_report_month_products_through": reportMonthProductsThrough,
+  "20261130000030_drop_report_month_days": dropReportMonthDays,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,7 +1,7 @@
 import type { Database } from "../../db/database";
 import type { ReportPeriod } from "./report-period.shared";
 import { addDays } from "./report-period.shared";
-import { dayNumber, dayText, nextMonth, runsOfNumbers } from "./report-day-numbers";
+import { dayNumber, nextMonth, runsOfNumbers } from "./report-day-numbers";
 import type { DayRows, DayTable } from "./report-days";
 
 /**
@@ -61,13 +61,6 @@ export function periodRowsOf(table: DayTable, period: ReportPeriod, live: LiveDa
  * Each kept part is read by ranges of its index (the runs of kept days), rather than by the
  * period's range less a list of live days: for a year before the first order, a list of 365 days
  * took PostgreSQL 5 to 9 ms to plan per statement.
- *
- * A table kept per month also reads the month that the period ends in, when the period covers its
- * start but not its end (the last 30 days' current month), from its month row rather than its
- * days, provided every day that month row summed lies in the period and is not live: the job
- * records those days beside the month rows (report_month_days, migration 20261130000010). Whether
- * they do is known only to the database, so the statement asks it: the month row is read when
- * they do, the month's kept days when they do not (`tailMonth` below), never both.
  */
 function rowsOf(table: DayTable, period: ReportPeriod, live: LiveDays, { byDay }: { byDay: boolean }): DayRows {
   const columns = byDay ? table.columns : table.columns.filter((column) => column !== "day");
@@ -77,13 +70,9 @@ function rowsOf(table: DayTable, period: ReportPeriod, live: LiveDays, { byDay }
   for (const first of months) {
     for (let day = dayNumber(first), end = dayNumber(nextMonth(first)); day < end; day++) skipped.add(day);
   }
-  const tail = table.monthly && !byDay ? tailMonthOf(period) : null;
   const keptDays: number[] = [];
-  const tailKeptDays: number[] = [];
   for (let day = dayNumber(period.from), last = dayNumber(period.to); day <= last; day++) {
-    if (skipped.has(day)) continue;
-    if (tail && day >= tail.first) tailKeptDays.push(day);
-    else keptDays.push(day);
+    if (!skipped.has(day)) keptDays.push(day);
   }
   const keptRuns = runsOfNumbers(keptDays);
   const daily = table.daily(liveInPeriod);
@@ -94,55 +83,11 @@ function rowsOf(table: DayTable, period: ReportPeriod, live: LiveDays, { byDay }
          UNION ALL `
       : "";
   const keptRanges = keptRuns.map(() => "day BETWEEN CAST(? AS date) AND CAST(? AS date)").join(" OR ") || "false";
-  const tailPart =
-    table.monthly && tail && tailKeptDays.length > 0
-      ? tailMonth({ days: table.table, months: table.monthly.table }, columns, tail, tailKeptDays)
-      : null;
   return {
     sql: `${monthRows}SELECT ${columns.join(", ")} FROM ${table.table} WHERE (${keptRanges})${dimension}
           UNION ALL
-          ${tailPart ? `${tailPart.sql} UNION ALL ` : ""}SELECT ${columns.join(", ")} FROM (${daily.sql}) AS live(${table.columns.join(", ")})`,
-    bindings: [
-      ...(monthRows ? [months] : []),
-      ...keptRuns.flat(),
-      ...(tailPart ? tailPart.bindings : []),
-      ...daily.bindings,
-    ],
-  };
-}
-
-/**
- * The month the period ends in, when the period covers its first day but ends before its last:
- * its first day (as a day number and as text).
- */
-function tailMonthOf(period: ReportPeriod): { first: number; month: string } | null {
-  const month = `${period.to.slice(0, 7)}-01`;
-  if (period.from > month || addDays(nextMonth(month), -1) <= period.to) return null;
-  return { first: dayNumber(month), month };
-}
-
-/**
- * The tail month's rows: its month row when every day it summed is one of `keptDays` (the
- * month's days in the period that are not live), else the kept rows of those days.
- */
-function tailMonth(
-  table: { days: string; months: string },
-  columns: readonly string[],
-  tail: { month: string },
-  keptDays: number[],
-): DayRows {
-  const covered = `EXISTS (SELECT FROM report_month_days summed
-                            WHERE summed.month_table = '${table.months}' AND summed.month = CAST(? AS date)
-                              AND summed.days <@ CAST(? AS date[]))`;
-  const days = keptDays.map(dayText);
-  const runs = runsOfNumbers(keptDays);
-  return {
-    sql: `SELECT ${columns.join(", ")} FROM ${table.months} WHERE month = CAST(? AS date) AND ${covered}
-          UNION ALL
-          SELECT ${columns.join(", ")} FROM ${table.days}
-           WHERE (${runs.map(() => "day BETWEEN CAST(? AS date) AND CAST(? AS date)").join(" OR ")}) AND NOT ${covered}
-          `,
-    bindings: [tail.month, tail.month, days, ...runs.flat(), tail.month, days],
+          SELECT ${columns.join(", ")} FROM (${daily.sql}) AS live(${table.columns.join(", ")})`,
+    bindings: [...(monthRows ? [months] : []), ...keptRuns.flat(), ...daily.bindings],
   };
 }
 

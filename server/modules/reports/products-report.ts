@@ -84,7 +84,15 @@ export async function productsReport(
             SELECT SUM(days.units) AS units, SUM(days.revenue) AS revenue
               FROM (${daysBefore.sql}) days
              GROUP BY days.product_id, days.deleted_name
-            HAVING SUM(days.sold_lines) > 0)
+            HAVING SUM(days.sold_lines) > 0),
+          page AS MATERIALIZED (SELECT * FROM named ${BEST_SELLERS_FIRST} LIMIT ? OFFSET ?),
+          -- One pass over the period's rows of the page's products (the condition reaches each
+          -- part of the rows, the live days' order lines included, as an index condition).
+          sold_names AS (
+            SELECT named_days.product_id, MAX(named_days.sold_name) AS name
+              FROM (${names.sql}) named_days
+             WHERE named_days.product_id = ANY(ARRAY(SELECT product_id FROM page WHERE product_id IS NOT NULL))
+             GROUP BY 1)
      SELECT (SELECT json_build_object('units', COALESCE(SUM(units), 0), 'revenue', COALESCE(SUM(revenue), 0),
                                       'productsSold', COUNT(*)) FROM sold) AS totals,
             (SELECT json_build_object('units', COALESCE(SUM(units), 0), 'revenue', COALESCE(SUM(revenue), 0),
@@ -93,11 +101,8 @@ export async function productsReport(
                FROM (SELECT brand, SUM(units) AS units, SUM(revenue) AS revenue FROM named GROUP BY brand) brands) AS brands,
             (SELECT COALESCE(json_agg(json_build_object('productId', product_id, 'name', name, 'brand', brand,
                                                         'units', units, 'revenue', revenue) ${BEST_SELLERS_FIRST}), '[]')
-               FROM (SELECT page.*, COALESCE(page.deleted_name, sold_name.name) AS name
-                       FROM (SELECT * FROM named ${BEST_SELLERS_FIRST} LIMIT ? OFFSET ?) page
-                       LEFT JOIN LATERAL (
-                         SELECT MAX(named_days.sold_name) AS name FROM (${names.sql}) named_days
-                          WHERE named_days.product_id = page.product_id) sold_name ON true) page) AS series,
+               FROM (SELECT page.*, COALESCE(page.deleted_name, sold_names.name) AS name
+                       FROM page LEFT JOIN sold_names ON sold_names.product_id = page.product_id) page) AS series,
             (SELECT COALESCE(json_agg(json_build_object('productId', id, 'name', name, 'brand', brand, 'stock', stock,
                                                         'units', units) ${FEWEST_FIRST}), '[]')
                FROM (SELECT products.id, products.name, products.brand, products.stock, COALESCE(sold.units, 0) AS units

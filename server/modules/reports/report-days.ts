@@ -283,21 +283,6 @@ export function monthRows(table: DayTable, months: readonly string[]): DayRows[]
   return [
     { sql: `DELETE FROM ${monthly.table} WHERE month = ANY(CAST(? AS date[]))`, bindings: [[...months]] },
     {
-      sql: "DELETE FROM report_month_days WHERE month_table = ? AND month = ANY(CAST(? AS date[]))",
-      bindings: [monthly.table, [...months]],
-    },
-    // The days whose rows each month row sums (rowsOf reads a month that the period ends in from
-    // its month row only when they all lie in the period and none is live).
-    {
-      sql: `INSERT INTO report_month_days (month_table, month, days)
-            SELECT ?, months.month, array_agg(DISTINCT ${table.table}.day ORDER BY ${table.table}.day)
-              FROM unnest(CAST(? AS date[])) AS months(month)
-              JOIN ${table.table} ON ${table.table}.day >= months.month
-                                 AND ${table.table}.day < (months.month + interval '1 month')::date
-             GROUP BY months.month`,
-      bindings: [monthly.table, [...months]],
-    },
-    {
       sql: `INSERT INTO ${monthly.table} (month, ${columns.join(", ")})
             SELECT months.month, ${monthly.sums.join(", ")}
               FROM unnest(CAST(? AS date[])) AS months(month)

@@ -1,7 +1,7 @@
 import type { Database } from "../../db/database";
 import { addDays, type ReportPeriod } from "./report-period.shared";
 import { PRODUCT_DAYS } from "./report-days";
-import { periodRowsOf, type LiveDays } from "./period-rows";
+import { additiveRowsOf, type LiveDays } from "./period-rows";
 
 /**
  * The stock report (docs/product.md, "Reports"): the products at or below their reorder level
@@ -47,11 +47,12 @@ export function salesWindowOf(period: ReportPeriod): ReportPeriod {
 /**
  * The units sold come from the products' kept days (report-days.ts, the products report's units:
  * lines of orders not cancelled), `live` being the window's days that are not kept: the order
- * lines of 30 days are not read for every look at the stock.
+ * lines of 30 days are not read for every look at the stock. Units are a sum, so a month the
+ * window covers in part may be read as its month row less the days left out (additiveRowsOf).
  */
 export async function stockReport(db: Database, period: ReportPeriod, live: LiveDays): Promise<StockReport> {
   const salesWindow = salesWindowOf(period);
-  const sales = periodRowsOf(PRODUCT_DAYS, salesWindow, live);
+  const sales = additiveRowsOf(PRODUCT_DAYS, salesWindow, live);
   const { rows } = await db.raw<{ rows: Omit<LowStockProduct, "daysOfCover">[] }>(
     `SELECT products.id AS "productId", products.name, products.brand, products.stock,
             products.reorder_level AS "reorderLevel", COALESCE(sold.units, 0)::int AS "unitsSold",
