@@ -188,19 +188,25 @@ function renderReportsTable(summary: {
  * until they find nothing: each takes a batch a run. Answers the orders they cancelled.
  */
 async function sweepDeadlines(database: BenchDatabase): Promise<number> {
-  const config = loadConfig({
-    NODE_ENV: "production",
-    DATABASE_URL: database.url,
-    SESSION_SECRET: "bench-session-secret-0123456789-0123456789",
-    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "waqt-bench-sweeps-")),
-  });
-  const services = createServices({ db: database.db, config, logger: createLogger("silent") });
-  let cancelled = 0;
-  for (;;) {
-    const unpaid = await services.advancePayment.cancelUnpaid();
-    const unconfirmed = await services.orderConfirmation.runDeadlines();
-    if (unpaid.cancelled + unconfirmed.cancelled === 0) return cancelled;
-    cancelled += unpaid.cancelled + unconfirmed.cancelled;
+  // The services want a data folder of their own (uploads, backups); the sweeps write nothing there.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-bench-sweeps-"));
+  try {
+    const config = loadConfig({
+      NODE_ENV: "production",
+      DATABASE_URL: database.url,
+      SESSION_SECRET: "bench-session-secret-0123456789-0123456789",
+      DATA_DIR: dataDir,
+    });
+    const services = createServices({ db: database.db, config, logger: createLogger("silent") });
+    let cancelled = 0;
+    for (;;) {
+      const unpaid = await services.advancePayment.cancelUnpaid();
+      const unconfirmed = await services.orderConfirmation.runDeadlines();
+      if (unpaid.cancelled + unconfirmed.cancelled === 0) return cancelled;
+      cancelled += unpaid.cancelled + unconfirmed.cancelled;
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
