@@ -24,16 +24,18 @@ const SUMMARIES = {
  * Bad dates or a bad page: 400.
  */
 export const reportsApiRoutes: ApiRoute[] = REPORT_NAMES.map((name) => {
-  const summary = `${SUMMARIES[name]}, for the days from–to in Pakistan, compared with as many days before`;
+  const common = {
+    method: "get",
+    path: `/reports/${name}`,
+    tag: "Reports",
+    summary: `${SUMMARIES[name]}, for the days from–to in Pakistan, compared with as many days before`,
+    access: "admin",
+    responseData: REPORT_SHAPES[name],
+  } as const;
   if (isPagedReport(name)) {
     return defineApiRoute({
-      method: "get",
-      path: `/reports/${name}`,
-      tag: "Reports",
-      summary,
-      access: "admin",
+      ...common,
       query: pagedReportSchema,
-      responseData: REPORT_SHAPES[name],
       responseExtras: { pagination: paginationShape },
       handler: async ({ services, query }) => {
         const { pagination, ...report } = await services.reports.report(name, query);
@@ -42,13 +44,8 @@ export const reportsApiRoutes: ApiRoute[] = REPORT_NAMES.map((name) => {
     });
   }
   return defineApiRoute({
-    method: "get",
-    path: `/reports/${name}`,
-    tag: "Reports",
-    summary,
-    access: "admin",
+    ...common,
     query: reportPeriodSchema,
-    responseData: REPORT_SHAPES[name],
     handler: async ({ services, query }) => ({ message: "OK", data: await services.reports.report(name, query) }),
   });
 });
