@@ -5,6 +5,15 @@ import type { Database } from "../../db/database";
 import { REPORT_NAMES } from "./report-period.shared";
 import { rollUpReportDays } from "./report-rollups";
 import { ReportsService } from "./reports.service";
+import {
+  ReportOrders,
+  address,
+  changeArbitrary,
+  karachi,
+  orderArbitrary,
+  orderSpec,
+  rangeArbitrary,
+} from "../../../tests/support/report-orders";
 
 /**
  * The reports' kept daily figures (report-days.ts, report-rollups.ts): a report read from the
@@ -18,196 +27,21 @@ let db: Database;
 /** The store's clock: 20 November 2026 in the afternoon, so the 19th is the last closed day. */
 const NOW = new Date("2026-11-20T10:00:00Z");
 let reports: ReportsService;
-let products: string[];
-let first10: string;
-
-const karachi = (wallClock: string) => new Date(`${wallClock}+05:00`);
-const address = { street: "1 Mall Road", state: "Punjab", zipCode: "54000", country: "Pakistan" };
+let store: ReportOrders;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   db = database.db;
   reports = new ReportsService(db, () => NOW);
   await db("order_rules").where({ id: 1 }).update({ parcelShippingCost: 250 });
-  first10 = (await db("discount_codes").where({ code: "FIRST10" }).first("id")).id;
+  store = await ReportOrders.on(db);
 });
 
 afterAll(async () => {
   await database?.drop();
 });
 
-beforeEach(() => freshStore());
-
-/** No orders, no kept days, and three watches. */
-async function freshStore(): Promise<void> {
-  await db.raw("TRUNCATE orders, products, report_rolled_days, report_dirty_days CASCADE");
-  await db.raw(
-    "TRUNCATE report_day_money, report_day_outcomes, report_day_products, report_month_products, report_month_products_through, report_day_confirmations, report_day_confirmation_waits, report_day_discounts, report_day_returns",
-  );
-  products = (
-    await db("products")
-      .insert(
-        ["Alpha", "Beta", "Gamma"].map((name, index) => ({
-          name,
-          brand: index === 1 ? "Casio" : "Seiko",
-          description: `${name} watch`,
-          category: "Men",
-          stock: 5,
-          price: 1000,
-        })),
-      )
-      .returning("id")
-  ).map((row: { id: string }) => row.id);
-}
-
-type OrderSpec = {
-  createdAt: Date;
-  outcome: "Pending" | "Shipped" | "Delivered" | "Cancelled" | "Returned";
-  transfer: boolean;
-  verified: boolean;
-  phone: boolean;
-  answer: "pending" | "confirmed" | "cancelled";
-  answerMinutes: number;
-  city: string;
-  courier: string | null;
-  discount: boolean;
-  lines: { product: number; quantity: number; unitPrice: number }[];
-  returned: "none" | "Requested" | "Received";
-};
-
-async function placeOrder(spec: OrderSpec): Promise<string> {
-  const status = spec.outcome === "Returned" ? "Cancelled" : spec.outcome;
-  const goods = spec.lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0);
-  const discount = spec.discount ? 100 : 0;
-  const total = goods - discount;
-  const verified = spec.transfer && spec.verified;
-  const confirmed = spec.phone && spec.answer !== "pending";
-  const [row] = await db("orders")
-    .insert({
-      customerName: "Bilal",
-      customerEmail: "bilal@example.com",
-      ...address,
-      city: spec.city,
-      createdAt: spec.createdAt,
-      totalPrice: total,
-      status,
-      phone: spec.phone ? "+923001234567" : null,
-      courier: spec.courier,
-      paymentMethod: spec.transfer ? "Bank Transfer" : "Cash on Delivery",
-      paymentStatus: spec.transfer ? (verified ? "verified" : "awaiting") : "on-delivery",
-      paymentReference: spec.transfer ? "FT1" : null,
-      paymentSubmittedAt: verified ? spec.createdAt : null,
-      paymentVerifiedAt: verified ? spec.createdAt : null,
-      paymentVerifiedAmount: verified ? total : null,
-      outcomeKind: spec.outcome === "Returned" ? "returned" : null,
-      outcomeReason: spec.outcome === "Returned" ? "Refused at the door" : null,
-      outcomeAt: spec.outcome === "Returned" ? spec.createdAt : null,
-      cancelledByCustomer: status === "Cancelled" && spec.answer === "cancelled",
-      confirmationStatus: spec.phone ? spec.answer : "pending",
-      confirmationBy: confirmed ? "customer" : null,
-      confirmationChannel: confirmed ? (spec.answer === "confirmed" ? "whatsapp" : "link") : null,
-      confirmationAt: confirmed ? new Date(spec.createdAt.getTime() + spec.answerMinutes * 60_000 + 17_000) : null,
-      discountCodeId: spec.discount ? first10 : null,
-      discountCode: spec.discount ? "FIRST10" : null,
-      discountAmount: discount,
-    })
-    .returning("id");
-  await db("order_items").insert(
-    spec.lines.map((line, position) => ({
-      orderId: row.id,
-      productId: products[line.product],
-      productName: ["Alpha", "Beta", "Gamma"][line.product],
-      quantity: line.quantity,
-      unitPrice: line.unitPrice,
-      position,
-    })),
-  );
-  if (spec.returned !== "none") {
-    await db("order_returns").insert({
-      orderId: row.id,
-      reason: "Wrong item",
-      status: spec.returned,
-      refundAmount: Math.min(total, 500),
-      refundMethod: spec.returned === "Received" ? "Cash" : null,
-      createdAt: new Date(spec.createdAt.getTime() + 86_400_000),
-    });
-  }
-  return row.id as string;
-}
-
-/** A moment from 1 September to today (20 November), with the month ends' late evenings likely. */
-const momentArbitrary = fc.oneof(
-  fc.integer({ min: Date.parse("2026-09-01T00:00:00+05:00"), max: NOW.getTime() }).map((ms) => new Date(ms)),
-  fc.constantFrom(
-    karachi("2026-09-30T23:30:00"),
-    karachi("2026-10-31T23:30:00"),
-    karachi("2026-11-01T00:10:00"),
-    karachi("2026-10-01T00:05:00"),
-  ),
-);
-
-const orderArbitrary: fc.Arbitrary<OrderSpec> = fc.record({
-  createdAt: momentArbitrary,
-  outcome: fc.constantFrom("Pending", "Shipped", "Delivered", "Cancelled", "Returned"),
-  transfer: fc.boolean(),
-  verified: fc.boolean(),
-  phone: fc.boolean(),
-  answer: fc.constantFrom("pending", "confirmed", "cancelled"),
-  answerMinutes: fc.integer({ min: 1, max: 600 }),
-  city: fc.constantFrom("Lahore", "lahore ", "Karachi", "Quetta"),
-  courier: fc.constantFrom(null, "TCS", "Leopards"),
-  discount: fc.boolean(),
-  lines: fc.array(
-    fc.record({
-      product: fc.integer({ min: 0, max: 2 }),
-      quantity: fc.integer({ min: 1, max: 3 }),
-      unitPrice: fc.constantFrom(999.5, 1000, 2450.25),
-    }),
-    { minLength: 1, maxLength: 3 },
-  ),
-  returned: fc.constantFrom("none", "none", "Requested", "Received"),
-});
-
-const DAY_MS = 86_400_000;
-const dayOf = (moment: Date) => new Date(moment.getTime() + 5 * 3_600_000).toISOString().slice(0, 10);
-
-/** A range within the orders' days (a previous period reaching back before them included). */
-const rangeArbitrary = fc
-  .tuple(fc.integer({ min: Date.parse("2026-09-01T12:00:00Z"), max: NOW.getTime() }), fc.integer({ min: 0, max: 80 }))
-  .map(([start, days]) => ({
-    from: dayOf(new Date(start)),
-    to: dayOf(new Date(Math.min(start + days * DAY_MS, NOW.getTime()))),
-  }));
-
-/** A later change to an order: what the admin desk, the courier sync or a refund writes. */
-type Change = { order: number; kind: "delivered" | "cancelled" | "verified" | "refund" | "product-deleted" };
-const changeArbitrary: fc.Arbitrary<Change> = fc.record({
-  order: fc.nat(),
-  kind: fc.constantFrom("delivered", "cancelled", "verified", "refund", "product-deleted"),
-});
-
-async function applyChange(ids: string[], change: Change): Promise<void> {
-  const id = ids[change.order % ids.length]!;
-  if (change.kind === "delivered") await db("orders").where({ id }).update({ status: "Delivered" });
-  if (change.kind === "cancelled") await db("orders").where({ id }).update({ status: "Cancelled" });
-  if (change.kind === "verified") {
-    await db("orders")
-      .where({ id, paymentMethod: "Bank Transfer" })
-      .update({
-        paymentStatus: "verified",
-        paymentSubmittedAt: db.fn.now(),
-        paymentVerifiedAt: db.fn.now(),
-        paymentVerifiedAmount: db.ref("total_price"),
-      });
-  }
-  if (change.kind === "refund") {
-    await db("order_returns").where({ orderId: id }).update({ status: "Received", refundMethod: "Cash" });
-  }
-  if (change.kind === "product-deleted")
-    await db("products")
-      .where({ id: products[change.order % 3] })
-      .delete();
-}
+beforeEach(() => store.fresh());
 
 /** Every report for each range (stock's sales are those of the 30 days ending on its last day). */
 async function allReports(ranges: { from: string; to: string }[]) {
@@ -224,18 +58,18 @@ describe("reports from kept daily figures", () => {
   it("equal the reports computed from the orders, for any orders, later changes and range", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(orderArbitrary, { minLength: 1, maxLength: 14 }),
+        fc.array(orderArbitrary(NOW), { minLength: 1, maxLength: 14 }),
         fc.array(changeArbitrary, { maxLength: 4 }),
-        fc.array(rangeArbitrary, { minLength: 1, maxLength: 2 }),
+        fc.array(rangeArbitrary(NOW), { minLength: 1, maxLength: 2 }),
         async (orders, changes, ranges) => {
-          await freshStore();
+          await store.fresh();
           const ids = [];
-          for (const order of orders) ids.push(await placeOrder(order));
+          for (const order of orders) ids.push(await store.place(order));
           const live = await allReports(ranges);
           await rollUpReportDays(db, NOW);
           expect(await allReports(ranges)).toEqual(live);
 
-          for (const change of changes) await applyChange(ids, change);
+          for (const change of changes) await store.apply(ids, change);
           // Marked days are read live until the job runs, then kept again: the same figures, and
           // those of every day computed from the orders.
           const marked = await allReports(ranges);
@@ -250,22 +84,6 @@ describe("reports from kept daily figures", () => {
       { numRuns: 6 },
     );
   }, 240_000);
-});
-
-const spec = (createdAt: Date, fields: Partial<OrderSpec> = {}): OrderSpec => ({
-  createdAt,
-  outcome: "Pending",
-  transfer: false,
-  verified: false,
-  phone: true,
-  answer: "pending",
-  answerMinutes: 5,
-  city: "Lahore",
-  courier: null,
-  discount: false,
-  lines: [{ product: 0, quantity: 1, unitPrice: 1000 }],
-  returned: "none",
-  ...fields,
 });
 
 const rolledDays = async () =>
@@ -285,9 +103,9 @@ const keptMoney = () =>
 
 describe("the report-rollups job", () => {
   it("rolls up every closed day from the first order, and again gives the same rows", async () => {
-    await placeOrder(spec(karachi("2026-11-15T09:00:00"), { outcome: "Delivered" }));
-    await placeOrder(spec(karachi("2026-11-17T23:30:00"), { outcome: "Delivered" }));
-    await placeOrder(spec(karachi("2026-11-20T09:00:00")));
+    await store.place(orderSpec(karachi("2026-11-15T09:00:00"), { outcome: "Delivered" }));
+    await store.place(orderSpec(karachi("2026-11-17T23:30:00"), { outcome: "Delivered" }));
+    await store.place(orderSpec(karachi("2026-11-20T09:00:00")));
 
     expect(await rollUpReportDays(db, NOW)).toEqual({ days: 5 });
     // Today (the 20th) is computed live; the 19th has closed.
@@ -311,7 +129,7 @@ describe("the report-rollups job", () => {
   });
 
   it("does not roll up a day until an hour after it closed", async () => {
-    await placeOrder(spec(karachi("2026-11-19T23:30:00"), { outcome: "Delivered" }));
+    await store.place(orderSpec(karachi("2026-11-19T23:30:00"), { outcome: "Delivered" }));
     await rollUpReportDays(db, karachi("2026-11-20T00:30:00"));
     expect(await rolledDays()).toEqual([]);
     await rollUpReportDays(db, karachi("2026-11-20T01:05:00"));
@@ -319,7 +137,7 @@ describe("the report-rollups job", () => {
   });
 
   it("sees a late change to an older order at once, and keeps it at its next run", async () => {
-    const id = await placeOrder(spec(karachi("2026-11-10T23:30:00"), { courier: "TCS", outcome: "Shipped" }));
+    const id = await store.place(orderSpec(karachi("2026-11-10T23:30:00"), { courier: "TCS", outcome: "Shipped" }));
     await rollUpReportDays(db, NOW);
     const november = { from: "2026-11-01", to: "2026-11-20" };
     expect((await reports.report("sales", november)).totals).toMatchObject({ collected: 0, toCollect: 1000 });
@@ -338,14 +156,14 @@ describe("the report-rollups job", () => {
   });
 
   it("marks an older order's day once for all the lines one statement adds to it", async () => {
-    const id = await placeOrder(spec(karachi("2026-11-12T10:00:00")));
+    const id = await store.place(orderSpec(karachi("2026-11-12T10:00:00")));
     await rollUpReportDays(db, NOW);
     expect(await db("report_dirty_days").count({ marks: "*" }).first()).toEqual({ marks: 0 });
 
     await db("order_items").insert(
       [0, 1, 2].map((product) => ({
         orderId: id,
-        productId: products[product],
+        productId: store.products[product],
         productName: `Line ${product}`,
         quantity: 1,
         unitPrice: 1000,
@@ -358,9 +176,9 @@ describe("the report-rollups job", () => {
 
   it("marks each older day once for all the orders one statement changes on it", async () => {
     const ids = [
-      await placeOrder(spec(karachi("2026-11-12T10:00:00"))),
-      await placeOrder(spec(karachi("2026-11-12T23:30:00"))),
-      await placeOrder(spec(karachi("2026-11-13T00:10:00"))),
+      await store.place(orderSpec(karachi("2026-11-12T10:00:00"))),
+      await store.place(orderSpec(karachi("2026-11-12T23:30:00"))),
+      await store.place(orderSpec(karachi("2026-11-13T00:10:00"))),
     ];
     await rollUpReportDays(db, NOW);
     await db("orders").whereIn("id", ids).update({ status: "Delivered" });
@@ -388,17 +206,23 @@ const unitsOf = (report: { series: { name: string; units: number }[] }) =>
 
 describe("the products kept per month", () => {
   it("add up the month's days, are read for a month wholly in the period, and not while one of its days is marked", async () => {
-    await placeOrder(spec(karachi("2026-09-30T23:30:00"), { lines: [{ product: 0, quantity: 1, unitPrice: 1000 }] }));
-    await placeOrder(spec(karachi("2026-10-01T00:05:00"), { lines: [{ product: 0, quantity: 2, unitPrice: 1000 }] }));
-    const late = await placeOrder(
-      spec(karachi("2026-10-31T23:30:00"), {
+    await store.place(
+      orderSpec(karachi("2026-09-30T23:30:00"), { lines: [{ product: 0, quantity: 1, unitPrice: 1000 }] }),
+    );
+    await store.place(
+      orderSpec(karachi("2026-10-01T00:05:00"), { lines: [{ product: 0, quantity: 2, unitPrice: 1000 }] }),
+    );
+    const late = await store.place(
+      orderSpec(karachi("2026-10-31T23:30:00"), {
         lines: [
           { product: 0, quantity: 3, unitPrice: 1000 },
           { product: 1, quantity: 1, unitPrice: 2450.25 },
         ],
       }),
     );
-    await placeOrder(spec(karachi("2026-11-01T00:10:00"), { lines: [{ product: 1, quantity: 4, unitPrice: 999.5 }] }));
+    await store.place(
+      orderSpec(karachi("2026-11-01T00:10:00"), { lines: [{ product: 1, quantity: 4, unitPrice: 999.5 }] }),
+    );
     await rollUpReportDays(db, NOW);
 
     const october = await db("report_month_products")
@@ -443,10 +267,14 @@ describe("the products kept per month", () => {
 
 describe("the month a period ends in", () => {
   it("is read as its month row less the days left out when that reads fewer rows, else as its days", async () => {
-    await placeOrder(spec(karachi("2026-10-31T23:30:00"), { lines: [{ product: 0, quantity: 1, unitPrice: 1000 }] }));
-    await placeOrder(spec(karachi("2026-11-01T00:05:00"), { lines: [{ product: 0, quantity: 2, unitPrice: 1000 }] }));
-    const second = await placeOrder(
-      spec(karachi("2026-11-02T12:00:00"), { lines: [{ product: 1, quantity: 4, unitPrice: 999.5 }] }),
+    await store.place(
+      orderSpec(karachi("2026-10-31T23:30:00"), { lines: [{ product: 0, quantity: 1, unitPrice: 1000 }] }),
+    );
+    await store.place(
+      orderSpec(karachi("2026-11-01T00:05:00"), { lines: [{ product: 0, quantity: 2, unitPrice: 1000 }] }),
+    );
+    const second = await store.place(
+      orderSpec(karachi("2026-11-02T12:00:00"), { lines: [{ product: 1, quantity: 4, unitPrice: 999.5 }] }),
     );
     await rollUpReportDays(db, NOW);
     const toToday = { from: "2026-10-31", to: "2026-11-20" };
@@ -477,9 +305,15 @@ describe("the month a period ends in", () => {
 
 describe("a month read as its row less some of its days", () => {
   it("gives the sums of the period's days: the deliveries per product and the products' period before", async () => {
-    await placeOrder(spec(karachi("2026-10-05T12:00:00"), { lines: [{ product: 2, quantity: 1, unitPrice: 500 }] }));
-    await placeOrder(spec(karachi("2026-10-20T12:00:00"), { lines: [{ product: 0, quantity: 2, unitPrice: 1000 }] }));
-    await placeOrder(spec(karachi("2026-10-31T23:30:00"), { lines: [{ product: 1, quantity: 3, unitPrice: 1000 }] }));
+    await store.place(
+      orderSpec(karachi("2026-10-05T12:00:00"), { lines: [{ product: 2, quantity: 1, unitPrice: 500 }] }),
+    );
+    await store.place(
+      orderSpec(karachi("2026-10-20T12:00:00"), { lines: [{ product: 0, quantity: 2, unitPrice: 1000 }] }),
+    );
+    await store.place(
+      orderSpec(karachi("2026-10-31T23:30:00"), { lines: [{ product: 1, quantity: 3, unitPrice: 1000 }] }),
+    );
     await rollUpReportDays(db, NOW);
     // October 13 to 31 leaves twelve of October's days out: read as October's row less those days.
     const lateOctober = { from: "2026-10-13", to: "2026-10-31" };
@@ -504,10 +338,14 @@ describe("a month read as its row less some of its days", () => {
 
 describe("runs of months read as running totals", () => {
   it("give each product's sums over the run, and the name it sold under in the period", async () => {
-    await placeOrder(spec(karachi("2026-09-15T12:00:00"), { lines: [{ product: 0, quantity: 1, unitPrice: 1000 }] }));
-    await placeOrder(spec(karachi("2026-10-15T12:00:00"), { lines: [{ product: 0, quantity: 2, unitPrice: 1000 }] }));
-    const renamed = await placeOrder(
-      spec(karachi("2026-11-10T12:00:00"), { lines: [{ product: 0, quantity: 4, unitPrice: 1000 }] }),
+    await store.place(
+      orderSpec(karachi("2026-09-15T12:00:00"), { lines: [{ product: 0, quantity: 1, unitPrice: 1000 }] }),
+    );
+    await store.place(
+      orderSpec(karachi("2026-10-15T12:00:00"), { lines: [{ product: 0, quantity: 2, unitPrice: 1000 }] }),
+    );
+    const renamed = await store.place(
+      orderSpec(karachi("2026-11-10T12:00:00"), { lines: [{ product: 0, quantity: 4, unitPrice: 1000 }] }),
     );
     // Alpha was sold as "Alpha Prime" in November.
     await db("order_items").where({ order_id: renamed }).update({ product_name: "Alpha Prime" });
@@ -550,13 +388,13 @@ describe("the confirmed waits kept per day", () => {
 
   it("are the days' waits in seconds, and the median is of the kept and live days' waits together", async () => {
     // Confirmed in 10, 40, 20 and 30 minutes (and 17 seconds) over three closed days and today.
-    await placeOrder(spec(karachi("2026-11-17T23:30:00"), { answer: "confirmed", answerMinutes: 10 }));
-    const eighteenth = await placeOrder(
-      spec(karachi("2026-11-18T09:00:00"), { answer: "confirmed", answerMinutes: 40 }),
+    await store.place(orderSpec(karachi("2026-11-17T23:30:00"), { answer: "confirmed", answerMinutes: 10 }));
+    const eighteenth = await store.place(
+      orderSpec(karachi("2026-11-18T09:00:00"), { answer: "confirmed", answerMinutes: 40 }),
     );
-    await placeOrder(spec(karachi("2026-11-18T10:00:00"), { answer: "pending" }));
-    await placeOrder(spec(karachi("2026-11-19T00:10:00"), { answer: "confirmed", answerMinutes: 20 }));
-    await placeOrder(spec(karachi("2026-11-20T09:00:00"), { answer: "confirmed", answerMinutes: 30 }));
+    await store.place(orderSpec(karachi("2026-11-18T10:00:00"), { answer: "pending" }));
+    await store.place(orderSpec(karachi("2026-11-19T00:10:00"), { answer: "confirmed", answerMinutes: 20 }));
+    await store.place(orderSpec(karachi("2026-11-20T09:00:00"), { answer: "confirmed", answerMinutes: 30 }));
     // The median falls between two days' waits: (20:17 + 30:17) / 2 = 25:17, 25.3 minutes.
     const computed = await reports.report("confirmation", week);
     expect(computed.totals.medianMinutesToConfirm).toBe(25.3);
