@@ -262,6 +262,7 @@ describe("writing products (admins only)", () => {
     [{ price: "abc" }, "price", "Price must be a number"],
     [{ price: -1 }, "price", "Price cannot be negative"],
     [{ price: 10.555 }, "price", "Price can have at most two decimals"],
+    [{ price: 1e-9 }, "price", "Price can have at most two decimals"],
     [{ stock: 1.5 }, "stock", "Stock must be a whole number"],
     [{ stock: -2 }, "stock", "Stock cannot be negative"],
     [{ category: "Kids" }, "category", "Category must be Men or Women"],

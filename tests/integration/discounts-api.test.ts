@@ -499,6 +499,8 @@ describe("the admin API", () => {
     [{ code: "OK10", type: "fixed", value: 0 }, "value", "An amount must be more than 0"],
     [{ code: "OK10", type: "fixed", value: -5 }, "value", "An amount must be more than 0"],
     [{ code: "OK10", type: "fixed", value: 10.001 }, "value", "Value can have at most two decimals"],
+    // More than 0, yet 0.00 to the database's numeric(12, 2): was taken, then a 500.
+    [{ code: "OK10", type: "fixed", value: "5e-324" }, "value", "Value can have at most two decimals"],
     [{ code: "OK10", type: "fixed", value: "ten" }, "value", "Value must be a number"],
     [{ code: "OK10", type: "percent", value: 10, maxUses: 0 }, "maxUses", "Maximum uses must be at least 1"],
     [{ code: "OK10", type: "percent", value: 10, maxUses: 1.5 }, "maxUses", "Maximum uses must be a whole number"],

@@ -1,4 +1,5 @@
 import * as yup from "yup";
+import { hasAtMostDecimals } from "../shared/decimals.shared";
 import { blankToUndefined, emptyToUndefined, limitParam, pageParam } from "../shared/list-query";
 import {
   CATEGORIES,
@@ -98,10 +99,6 @@ export const productListQuerySchema = yup.object({
 });
 export type ProductListQuery = yup.InferType<typeof productListQuerySchema>;
 
-/** Two decimals at most, judged on the number the user meant (0.1 + 0.2 style noise ignored). */
-const hasAtMostTwoDecimals = (value: number | undefined) =>
-  value === undefined || Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
-
 /** http(s) addresses, or a path of this site under /images (the demo images live there). */
 export function isProductImageUrl(value: string): boolean {
   if (/^\/images\/[A-Za-z0-9._~\-/]+$/.test(value) && !value.includes("..")) return true;
@@ -155,7 +152,7 @@ function specField(definition: SpecDefinition) {
         .test(
           "decimals",
           decimals === 0 ? `${label} must be a whole number` : `${label} can have at most one decimal`,
-          (value) => value === null || value === undefined || hasDecimals(value, decimals),
+          (value) => value === null || value === undefined || hasAtMostDecimals(value, decimals),
         )
         .default(null)
         .nullable();
@@ -174,12 +171,6 @@ function specField(definition: SpecDefinition) {
         .transform((values: string[] | undefined) => (values ? [...new Set(values)] : values))
         .default([]);
   }
-}
-
-/** True when a number has at most `decimals` decimals, judged on the number meant (no float noise). */
-function hasDecimals(value: number, decimals: number): boolean {
-  const scaled = value * 10 ** decimals;
-  return Math.abs(scaled - Math.round(scaled)) < 1e-6;
 }
 
 /** The specifications of a watch (docs/product.md, "Specifications"), each optional. */
@@ -212,7 +203,11 @@ export const productSchema = yup.object({
     .required("Price is required")
     .min(0, "Price cannot be negative")
     .max(PRICE_MAX, "Price is too large")
-    .test("two-decimals", "Price can have at most two decimals", hasAtMostTwoDecimals),
+    .test(
+      "two-decimals",
+      "Price can have at most two decimals",
+      (value) => value === undefined || hasAtMostDecimals(value, 2),
+    ),
   category: yup
     .string()
     .transform(emptyToUndefined)

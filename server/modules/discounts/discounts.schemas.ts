@@ -1,4 +1,5 @@
 import * as yup from "yup";
+import { hasAtMostDecimals } from "../shared/decimals.shared";
 import { PRICE_MAX } from "../catalog/catalog-values.shared";
 import {
   CODE_NOT_VALID,
@@ -58,8 +59,6 @@ const endsAfterStart = (schema: yup.StringSchema<string | undefined>) =>
     return Date.parse(value) > Date.parse(start);
   });
 
-const hasAtMostTwoDecimals = (value: number) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
-
 const booleanField = (label: string, fallback: boolean) =>
   yup.boolean().transform(blankToUndefined).typeError(`${label} must be true or false`).default(fallback);
 
@@ -89,7 +88,7 @@ export const discountInputSchema = yup.object({
     .test(
       "two-decimals",
       "Value can have at most two decimals",
-      (value) => value === undefined || hasAtMostTwoDecimals(value),
+      (value) => value === undefined || hasAtMostDecimals(value, 2),
     )
     .test("range", "", function (value) {
       if (value === undefined) return true;

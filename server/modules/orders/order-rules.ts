@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import * as yup from "yup";
+import { hasAtMostDecimals } from "../shared/decimals.shared";
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
 import { NotFoundError } from "../shared/errors.shared";
@@ -124,8 +125,7 @@ export const orderRulesSchema = yup.object({
   parcelShippingCost: offOrNumber("Average shipping cost", { integer: false, min: 0, max: 100_000 }).test(
     "paisa",
     "Average shipping cost must have at most 2 decimals",
-    // Judged on the number meant: 0.1 + 0.2 style noise is not a third decimal.
-    (value) => value === null || value === undefined || Math.abs(value * 100 - Math.round(value * 100)) < 1e-6,
+    (value) => value === null || value === undefined || hasAtMostDecimals(value, 2),
   ),
   bankAccountTitle: clearableText("Account title", 100),
   bankName: clearableText("Bank", 100),
