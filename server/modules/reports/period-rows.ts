@@ -2,7 +2,7 @@ import type { Database } from "../../db/database";
 import type { ReportPeriod } from "./report-period.shared";
 import { addDays } from "./report-period.shared";
 import { dayNumber, nextMonth, runsOfNumbers } from "./report-day-numbers";
-import type { DayRows, DayTable } from "./report-days";
+import { monthlyColumnKinds, type DayRows, type DayTable } from "./report-days";
 
 /**
  * How a report reads the kept tables over a period (docs/decisions/2026-11-26-report-speed.md): the
@@ -105,9 +105,11 @@ export function additiveRowsOf(table: DayTable, period: ReportPeriod, live: Live
   const monthly = table.monthly;
   if (!monthly) return periodRowsOf(table, period, live);
   const columns = table.columns.filter((column) => column !== "day");
-  const negated = columns.map((column, index) =>
-    monthly.groupBy.includes(column) ? column : monthly.sums[index]!.startsWith("SUM(") ? `-${column}` : "NULL",
-  );
+  const kinds = monthlyColumnKinds(table);
+  // What subtracting reads: the groups as they are, the sums negated, nothing for the rest.
+  const negated = kinds.map(({ column, kind }) => (kind === "group" ? column : kind === "sum" ? `-${column}` : "NULL"));
+  // What the running totals keep: the groups and the sums.
+  const throughColumns = kinds.map(({ column, kind }) => (kind === "other" ? "NULL" : column));
   const liveInPeriod = live.filter((day) => day >= period.from && day <= period.to);
   const liveNumbers = new Set(liveInPeriod.map(dayNumber));
   const from = dayNumber(period.from);
@@ -141,18 +143,12 @@ export function additiveRowsOf(table: DayTable, period: ReportPeriod, live: Live
   const monthRuns = runsOfMonths([...wholeMonths, ...lessMonths].sort());
   const singles = monthly.through ? monthRuns.filter((run) => run.length === 1).flat() : monthRuns.flat();
   const throughRuns = monthly.through ? monthRuns.filter((run) => run.length > 1) : [];
-  const throughColumns = columns.map((column, index) =>
-    monthly.groupBy.includes(column) || monthly.sums[index]!.startsWith("SUM(") ? column : "NULL",
-  );
-  const negatedThrough = throughColumns.map((column) =>
-    column === "NULL" || monthly.groupBy.includes(column) ? column : `-${column}`,
-  );
   const throughSql = throughRuns
     .map(
       () => `SELECT ${throughColumns.join(", ")} FROM ${monthly.through} WHERE month =
                (SELECT MAX(month) FROM ${monthly.through} WHERE month <= CAST(? AS date))
              UNION ALL
-             SELECT ${negatedThrough.join(", ")} FROM ${monthly.through} WHERE month =
+             SELECT ${negated.join(", ")} FROM ${monthly.through} WHERE month =
                (SELECT MAX(month) FROM ${monthly.through} WHERE month < CAST(? AS date))
              UNION ALL `,
     )

@@ -273,6 +273,21 @@ export const DAY_TABLES: readonly DayTable[] = [
 ];
 
 /**
+ * What a column of a table kept per month is to the readers that subtract rows (a month less some
+ * of its days, running totals): a grouping column, a sum (which may be negated and added up), or
+ * neither (the sold name, a MAX), which they leave out. Columns as in `columns`, the day's left out.
+ */
+export function monthlyColumnKinds(table: DayTable): { column: string; kind: "group" | "sum" | "other" }[] {
+  const monthly = table.monthly!;
+  return table.columns
+    .filter((column) => column !== "day")
+    .map((column, index) => ({
+      column,
+      kind: monthly.groupBy.includes(column) ? "group" : monthly.sums[index]!.startsWith("SUM(") ? "sum" : "other",
+    }));
+}
+
+/**
  * The statement that rewrites a table's kept month rows from its kept day rows, for the months
  * (first days) given: the job runs it after writing days of those months, in the same transaction.
  */
@@ -302,19 +317,16 @@ export function monthRows(table: DayTable, months: readonly string[]): DayRows[]
  */
 function throughRows(table: DayTable, through: string, months: readonly string[]): DayRows[] {
   const monthly = table.monthly!;
-  const additive = table.columns
-    .filter((column) => column !== "day")
-    .map((column, index) => ({ column, sum: monthly.sums[index]! }))
-    .filter(({ column, sum }) => monthly.groupBy.includes(column) || sum.startsWith("SUM("));
+  const additive = monthlyColumnKinds(table)
+    .map(({ column, kind }, index) => ({ column, kind, sum: monthly.sums[index]! }))
+    .filter(({ kind }) => kind !== "other");
   const earliest = [...months].sort()[0]!;
   return [
     { sql: `DELETE FROM ${through} WHERE month >= CAST(? AS date)`, bindings: [earliest] },
     {
       sql: `INSERT INTO ${through} (month, ${additive.map(({ column }) => column).join(", ")})
             SELECT months.month::date, ${additive
-              .map(({ column, sum }) =>
-                monthly.groupBy.includes(column) ? `kept.${column}` : sum.replace("SUM(", "SUM(kept."),
-              )
+              .map(({ column, kind, sum }) => (kind === "group" ? `kept.${column}` : sum.replace("SUM(", "SUM(kept.")))
               .join(", ")}
               FROM generate_series(GREATEST(CAST(? AS date), (SELECT MIN(month) FROM ${monthly.table})),
                                    (SELECT MAX(month) FROM ${monthly.table}), interval '1 month') AS months(month)
