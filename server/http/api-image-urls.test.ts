@@ -58,4 +58,26 @@ describe("withAbsoluteImageUrls", () => {
     expect(product).toEqual({ imageUrl: "/images/watch.svg", images: [{ url: "/photos/a.avif" }] });
     expect(made[0]).not.toBe(product);
   });
+
+  it("copies only the way to an address it changes; the rest of the answer is shared, unchanged", () => {
+    const specs = { features: ["Date"], movement: "Quartz" };
+    const facets = { brand: [{ value: "omega", label: "Omega", count: 3 }] };
+    const answer = { products: [{ imageUrl: "/images/watch.svg", specs }], facets };
+    const made = withAbsoluteImageUrls(answer, SITE);
+    expect(made.products[0]!.imageUrl).toBe(`${SITE}/images/watch.svg`);
+    expect(made.products[0]!.specs).toBe(specs);
+    expect(made.facets).toBe(facets);
+    expect(answer.products[0]!.imageUrl).toBe("/images/watch.svg");
+  });
+
+  it("answers an instance of a class as a plain copy of its own fields, address or not", () => {
+    class Stored {
+      name = "Seiko 5";
+      toJSON() {
+        return "the instance's own serialisation";
+      }
+    }
+    const made = withAbsoluteImageUrls({ product: new Stored() }, SITE);
+    expect(JSON.stringify(made)).toBe('{"product":{"name":"Seiko 5"}}');
+  });
 });
