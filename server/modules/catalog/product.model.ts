@@ -195,8 +195,10 @@ export class Product extends BaseModel {
   }
 
   watchSpecs(): WatchSpecs {
-    const specs = Object.fromEntries(SPEC_KEYS.map((key) => [key, this[key] ?? null])) as WatchSpecs;
+    // A plain loop: every product of every list and answer passes here.
+    const specs: Record<string, unknown> = {};
+    for (const key of SPEC_KEYS) specs[key] = this[key] ?? null;
     specs.features = this.features ?? [];
-    return specs;
+    return specs as WatchSpecs;
   }
 }
