@@ -514,4 +514,33 @@ describe("counts counted in memory", () => {
     expect(added).not.toBe("waiting");
     expect(added).toMatchObject({ brand: { casio: 1, seiko: 1 }, movement: { Automatic: 1, Solar: 1 } });
   });
+
+  it("keeps a search's matches for its next views, and never past a change to the catalogue", async () => {
+    const db = server.database.db;
+    await db("products").del();
+    const [, duro] = await insertProducts(server, [
+      { name: "Turtle", brand: "Seiko", movement: "Automatic", features: ["date"] },
+      { name: "Duro", brand: "Casio", movement: "Quartz", features: ["date"] },
+    ]);
+    await server.services.catalog.refreshFacetIndex();
+    expect(await countsWithoutSql("/products?facets=1&minPrice=1&search=turtle")).toMatchObject({
+      movement: { Automatic: 1 },
+    });
+    // Asked again (another view of the same search): the same matches.
+    expect(await countsWithoutSql("/products?facets=1&minPrice=2&search=turtle&feature=date")).toMatchObject({
+      brand: { seiko: 1 },
+      movement: { Automatic: 1 },
+    });
+
+    // Duro now matches the search: seen at once, and by the index read again.
+    await db("products").where({ id: duro }).update({ name: "Turtle Duro" });
+    expect((await counts("/products?facets=1&minPrice=3&search=turtle")).movement).toEqual({
+      Automatic: 1,
+      Quartz: 1,
+    });
+    await server.services.catalog.refreshFacetIndex();
+    const after = await countsWithoutSql("/products?facets=1&minPrice=4&search=turtle");
+    expect(after).not.toBe("waiting");
+    expect(after).toMatchObject({ brand: { seiko: 1, casio: 1 }, movement: { Automatic: 1, Quartz: 1 } });
+  });
 });

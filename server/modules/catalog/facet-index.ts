@@ -46,6 +46,8 @@ const CASE_SIZE_PLACE = `CASE ${CASE_SIZE_BANDS.map((band, place) => `WHEN ${CAS
 
 /** How many views' counts are kept between requests: a few hundred kilobytes at most. */
 const KEPT_VIEWS = 200;
+/** How many searches' matches are kept: a byte a product each, 3 MB at 100,000 products. */
+const KEPT_SEARCHES = 32;
 
 export class FacetIndex {
   private snapshot: Snapshot | null = null;
@@ -53,15 +55,23 @@ export class FacetIndex {
   /** Views without a search or a page, passed over at `keptVersion`, oldest first. */
   private readonly kept = new Map<string, ViewPass>();
   private keptVersion: string | null = null;
+  /**
+   * Searches' matches at `keptVersion`, by search, oldest first: a search asked again (the page
+   * cache missed, a filter or a page changed) reads none of its matches again. At 100,000 products
+   * a broad term's ids, read and placed, were most of its page's cost (bench/README.md).
+   */
+  private readonly searchesKept = new Map<string, Uint8Array>();
 
   constructor(private readonly db: Database) {}
 
   /**
    * A view from memory: its counts, and its page and total when `page` names a kept order; null
    * when the index has not been read or a search's matches (read from the database with the
-   * version, in one statement) are from another version than the index (then a reading starts).
-   * Without a search the answer is the index's: `version` is what the caller must find in the
-   * database, read with the page's rows or on its own, before trusting it (else `behind`).
+   * version, in one statement, or kept from an earlier view at the index's version) are from
+   * another version than the index (then a reading starts).
+   * Unless `versionChecked` (a search's matches read now), the answer is the index's: `version` is
+   * what the caller must find in the database, read with the page's rows or on its own, before
+   * trusting it (else `behind`).
    */
   async view(
     filters: CatalogFilters,
@@ -73,32 +83,47 @@ export class FacetIndex {
       void this.refresh();
       return null;
     }
+    if (this.keptVersion !== snapshot.version) {
+      this.kept.clear();
+      this.searchesKept.clear();
+      this.keptVersion = snapshot.version;
+    }
     let matching: Uint8Array | null = null;
+    // A search's matches read now carry the version they were read at; kept ones leave the
+    // version to the caller to check (`versionChecked`), as a view without a search does.
+    let versionChecked = false;
     if (scope.search) {
-      const found = await this.searchMatches(scope.search);
-      if (found.version !== snapshot.version) {
-        this.behind(found.version);
-        return null;
-      }
-      matching = new Uint8Array(snapshot.size);
-      for (const id of found.ids) {
-        const position = snapshot.positions.get(id);
-        if (position !== undefined) matching[position] = 1;
+      matching = this.searchesKept.get(scope.search) ?? null;
+      if (!matching) {
+        const found = await this.searchMatches(scope.search);
+        if (found.version !== snapshot.version) {
+          this.behind(found.version);
+          return null;
+        }
+        matching = new Uint8Array(snapshot.size);
+        for (const id of found.ids) {
+          const position = snapshot.positions.get(id);
+          if (position !== undefined) matching[position] = 1;
+        }
+        versionChecked = true;
+        // Kept only for the version it was read at: another request may have moved the index on meanwhile.
+        if (this.keptVersion === snapshot.version) {
+          if (this.searchesKept.size >= KEPT_SEARCHES) {
+            this.searchesKept.delete(this.searchesKept.keys().next().value!);
+          }
+          this.searchesKept.set(scope.search, matching);
+        }
       }
     }
     // The catalogue's first page asks the same view at every visit: its counts are kept while the
     // index stays at this version, as the SQL counts are (facet-count-cache.ts).
     const key = page || scope.search ? null : JSON.stringify([filters, scope.category ?? null]);
-    if (this.keptVersion !== snapshot.version) {
-      this.kept.clear();
-      this.keptVersion = snapshot.version;
-    }
     const pass = (key && this.kept.get(key)) || passView(snapshot, filters, scope.category, matching, page);
     if (key && !this.kept.has(key)) {
       if (this.kept.size >= KEPT_VIEWS) this.kept.delete(this.kept.keys().next().value!);
       this.kept.set(key, pass);
     }
-    return { ...pass, version: snapshot.version, versionChecked: Boolean(scope.search) };
+    return { ...pass, version: snapshot.version, versionChecked };
   }
 
   /** The catalogue is at `version` now: read the index again unless it is at that version. */
