@@ -56,4 +56,25 @@ describe("validateGivenFields", () => {
       problems: [{ field: "name", message: "Name is required" }],
     });
   });
+
+  it("validates whole a schema whose fields depend on one another or on the whole object", () => {
+    const linked = yup.object({
+      delivery: yup.string(),
+      address: yup
+        .string()
+        .when("delivery", ([delivery], field) =>
+          delivery === "courier" ? field.required("Address is required") : field,
+        ),
+    });
+    expect(outcome(() => validateGivenFields(linked, { delivery: "courier" }))).toEqual({
+      problems: [{ field: "address", message: "Address is required" }],
+    });
+    // The object's test sees the limit's default when only the page is given.
+    const whole = yup
+      .object({ page: yup.number().default(1), limit: yup.number().default(10) })
+      .test("reach", "Page and limit reach too far", (value) => !(value.page + value.limit > 100));
+    const asWhole = outcome(() => validateInput(whole, { page: "95" }));
+    expect(asWhole).toMatchObject({ problems: [{ message: "Page and limit reach too far" }] });
+    expect(outcome(() => validateGivenFields(whole, { page: "95" }))).toEqual(asWhole);
+  });
 });

@@ -82,10 +82,11 @@ function fieldsWithNul(value: unknown, path = ""): string[] {
  * catalogue's search, sort and nine filters): only the fields given are checked by the schema,
  * and the others take what the schema makes of an empty query, worked out once. yup's checking
  * of the fields nobody gave was a tenth of the filtered catalogue's CPU, and its largest
- * allocator. For a schema whose fields are independent of one another (no `when`, no test of the
- * whole object) the answer and the problems are validateInput's own: validation.test.ts compares
- * the two on many random queries. A schema an empty query does not pass (a required field) is
- * validated whole.
+ * allocator. The answer and the problems are validateInput's own: validation.test.ts compares the
+ * two on many random queries. A schema for which they could differ is validated whole: one whose
+ * fields depend on one another or on the whole (a `when`, a lazy field, a test or transform of the
+ * object), whose defaults are made afresh each time (a function), or that an empty query does not
+ * pass (a required field).
  */
 export function validateGivenFields<S extends yup.AnyObjectSchema>(schema: S, input: unknown): yup.InferType<S> {
   const whole = wholeSchemaParts(schema);
@@ -130,13 +131,32 @@ const partsOfSchemas = new WeakMap<yup.AnyObjectSchema, WholeSchemaParts | null>
 function wholeSchemaParts(schema: yup.AnyObjectSchema): WholeSchemaParts | null {
   let parts = partsOfSchemas.get(schema);
   if (parts === undefined) {
-    try {
-      parts = { fields: Object.keys(schema.fields), defaults: validateOne(schema, {}), picked: new Map() };
-    } catch (error) {
-      if (!(error instanceof InvalidInputError)) throw error;
-      parts = null;
-    }
+    parts = fieldsStandAlone(schema) ? emptyQueryParts(schema) : null;
     partsOfSchemas.set(schema, parts);
   }
   return parts;
+}
+
+/** The schema's fields and what it makes of an empty query; null when an empty query does not pass. */
+function emptyQueryParts(schema: yup.AnyObjectSchema): WholeSchemaParts | null {
+  try {
+    return { fields: Object.keys(schema.fields), defaults: validateOne(schema, {}), picked: new Map() };
+  } catch (error) {
+    if (!(error instanceof InvalidInputError)) throw error;
+    return null;
+  }
+}
+
+/** Whether each field's answer depends on that field alone, and its default never changes. */
+function fieldsStandAlone(schema: yup.AnyObjectSchema): boolean {
+  // `conditions` (a `when`) is yup's own private list, read here only to refuse such a schema;
+  // were it ever gone or renamed, every schema would be validated whole.
+  const hasConditions = (field: yup.Schema) => {
+    const conditions = (field as unknown as { conditions?: unknown }).conditions;
+    return !Array.isArray(conditions) || conditions.length > 0;
+  };
+  if (schema.tests.length > 0 || schema.transforms.length > 0 || hasConditions(schema)) return false;
+  return Object.values(schema.fields).every(
+    (field) => field instanceof yup.Schema && !hasConditions(field) && typeof field.spec.default !== "function",
+  );
 }
