@@ -47,6 +47,8 @@ import * as deliveryAttemptTexts from "./20261127000021_delivery_attempt_texts";
 import * as paymentScreenshots from "./20261127000030_payment_screenshots";
 import * as reportMonthProducts from "./20261128000010_report_month_products";
 import * as reportLinesMarkedPerStatement from "./20261128000020_report_lines_marked_per_statement";
+import * as paymentRefunds from "./20261201000010_payment_refunds";
+import * as chooseOrderTexts from "./20261201000020_choose_order_texts";
 import * as reportDayConfirmationWaits from "./20261129000020_report_day_confirmation_waits";
 import * as reportOrdersMarkedPerStatement from "./20261129000021_report_orders_marked_per_statement";
 import * as reportMonthDays from "./20261130000010_report_month_days";
@@ -111,6 +113,8 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261130000010_report_month_days": reportMonthDays,
   "20261130000020_report_month_products_through": reportMonthProductsThrough,
   "20261130000030_drop_report_month_days": dropReportMonthDays,
+  "20261201000010_payment_refunds": paymentRefunds,
+  "20261201000020_choose_order_texts": chooseOrderTexts,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

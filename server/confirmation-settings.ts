@@ -92,6 +92,7 @@ export const confirmationSettingsSchema = yup.object({
   WHATSAPP_TEMPLATE_PAYMENT_REJECTED: templateName().default("order_payment_rejected"),
   WHATSAPP_TEMPLATE_NOT_PAID: templateName().default("order_not_paid"),
   WHATSAPP_TEMPLATE_DELIVERY_ATTEMPT: templateName().default("order_delivery_attempt"),
+  WHATSAPP_TEMPLATE_CHOOSE_ORDER: templateName().default("order_choose"),
   WHATSAPP_TEMPLATE_LANGUAGE_EN: templateLanguage().default("en"),
   WHATSAPP_TEMPLATE_LANGUAGE_UR: templateLanguage().default("ur"),
   TWILIO_API_URL: httpUrl().default(TWILIO_API_BASE),
@@ -153,6 +154,7 @@ export function confirmationConfig(
               "payment-rejected": raw.WHATSAPP_TEMPLATE_PAYMENT_REJECTED,
               "not-paid": raw.WHATSAPP_TEMPLATE_NOT_PAID,
               "delivery-attempt": raw.WHATSAPP_TEMPLATE_DELIVERY_ATTEMPT,
+              "choose-order": raw.WHATSAPP_TEMPLATE_CHOOSE_ORDER,
             },
             templateLanguages: { en: raw.WHATSAPP_TEMPLATE_LANGUAGE_EN, ur: raw.WHATSAPP_TEMPLATE_LANGUAGE_UR },
           }

@@ -8,6 +8,7 @@ import { CourierSyncFlow } from "./flows/courier-sync";
 import { ConfirmationRepliesFlow } from "./flows/confirmation-replies";
 import { OrderConfirmationFlow } from "./flows/order-confirmation";
 import { OrderTextsFlow } from "./flows/order-texts";
+import { OrderLifeFlow } from "./flows/order-life";
 import { SmsClient } from "./providers/message-channels/sms";
 import { TextFilesClient } from "./providers/message-channels/text-files";
 import { WhatsAppClient } from "./providers/message-channels/whatsapp";
@@ -61,9 +62,13 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
   const messages = MessageChannels.chosenBy(config.providers.messageChannels);
   const accounts = new AccountsService(db, rateLimiter);
   const profile = new ProfileService(db, rateLimiter, mail);
+  const couriers = apiCouriers(config);
+  // The order's life: every flow that changes an order runs its events (server/flows/order-life.ts).
+  const life = new OrderLifeFlow({ mail, couriers });
   const orderConfirmation = new OrderConfirmationFlow(db, {
     mail,
     messages,
+    life,
     textChannel: firstTextChannel(config.confirmation),
     deadlines: config.confirmation,
     clock,
@@ -72,9 +77,9 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     mail,
     messages,
     couriers: courierProvidersChosen(config.providers.courierProviders),
+    life,
     clock,
   });
-  const couriers = apiCouriers(config);
   return {
     rateLimiter,
     // Modules.
@@ -110,10 +115,11 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
       confirmation: { secret: config.sessionSecret, channel: firstTextChannel(config.confirmation) },
       clock,
     }),
-    cancellation: new CancellationFlow(db, { mail, messages, clock }),
+    cancellation: new CancellationFlow(db, { mail, messages, life, clock }),
     orderConfirmation,
     confirmationReplies: new ConfirmationRepliesFlow(db, {
       confirmation: orderConfirmation,
+      life,
       smsConfigured: config.confirmation.sms !== null,
       clock,
     }),
@@ -134,6 +140,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     fulfilment,
     shipping: new ShippingFlow(db, {
       couriers,
+      life,
       clock,
       timeoutMs: config.couriers.timeoutSeconds * 1000,
       pieceGrams: config.couriers.pieceGrams,
@@ -141,6 +148,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     courierSync: new CourierSyncFlow(db, {
       couriers,
       fulfilment,
+      life,
       mail,
       messages,
       // An attempt is texted only by WhatsApp or SMS: a file under DATA_DIR tells the customer nothing.
@@ -155,6 +163,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
       mail,
       messages,
       textChannel: firstTextChannel(config.confirmation),
+      life,
       clock,
     }),
     productRemoval: new ProductRemovalFlow(db),

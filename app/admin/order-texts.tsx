@@ -18,6 +18,7 @@ const KIND_NAMES: Record<OrderMessageKind, string> = {
   "payment-rejected": "Payment rejected",
   "not-paid": "Cancelled unpaid",
   "delivery-attempt": "Delivery attempt",
+  "choose-order": "Which order? (the links)",
 };
 const ACTION_NAMES = {
   confirmed: "Confirmed the order",

@@ -18,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     throw redirect(`/my-orders?page=${list.pagination.totalPages}`);
   // Which of them the customer may still cancel (Pending, less than 2 hours old), and which can be
   // returned (delivered less than 7 days ago, nothing under way; docs/product.md, "Returns").
-  const cancellable = list.orders.filter((order) => services.orders.isCancellable(order)).map((order) => order._id);
+  const cancellable = list.orders.filter((order) => order.actions.cancel).map((order) => order._id);
   const returnable = list.orders
     .filter((order) => services.orders.returnRefusal(order) === null)
     .map((order) => order._id);

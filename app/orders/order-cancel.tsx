@@ -1,6 +1,6 @@
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import { NotFoundError } from "../../server/modules/shared/errors.shared";
-import { CANCEL_NOT_PENDING, CANCEL_TOO_LATE, shortOrderId } from "../../server/modules/orders/order-values.shared";
+import { shortOrderId } from "../../server/modules/orders/order-values.shared";
 import { requestContext } from "../context";
 import { FormError, formFailure } from "../lib/forms";
 import { requireUser } from "../lib/guards";
@@ -15,9 +15,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const { services } = context.get(requestContext);
   const order = await foundOr404(services.orders.getOrder({ _id: user._id, role: "customer" }, params.orderId));
-  const cancellable = services.orders.isCancellable(order);
-  const reason = cancellable ? null : order.status !== "Pending" ? CANCEL_NOT_PENDING : CANCEL_TOO_LATE;
-  return { order, reason };
+  // The order's life says whether the customer may cancel it, and why not (docs/product.md, "An order's life").
+  const refusal = order.actions.cancel
+    ? null
+    : await services.orders.refusal(order._id, { kind: "cancelled", by: "customer" });
+  return { order, reason: refusal?.message ?? null };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -57,7 +59,12 @@ export default function CancelOrder({ loaderData, actionData }: Route.ComponentP
         </>
       ) : (
         <>
-          <p>{`Are you sure you want to cancel order #${shortOrderId(order._id)} (${formatRupees(order.totalPrice)})? Nothing will be sent and there is nothing to pay.`}</p>
+          <p>
+            {`Are you sure you want to cancel order #${shortOrderId(order._id)} (${formatRupees(order.totalPrice)})? `}
+            {order.payment.status === "verified"
+              ? `Nothing will be sent, and the ${formatRupees(order.payment.verifiedAmount ?? order.totalPrice)} you paid will be refunded to you.`
+              : "Nothing will be sent and there is nothing to pay."}
+          </p>
           <OrderItems order={order} />
           <Form method="post" className="actions">
             <button type="submit" className="button button--danger" disabled={navigation.state === "submitting"}>

@@ -5,7 +5,7 @@ import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared"
 import { requestContext } from "../context";
 import { requireUser } from "../lib/guards";
 import { formFailure } from "../lib/forms";
-import { TransferPayment } from "./transfer-payment";
+import { RefundWords, TransferPayment } from "./transfer-payment";
 import { routeMeta } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
 import { formatRupees } from "../lib/money";
@@ -35,9 +35,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const order = await foundOr404(services.orders.getOrder({ _id: user._id, role: "customer" }, params.orderId));
   // Cancel while allowed (docs/product.md, "Cancelling an order"); "Request a return" while the
   // order can be returned (docs/product.md, "Returns"), by the rule My Orders uses.
+  // A Pending order the customer can no longer cancel says why (handed to the courier, too late).
+  const cancelRefusal =
+    order.status === "Pending" && !order.actions.cancel
+      ? await services.orders.refusal(order._id, { kind: "cancelled", by: "customer" })
+      : null;
   return {
     order,
-    cancellable: services.orders.isCancellable(order),
+    cancellable: order.actions.cancel,
+    cancelRefusal: cancelRefusal?.message ?? null,
     canReturn: services.orders.returnRefusal(order) === null,
     // A bank transfer's page shows where to send it (docs/product.md, "Paying in advance").
     account: order.payment.status === "on-delivery" ? null : await services.advancePayment.account(),
@@ -82,7 +88,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = routeMeta({ title: "Order details", noindex: true });
 
 export default function CustomerOrderDetails({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, cancellable, canReturn, account, photoFormats } = loaderData;
+  const { order, cancellable, cancelRefusal, canReturn, account, photoFormats } = loaderData;
   return (
     <section className="card order-details">
       <p>
@@ -114,6 +120,10 @@ export default function CustomerOrderDetails({ loaderData, actionData }: Route.C
       </dl>
       {order.payment.status !== "on-delivery" ? (
         <TransferPayment order={order} account={account} answer={actionData} photoFormats={photoFormats} />
+      ) : order.refund ? (
+        <p className="transfer-payment__status">
+          <RefundWords refund={order.refund} />
+        </p>
       ) : null}
       <OrderShipping order={order} />
       <ParcelTimeline order={order} />
@@ -126,6 +136,11 @@ export default function CustomerOrderDetails({ loaderData, actionData }: Route.C
           <p>You can cancel this order yourself within 2 hours of ordering, while it is pending.</p>
           <CancelOrderLink order={order} />
         </div>
+      ) : cancelRefusal ? (
+        <p className="muted">
+          {`${cancelRefusal} `}
+          <Link to="/contact">Contact us</Link>
+        </p>
       ) : null}
       {canReturn ? (
         <div className="actions">

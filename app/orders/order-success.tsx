@@ -8,6 +8,7 @@ import { foundOr404 } from "../lib/not-found";
 import { formatRupees } from "../lib/money";
 import { SummaryTotals } from "../cart/summary-totals";
 import { OrderAddress, OrderItems, OrderNumber, OrderReturns, deliveryLabel } from "./order-display";
+import { TransferAccount } from "./transfer-payment";
 import type { Route } from "./+types/order-success";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -15,13 +16,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
   // Another customer's order does not exist for this shopper (docs/product.md, "Pages and who may see them").
   const order = await foundOr404(services.orders.getOrder(user, params.orderId));
-  return { order };
+  // An order paid in advance shows where to send it, right below (docs/product.md, "Paying in advance").
+  const advance = paymentMethodNamed(order.paymentMethod).paidBeforeShipping;
+  return { order, account: advance && order.amountDue > 0 ? await services.advancePayment.account() : null };
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Order Placed", noindex: true });
 
 export default function OrderSuccess({ loaderData }: Route.ComponentProps) {
-  const { order } = loaderData;
+  const { order, account } = loaderData;
+  const method = paymentMethodNamed(order.paymentMethod);
   return (
     <section className="card order-success">
       <h1>Order Placed Successfully!</h1>
@@ -32,18 +36,26 @@ export default function OrderSuccess({ loaderData }: Route.ComponentProps) {
       <h2>What happens next</h2>
       <ul>
         <li>
-          {order.phone
-            ? `We call you on ${formatPakistaniMobile(order.phone)} to confirm your order, then pack your watch with its certificate of authenticity and warranty card.`
-            : "We confirm your order and pack your watch with its certificate of authenticity and warranty card."}
+          {/* An order paid in advance is confirmed by its payment, never by a call (docs/product.md, "An order's life"). */}
+          {method.paidBeforeShipping
+            ? "As soon as your payment reaches us, we pack your watch with its certificate of authenticity and warranty card."
+            : order.phone
+              ? `We call you on ${formatPakistaniMobile(order.phone)} to confirm your order, then pack your watch with its certificate of authenticity and warranty card.`
+              : "We confirm your order and pack your watch with its certificate of authenticity and warranty card."}
         </li>
         <li>Once it is with the courier, My Orders shows the courier and the tracking number.</li>
         <li>
           Delivery takes 3-5 business days to major cities and 5-7 business days to other areas; shipping is free.
         </li>
-        <li>{paymentMethodNamed(order.paymentMethod).nextStep(formatRupees(order.totalPrice))}</li>
+        <li>
+          {order.amountDue > 0
+            ? method.nextStep(formatRupees(order.amountDue))
+            : "Your payment is received: there is nothing to pay."}
+        </li>
         <li>{`We have emailed this confirmation to ${order.user.email}.`}</li>
         <li>Changed your mind? You can cancel the order yourself under My Orders within 2 hours.</li>
       </ul>
+      {account ? <TransferAccount order={order} account={account} /> : null}
       <h2>Your order</h2>
       <OrderItems order={order} />
       <SummaryTotals total={order.totalPrice} subtotal={order.subtotal} discount={order.discount} />

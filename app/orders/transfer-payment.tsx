@@ -6,6 +6,7 @@ import {
   PAYMENT_STATUS_LABELS,
   SCREENSHOT_FIELD,
   paymentScreenshotUrl,
+  shortOrderId,
 } from "../../server/modules/orders/order-values.shared";
 import type { PublicOrder } from "../../server/modules/orders/order.shape";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
@@ -34,7 +35,9 @@ export function TransferPayment({
   photoFormats: string[];
 }) {
   const { payment } = order;
-  const open = order.status === "Pending" && payment.status !== "verified";
+  // What the order's life offers (docs/product.md, "An order's life"): a reference while one can be sent.
+  const open = order.actions.sendReference;
+  if (order.status === "Cancelled") return <CancelledPayment order={order} />;
   return (
     <section className="transfer-payment" aria-labelledby="transfer-payment">
       <h2 id="transfer-payment">Payment by bank transfer / Raast</h2>
@@ -58,27 +61,7 @@ export function TransferPayment({
       ) : null}
       {open ? (
         <>
-          <p>{`Send ${formatRupees(order.totalPrice)} to:`}</p>
-          {account ? (
-            <dl className="details transfer-payment__account">
-              <dt>Amount</dt>
-              <dd>{formatRupees(order.totalPrice)}</dd>
-              <dt>Account title</dt>
-              <dd>{account.title}</dd>
-              <dt>Bank</dt>
-              <dd>{account.bank}</dd>
-              <dt>IBAN</dt>
-              <dd className="transfer-payment__iban">{formatIban(account.iban)}</dd>
-              {account.raastId ? (
-                <>
-                  <dt>Raast ID</dt>
-                  <dd>{formatPakistaniMobile(account.raastId)}</dd>
-                </>
-              ) : null}
-            </dl>
-          ) : (
-            <p>Please contact us for the store&apos;s account details.</p>
-          )}
+          <TransferAccount order={order} account={account} />
           <Form method="post" encType="multipart/form-data" noValidate className="transfer-payment__form">
             <input type="hidden" name="intent" value="payment-reference" />
             <FormError message={answer?.formError} />
@@ -103,6 +86,58 @@ export function TransferPayment({
         </>
       ) : null}
     </section>
+  );
+}
+
+/** Where to send the order's amount: the store's account, or a word to ask for it when none is set. */
+export function TransferAccount({ order, account }: { order: PublicOrder; account: Account | null }) {
+  if (!account) return <p>Please contact us for the store&apos;s account details.</p>;
+  return (
+    <>
+      <p>{`Send ${formatRupees(order.amountDue)} to:`}</p>
+      <dl className="details transfer-payment__account">
+        <dt>Amount</dt>
+        <dd>{formatRupees(order.amountDue)}</dd>
+        <dt>Account title</dt>
+        <dd>{account.title}</dd>
+        <dt>Bank</dt>
+        <dd>{account.bank}</dd>
+        <dt>IBAN</dt>
+        <dd className="transfer-payment__iban">{formatIban(account.iban)}</dd>
+        {account.raastId ? (
+          <>
+            <dt>Raast ID</dt>
+            <dd>{formatPakistaniMobile(account.raastId)}</dd>
+          </>
+        ) : null}
+        <dt>Note to write with it</dt>
+        <dd>{`Order #${shortOrderId(order._id)}`}</dd>
+      </dl>
+    </>
+  );
+}
+
+/**
+ * A cancelled order's payment: nothing to send; when the store had received it, the refund it
+ * owes, and once made, how (docs/product.md, "An order's life").
+ */
+function CancelledPayment({ order }: { order: PublicOrder }) {
+  return (
+    <section className="transfer-payment" aria-labelledby="transfer-payment">
+      <h2 id="transfer-payment">Payment</h2>
+      <p className="transfer-payment__status">
+        {order.refund ? <RefundWords refund={order.refund} /> : "This order is cancelled: there is nothing to pay."}
+      </p>
+    </section>
+  );
+}
+
+/** A refund as its customer reads it. */
+export function RefundWords({ refund }: { refund: NonNullable<PublicOrder["refund"]> }) {
+  return refund.status === "paid" ? (
+    <>{`Refunded ${formatRupees(refund.amount)} by ${refund.method}${refund.reference ? `, reference ${refund.reference}` : ""}${refund.paidAt ? `, ${formatStoreDateTime(refund.paidAt)}` : ""}.`}</>
+  ) : (
+    <>{`We received ${formatRupees(refund.amount)} for this order and refund it to you within 5-7 business days.`}</>
   );
 }
 

@@ -4,19 +4,11 @@ import { isUuid } from "../db/ids";
 import { prepareScreenshot, type PhotoUpload, type PreparedScreenshot } from "../modules/catalog/photo-processing";
 import type { MailContext } from "../modules/mail/mail-layout";
 import { bankAccountOf } from "../modules/payments/bank-transfer.shared";
-import { queueOrderTexts, recordCancelReason } from "../modules/confirmation/order-confirmation";
+import { queueOrderTexts } from "../modules/confirmation/order-confirmation";
 import type { PaymentTextKind, TextChannel } from "../modules/confirmation/order-confirmation.shared";
-import { setOrderStatus } from "../modules/orders/order-state";
+import type { LiveOrder } from "../modules/order-life/order-life";
 import { orderStatusMail } from "../modules/orders/order-mails";
-import {
-  type PaymentOrder,
-  lockPaymentOrder,
-  paymentReferenceSchema,
-  paymentVerdictSchema,
-  recordPaymentReference,
-  recordPaymentVerdict,
-  unpaidTransferIds,
-} from "../modules/payments/order-payment";
+import { paymentReferenceSchema, paymentVerdictSchema, unpaidTransferIds } from "../modules/payments/order-payment";
 import { bankTransferSettings } from "../modules/confirmation/order-rules";
 import { NOT_PAID_REASON, SCREENSHOT_FIELD } from "../modules/orders/order-values.shared";
 import type { PublicOrder } from "../modules/orders/order.shape";
@@ -31,7 +23,7 @@ import { systemClock, type Clock } from "../modules/shared/clock";
 import { InvalidInputError, NotFoundError, TooLargeError } from "../modules/shared/errors.shared";
 import { validateInput } from "../modules/shared/validation";
 import { messageOf, type MessageChannels } from "../providers/message-channels/message-channels";
-import { giveStockBack } from "./cancellation";
+import type { OrderLifeFlow } from "./order-life";
 import { readOrder } from "../modules/order-life/orders-reading";
 
 /** Orders cancelled by one sweep at most; the next minute's takes the rest. */
@@ -51,6 +43,7 @@ export class AdvancePaymentFlow {
       messages: MessageChannels;
       /** The channel a new text tries first, the confirmation's (services.ts). */
       textChannel: TextChannel;
+      life: OrderLifeFlow;
       clock?: Clock;
     },
   ) {}
@@ -64,7 +57,7 @@ export class AdvancePaymentFlow {
    * written in the caller's transaction as the confirmation's texts are (order-texts.ts sends it);
    * an order without a phone is told by mail only.
    */
-  private async text(trx: Knex, order: PaymentOrder, kind: PaymentTextKind): Promise<void> {
+  private async text(trx: Knex, order: LiveOrder, kind: PaymentTextKind): Promise<void> {
     if (!order.phone) return;
     await queueOrderTexts(trx, [
       { orderId: order.id, channel: this.deps.textChannel, kind, language: order.language, phone: order.phone },
@@ -93,8 +86,8 @@ export class AdvancePaymentFlow {
     if (!isUuid(orderId)) throw new NotFoundError("Order not found");
     const now = this.now();
     await this.db.transaction(async (trx) => {
-      const order = await lockPaymentOrder(trx, orderId, { ownerId: userId });
-      await recordPaymentReference(trx, order, { reference, now });
+      const order = await this.deps.life.lock(trx, orderId, { ownerId: userId });
+      await this.deps.life.run(trx, order, { kind: "reference-sent" }, { now, reference });
       if (screenshot) await storePaymentScreenshot(trx, order.id, screenshot);
       await this.deps.messages.queue(trx, [messageOf(paymentSubmittedMail(this.deps.mail, order, reference))]);
     });
@@ -150,16 +143,22 @@ export class AdvancePaymentFlow {
     if (!isUuid(orderId)) throw new NotFoundError("Order not found");
     const now = this.now();
     await this.db.transaction(async (trx) => {
-      const order = await lockPaymentOrder(trx, orderId);
+      const order = await this.deps.life.lock(trx, orderId);
       if (verdict.status === "verified") {
-        await recordPaymentVerdict(trx, order, { status: "verified", now });
+        const amount = Number(order.totalPrice);
+        await this.deps.life.run(
+          trx,
+          order,
+          { kind: "payment-verified", by: "admin" },
+          { now, verifiedAmount: amount },
+        );
         await this.deps.messages.queue(trx, [
-          messageOf(paymentVerifiedMail(this.deps.mail, order, order.totalPrice), order.phone),
+          messageOf(paymentVerifiedMail(this.deps.mail, order, amount), order.phone),
         ]);
         await this.text(trx, order, "payment-verified");
       } else {
         const reason = verdict.reason!;
-        await recordPaymentVerdict(trx, order, { status: "rejected", reason });
+        await this.deps.life.run(trx, order, { kind: "payment-rejected" }, { now, rejectedReason: reason });
         await this.deps.messages.queue(trx, [
           messageOf(paymentRejectedMail(this.deps.mail, order, reason), order.phone),
         ]);
@@ -184,12 +183,12 @@ export class AdvancePaymentFlow {
     let cancelled = 0;
     for (const orderId of await unpaidTransferIds(this.db, before, UNPAID_BATCH)) {
       const done = await this.db.transaction(async (trx) => {
-        const order = await lockPaymentOrder(trx, orderId);
-        if (order.status !== "Pending" || !["awaiting", "rejected"].includes(order.paymentStatus)) return false;
+        const order = await this.deps.life.lock(trx, orderId);
+        // Under the lock the table has the last word: a payment that arrived meanwhile wins.
+        const event = { kind: "cancelled", by: "unpaid" } as const;
+        if (!this.deps.life.allows(order, event, now)) return false;
         if (new Date(order.createdAt).getTime() > before.getTime()) return false;
-        await giveStockBack(trx, this.deps.mail, order.id);
-        await setOrderStatus(trx, order, { status: "Cancelled", now });
-        await recordCancelReason(trx, order.id, NOT_PAID_REASON);
+        await this.deps.life.run(trx, order, event, { now, cancelReason: NOT_PAID_REASON });
         await this.deps.messages.queue(trx, [
           messageOf(
             orderStatusMail(this.deps.mail, { ...order, courier: null, trackingNumber: null }, "Cancelled", {

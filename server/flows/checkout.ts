@@ -43,6 +43,7 @@ import { PHONE_LOCK_SQL, lockCheckout } from "./checkout-lock";
 import { paymentChoice, type PaymentChoice } from "./checkout-payment";
 import { defaultMessageLanguage, type MessageLanguage } from "../modules/orders/order-values.shared";
 import { readOrder } from "../modules/order-life/orders-reading";
+import { lifeView, placedLife } from "../modules/order-life/order-life.shared";
 
 export type { PaymentChoice };
 
@@ -362,6 +363,17 @@ export class CheckoutFlow {
       outcome: null,
       returns: [],
       shipment: null,
+      ...lifeView(
+        placedLife({
+          advance: named.paidBeforeShipping,
+          payment: order.paymentStatus,
+          phone: order.phone,
+          placedAt: times.createdAt,
+        }),
+        totalPrice,
+        this.clock(),
+      ),
+      refund: null,
       createdAt: times.createdAt.toISOString(),
       updatedAt: times.updatedAt.toISOString(),
     };

@@ -1,20 +1,24 @@
+import type { Knex } from "knex";
 import * as yup from "yup";
 import type { Database } from "../db/database";
 import {
-  lockNewestAwaiting,
-  lockOrderByToken,
+  answerCandidates,
+  orderIdByToken,
   queueOrderTexts,
   recordReply,
   recordReplyOutcome,
   recordTextStatus,
-  type AnsweringOrder,
   type ReplyReceived,
 } from "../modules/confirmation/order-confirmation";
+import type { TextChannel } from "../modules/confirmation/order-confirmation.shared";
+import { awaitsAnswer } from "../modules/order-life/order-life.shared";
+import type { LiveOrder } from "../modules/order-life/order-life";
 import { systemClock, type Clock } from "../modules/shared/clock";
 import { ConflictError, InvalidInputError, NotFoundError } from "../modules/shared/errors.shared";
 import { isStoredPakistaniMobile } from "../modules/shared/phone.shared";
 import { BUTTON_PAYLOAD } from "./order-texts";
 import type { ConfirmationAnswer, OrderConfirmationFlow } from "./order-confirmation";
+import type { OrderLifeFlow } from "./order-life";
 
 /**
  * Replies to the confirmation (docs/product.md, "Confirming an order"): what the WhatsApp and SMS
@@ -28,7 +32,12 @@ import type { ConfirmationAnswer, OrderConfirmationFlow } from "./order-confirma
 export class ConfirmationRepliesFlow {
   constructor(
     private readonly db: Database,
-    private readonly deps: { confirmation: OrderConfirmationFlow; smsConfigured: boolean; clock?: Clock },
+    private readonly deps: {
+      confirmation: OrderConfirmationFlow;
+      life: OrderLifeFlow;
+      smsConfigured: boolean;
+      clock?: Clock;
+    },
   ) {}
 
   private now(): Date {
@@ -94,6 +103,12 @@ export class ConfirmationRepliesFlow {
     }
   }
 
+  /**
+   * A reply recorded once, then acted on: a button names its order by its token; a written answer
+   * acts only when exactly one order of that phone waits for it (the order's life: its request
+   * really reached this phone), and otherwise changes nothing and answers with each waiting
+   * order's link, so that nobody's "1" confirms an order someone else placed with their number.
+   */
   private async reply(reply: ReplyReceived, payload: string | null = null): Promise<void> {
     await this.db.transaction(async (trx) => {
       const replyId = await recordReply(trx, reply);
@@ -105,15 +120,30 @@ export class ConfirmationRepliesFlow {
           : "cancel"
         : wordAnswer(reply.body);
       if (!answer) return;
-      let order: AnsweringOrder | null = null;
-      try {
-        order = button
-          ? await lockOrderByToken(trx, button[2]!)
-          : isStoredPakistaniMobile(reply.phone)
-            ? await lockNewestAwaiting(trx, reply.phone)
-            : null;
-      } catch (error) {
-        if (!(error instanceof NotFoundError)) throw error;
+      let order: LiveOrder | null = null;
+      if (button) {
+        try {
+          order = await this.deps.life.lock(trx, await orderIdByToken(trx, button[2]!));
+        } catch (error) {
+          if (!(error instanceof NotFoundError)) throw error;
+        }
+      } else if (isStoredPakistaniMobile(reply.phone)) {
+        const waiting = await this.waitingOrders(trx, reply.phone);
+        if (waiting.length === 1) {
+          order = waiting[0]!;
+        } else if (waiting.length > 1) {
+          // Which order? The newest carries the text that lists every waiting order's link.
+          await queueOrderTexts(trx, [
+            {
+              orderId: waiting[0]!.id,
+              channel: reply.channel as TextChannel,
+              kind: "choose-order",
+              language: waiting[0]!.language,
+              phone: reply.phone,
+            },
+          ]);
+          return;
+        }
       }
       if (!order) return;
       try {
@@ -128,6 +158,16 @@ export class ConfirmationRepliesFlow {
         await recordReplyOutcome(trx, replyId, { orderId: order.id, action: "none" });
       }
     });
+  }
+
+  /** The phone's orders waiting for an answer that reached it, newest first, each locked. */
+  private async waitingOrders(trx: Knex, phone: string): Promise<LiveOrder[]> {
+    const waiting: LiveOrder[] = [];
+    for (const orderId of await answerCandidates(trx, phone)) {
+      const order = await this.deps.life.lock(trx, orderId);
+      if (awaitsAnswer(order.life)) waiting.push(order);
+    }
+    return waiting;
   }
 
   private async textStatus(

@@ -1,7 +1,9 @@
 import type { Knex } from "knex";
 import type { Database } from "../db/database";
 import type { MailContext } from "../modules/mail/mail-layout";
-import { lockOrder, type LockedOrder } from "../modules/orders/order-state";
+import type { LiveOrder } from "../modules/order-life/order-life";
+import { collectOnDelivery } from "../modules/order-life/order-life.shared";
+import { fromPaisa, toPaisa } from "../modules/shared/money.shared";
 import { deliveryAttemptMail } from "../modules/orders/order-mails";
 import { queueOrderTexts } from "../modules/confirmation/order-confirmation";
 import type { TextChannel } from "../modules/confirmation/order-confirmation.shared";
@@ -23,6 +25,7 @@ import { ConflictError } from "../modules/shared/errors.shared";
 import type { ParcelTrack } from "../providers/couriers/courier-provider.shared";
 import { messageOf, type MessageChannels } from "../providers/message-channels/message-channels";
 import type { FulfilmentFlow } from "./fulfilment";
+import type { OrderLifeFlow } from "./order-life";
 import type { ApiCourierClient } from "./shipping";
 
 /** What one sync did, courier by courier (the API's answer to POST /shipments/sync). */
@@ -68,6 +71,7 @@ export class CourierSyncFlow {
     private readonly deps: {
       couriers: readonly ApiCourierClient[];
       fulfilment: FulfilmentFlow;
+      life: OrderLifeFlow;
       mail: MailContext;
       messages: MessageChannels;
       /** The channel an attempt's text tries first (WhatsApp, else SMS); null: neither is configured, no text. */
@@ -180,7 +184,7 @@ export class CourierSyncFlow {
     report: CourierSyncReport,
   ): Promise<number> {
     const now = this.now();
-    let order = await lockOrder(trx, parcel.orderId);
+    let order = await this.deps.life.lock(trx, parcel.orderId);
     const fresh = await storeEvents(trx, parcel, track.events, now);
     for (const event of fresh) {
       order = await this.apply(trx, order, parcel, event, report, now);
@@ -198,18 +202,18 @@ export class CourierSyncFlow {
   /** One new event's consequence for its order; answers the order as it is after it. */
   private async apply(
     trx: Knex,
-    order: LockedOrder,
+    order: LiveOrder,
     parcel: ShipmentRow,
     event: StoredEvent,
     report: CourierSyncReport,
     now: Date,
-  ): Promise<LockedOrder> {
+  ): Promise<LiveOrder> {
     const stage = event.status;
     if (stage === null || stage === "booked" || stage === "cancelled") return order;
     // Any movement of the parcel means the courier has it: the order is Shipped first.
     if (order.status === "Pending") {
       order = await this.move(trx, order, (savepoint) =>
-        this.deps.fulfilment.moveOrder(savepoint, order, { status: "Shipped" }, now),
+        this.deps.fulfilment.moveOrder(savepoint, order, { status: "Shipped" }, now, "courier"),
       );
       if (order.status === "Shipped") report.shipped += 1;
     }
@@ -220,6 +224,7 @@ export class CourierSyncFlow {
             this.deps.mail,
             { ...order, courier: parcel.courier, trackingNumber: parcel.trackingNumber! },
             event.reason,
+            fromPaisa(collectOnDelivery(order.life, toPaisa(Number(order.totalPrice)))),
           ),
         ),
       ]);
@@ -239,14 +244,14 @@ export class CourierSyncFlow {
     }
     if (stage === "delivered" && order.status === "Shipped") {
       order = await this.move(trx, order, (savepoint) =>
-        this.deps.fulfilment.moveOrder(savepoint, order, { status: "Delivered" }, now),
+        this.deps.fulfilment.moveOrder(savepoint, order, { status: "Delivered" }, now, "courier"),
       );
       if (order.status === "Delivered") report.delivered += 1;
     }
     if (stage === "returned" && order.status === "Shipped") {
       const reason = returnReasonOf(event.reason);
       order = await this.move(trx, order, (savepoint) =>
-        this.deps.fulfilment.returnToSender(savepoint, order.id, reason, now),
+        this.deps.fulfilment.returnToSender(savepoint, order, reason, now),
       );
       if (order.status === "Cancelled") report.returned += 1;
     }
@@ -257,7 +262,7 @@ export class CourierSyncFlow {
    * A change the store's rules may refuse (an unverified transfer does not ship): the refusal is
    * logged and the order left as it is, in a savepoint, so the events are still kept.
    */
-  private async move(trx: Knex, order: LockedOrder, change: (savepoint: Knex) => Promise<void>): Promise<LockedOrder> {
+  private async move(trx: Knex, order: LiveOrder, change: (savepoint: Knex) => Promise<void>): Promise<LiveOrder> {
     try {
       await trx.transaction((savepoint) => change(savepoint));
     } catch (error) {
@@ -265,7 +270,7 @@ export class CourierSyncFlow {
       this.deps.logger?.warn({ orderId: order.id }, `courier sync: the order was left as it is: ${error.message}`);
       return order;
     }
-    return lockOrder(trx, order.id);
+    return this.deps.life.lock(trx, order.id);
   }
 }
 

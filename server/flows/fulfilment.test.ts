@@ -11,6 +11,7 @@ import { paymentMethodsChosen } from "../providers/payment-methods/payment-metho
 import { storeDetails } from "../store-details";
 import { CancellationFlow } from "./cancellation";
 import { CheckoutFlow } from "./checkout";
+import { OrderLifeFlow } from "./order-life";
 import { FulfilmentFlow } from "./fulfilment";
 import { ReturnsFlow } from "./returns";
 
@@ -43,8 +44,9 @@ beforeAll(async () => {
     confirmation: { secret: "a secret for the confirmation links of these tests", channel: "file" },
     clock,
   });
-  fulfilment = new FulfilmentFlow(db, { mail, messages, couriers: courierProvidersChosen(["manual"]), clock });
-  cancellation = new CancellationFlow(db, { mail, messages, clock });
+  const life = new OrderLifeFlow({ mail, couriers: [] });
+  fulfilment = new FulfilmentFlow(db, { mail, messages, couriers: courierProvidersChosen(["manual"]), life, clock });
+  cancellation = new CancellationFlow(db, { mail, messages, life, clock });
   returns = new ReturnsFlow(db, { mail, messages, clock });
   cart = new CartService(db);
 });

@@ -2,33 +2,50 @@ import type { Knex } from "knex";
 import type { Database } from "../db/database";
 import { isUuid } from "../db/ids";
 import type { MailContext } from "../modules/mail/mail-layout";
+import type { LifeEvent } from "../modules/order-life/order-life.shared";
+import type { LiveOrder } from "../modules/order-life/order-life";
+import { readOrder } from "../modules/order-life/orders-reading";
 import { orderStatusMail, returnedToSenderMail } from "../modules/orders/order-mails";
-import {
-  lockOrder,
-  markReceivedBack,
-  type LockedOrder,
-  markReturnedToSender,
-  refuseWithReturns,
-  setOrderStatus,
-} from "../modules/orders/order-state";
-import { refuseUnpaidShipping } from "../modules/payments/order-payment";
+import { setOrderStatus } from "../modules/orders/order-state";
 import type { PublicOrder } from "../modules/orders/order.shape";
 import type { OrderStatus, ReturnToSenderReason } from "../modules/orders/order-values.shared";
+import { refundRecordSchema } from "../modules/orders/returns.schemas";
+import type { RefundMethod } from "../modules/orders/return-values.shared";
 import { systemClock, type Clock } from "../modules/shared/clock";
 import { InvalidInputError, NotFoundError } from "../modules/shared/errors.shared";
 import { validateInput } from "../modules/shared/validation";
 import type { Courier, CourierProvider } from "../providers/couriers/courier-providers.shared";
 import { messageOf, type MessageChannels } from "../providers/message-channels/message-channels";
-import { giveStockBack, restoreCancelled } from "./cancellation";
+import { refundOwed } from "./cancellation";
 import { orderOutcomeSchema, orderStatusSchema } from "./fulfilment.schemas";
-import { confirmOrder, undoConfirmation } from "../modules/confirmation/order-confirmation";
-import { readOrder } from "../modules/order-life/orders-reading";
+import type { OrderLifeFlow } from "./order-life";
+
+/** Who moves an order's status: an admin (any status from any other), or the courier's news of its parcel. */
+export type StatusSource = "admin" | "courier";
+
+/**
+ * The events of a status change, in order (docs/product.md, "Orders": an admin may set any status
+ * from any other): leaving Cancelled restores the order first, then moves it on; the same status
+ * again is nothing (a shipped order's courier and tracking number may still be corrected).
+ */
+export function statusEvents(from: OrderStatus, to: OrderStatus, source: StatusSource): LifeEvent[] {
+  if (from === to) return to === "Shipped" ? [{ kind: "shipped" }] : [];
+  if (to === "Cancelled") return [{ kind: "cancelled", by: "admin" }];
+  const onward: LifeEvent[] =
+    to === "Shipped"
+      ? [{ kind: source === "courier" ? "picked-up" : "shipped" }]
+      : to === "Delivered"
+        ? [{ kind: "delivered" }]
+        : from === "Cancelled"
+          ? []
+          : [{ kind: "back-to-pending" }];
+  return from === "Cancelled" ? [{ kind: "reopened" }, ...onward] : onward;
+}
 
 /**
  * The store's side of an order after checkout (docs/product.md, "Orders", "Shipping an order",
- * "Confirming an order by phone"): the confirmation by phone, and the status through Shipped
- * (with the courier and the tracking number), Delivered or Cancelled, each with its stock and
- * discount consequences and the customer's message, in one transaction.
+ * "Confirming an order by phone", "Returned to sender"): each a run of the order's life
+ * (server/flows/order-life.ts), with the customer's message, in one transaction.
  */
 export class FulfilmentFlow {
   constructor(
@@ -38,6 +55,7 @@ export class FulfilmentFlow {
       messages: MessageChannels;
       /** Those COURIER_PROVIDERS chooses: an order ships with one of their courier names. */
       couriers: readonly CourierProvider[];
+      life: OrderLifeFlow;
       clock?: Clock;
     },
   ) {}
@@ -47,13 +65,15 @@ export class FulfilmentFlow {
     return [...new Set(this.deps.couriers.flatMap((provider) => provider.courierNames))];
   }
 
+  private now(): Date {
+    return (this.deps.clock ?? systemClock)();
+  }
+
   /**
-   * Sets any of the four statuses from any state (docs/product.md, "Orders"). Cancelling returns
-   * the stock in the same transaction; leaving Cancelled claims it again, and a discount code's
-   * use, refused when either is gone. With Shipped come the courier and the tracking number,
-   * kept when the status changes later. Becoming Delivered records when (the 7 days of a return
-   * run from it); a delivered order with a return that was not rejected stays Delivered
-   * (docs/product.md, "Returns"). The customer hears of Shipped, Delivered and Cancelled.
+   * Sets any of the four statuses (PATCH /orders/{id}/status, the admin's status form): each
+   * change is the order's life's events (statusEvents), refused as the table refuses them. With
+   * Shipped come the courier and the tracking number, kept when the status changes later. The
+   * customer hears of Shipped, Delivered and Cancelled.
    */
   async updateStatus(orderId: string, input: unknown): Promise<PublicOrder> {
     const { status, courier, trackingNumber } = validateInput(orderStatusSchema, input);
@@ -61,9 +81,9 @@ export class FulfilmentFlow {
       throw new InvalidInputError([{ field: "courier", message: `${courier} is not a courier this store ships with` }]);
     }
     if (!isUuid(orderId)) throw new NotFoundError("Order not found");
-    const now = (this.deps.clock ?? systemClock)();
+    const now = this.now();
     await this.db.transaction(async (trx) => {
-      const order = await lockOrder(trx, orderId);
+      const order = await this.deps.life.lock(trx, orderId);
       await this.moveOrder(trx, order, { status, courier, trackingNumber }, now);
     });
     return readOrder(this.db, orderId);
@@ -71,31 +91,34 @@ export class FulfilmentFlow {
 
   /**
    * updateStatus's work on an order locked in the caller's transaction: the admin's change, and
-   * the courier's news of a parcel (server/flows/courier-sync.ts) go the same way.
+   * the courier's news of a parcel (server/flows/courier-sync.ts, `source: "courier"`).
    */
   async moveOrder(
     trx: Knex,
-    order: LockedOrder,
+    order: LiveOrder,
     change: { status: OrderStatus; courier?: Courier; trackingNumber?: string },
     now: Date,
+    source: StatusSource = "admin",
   ): Promise<void> {
     const { status, courier, trackingNumber } = change;
-    const orderId = order.id;
-    // A bank transfer ships only once its payment is verified (docs/product.md, "Paying in advance").
-    if (status !== order.status) refuseUnpaidShipping(order, status);
-    if (order.status === "Delivered" && status !== "Delivered") await refuseWithReturns(trx, orderId);
-    const wasCancelled = order.status === "Cancelled";
-    const willBeCancelled = status === "Cancelled";
-    if (!wasCancelled && willBeCancelled) await giveStockBack(trx, this.deps.mail, orderId);
-    if (wasCancelled && !willBeCancelled) await restoreCancelled(trx, order);
-    await setOrderStatus(trx, order, { status, now, courier, trackingNumber });
-    if (status !== order.status && status !== "Pending") {
-      const shipped = {
+    const from = order.status;
+    for (const event of statusEvents(from, status, source)) {
+      await this.deps.life.run(trx, order, event, { now, courier, trackingNumber });
+    }
+    // A shipped order's courier or tracking number corrected: the same status, new details.
+    if (from === status && status === "Shipped" && (courier || trackingNumber)) {
+      await setOrderStatus(trx, order, { status, now, courier, trackingNumber });
+    }
+    if (status !== from && status !== "Pending") {
+      const told = {
         ...order,
         courier: courier || order.courier,
         trackingNumber: trackingNumber || order.trackingNumber,
       };
-      await this.deps.messages.queue(trx, [messageOf(orderStatusMail(this.deps.mail, shipped, status), order.phone)]);
+      const refund = status === "Cancelled" ? await refundOwed(trx, order) : null;
+      await this.deps.messages.queue(trx, [
+        messageOf(orderStatusMail(this.deps.mail, told, status, { refund }), order.phone),
+      ]);
     }
   }
 
@@ -107,14 +130,17 @@ export class FulfilmentFlow {
   async recordOutcome(orderId: string, input: unknown): Promise<PublicOrder> {
     const { reason } = validateInput(orderOutcomeSchema, input);
     if (!isUuid(orderId)) throw new NotFoundError("Order not found");
-    const now = (this.deps.clock ?? systemClock)();
-    await this.db.transaction((trx) => this.returnToSender(trx, orderId, reason, now));
+    const now = this.now();
+    await this.db.transaction(async (trx) => {
+      const order = await this.deps.life.lock(trx, orderId);
+      await this.returnToSender(trx, order, reason, now);
+    });
     return readOrder(this.db, orderId);
   }
 
-  /** recordOutcome's work in the caller's transaction (the courier's news of a return, too). */
-  async returnToSender(trx: Knex, orderId: string, reason: ReturnToSenderReason, now: Date): Promise<void> {
-    const order = await markReturnedToSender(trx, orderId, { reason, now });
+  /** recordOutcome's work on an order locked in the caller's transaction (the courier's news of a return, too). */
+  async returnToSender(trx: Knex, order: LiveOrder, reason: ReturnToSenderReason, now: Date): Promise<void> {
+    await this.deps.life.run(trx, order, { kind: "returned" }, { now, outcomeReason: reason });
     await this.deps.messages.queue(trx, [messageOf(returnedToSenderMail(this.deps.mail, order, reason))]);
   }
 
@@ -123,13 +149,7 @@ export class FulfilmentFlow {
    * alerts are mailed) in the same transaction, once; a second time is a 409.
    */
   async receiveBack(orderId: string): Promise<PublicOrder> {
-    if (!isUuid(orderId)) throw new NotFoundError("Order not found");
-    const now = (this.deps.clock ?? systemClock)();
-    await this.db.transaction(async (trx) => {
-      await markReceivedBack(trx, orderId, now);
-      await giveStockBack(trx, this.deps.mail, orderId);
-    });
-    return readOrder(this.db, orderId);
+    return this.runEvent(orderId, { kind: "received-back" });
   }
 
   /**
@@ -137,16 +157,38 @@ export class FulfilmentFlow {
    * did. A second confirmation changes nothing; an order no longer Pending is refused (409).
    */
   async confirmOrder(orderId: string, admin: { _id: string; name: string }): Promise<PublicOrder> {
-    if (!isUuid(orderId)) throw new NotFoundError("Order not found");
-    const now = (this.deps.clock ?? systemClock)();
-    await this.db.transaction((trx) => confirmOrder(trx, orderId, admin, now));
-    return readOrder(this.db, orderId);
+    return this.runEvent(orderId, { kind: "confirmed", by: "admin" }, { channel: "phone", admin });
   }
 
   /** Undoes a confirmation made by mistake, while the order is still Pending (the admin pages only). */
   async undoConfirmation(orderId: string): Promise<PublicOrder> {
+    return this.runEvent(orderId, { kind: "confirmation-undone" });
+  }
+
+  /**
+   * Records the refund a cancelled paid order owed (POST /orders/{id}/refund, the admin's order
+   * page): how it was paid back and its reference, as a return's refund is recorded.
+   */
+  async recordRefund(orderId: string, input: unknown, admin: { name: string }): Promise<PublicOrder> {
+    const { method, reference } = validateInput(refundRecordSchema, input);
+    return this.runEvent(
+      orderId,
+      { kind: "refund-paid" },
+      { refund: { method: method as RefundMethod, reference: reference ?? null, by: admin.name } },
+    );
+  }
+
+  private async runEvent(
+    orderId: string,
+    event: LifeEvent,
+    details: Omit<Parameters<OrderLifeFlow["run"]>[3], "now"> = {},
+  ): Promise<PublicOrder> {
     if (!isUuid(orderId)) throw new NotFoundError("Order not found");
-    await this.db.transaction((trx) => undoConfirmation(trx, orderId));
+    const now = this.now();
+    await this.db.transaction(async (trx) => {
+      const order = await this.deps.life.lock(trx, orderId);
+      await this.deps.life.run(trx, order, event, { ...details, now });
+    });
     return readOrder(this.db, orderId);
   }
 }

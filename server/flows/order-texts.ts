@@ -1,7 +1,13 @@
 import type { Knex } from "knex";
 import type { Database } from "../db/database";
 import { bankAccountOf } from "../modules/payments/bank-transfer.shared";
-import { orderText, templateParameters, type TextOrder } from "../modules/confirmation/confirmation-texts.shared";
+import {
+  chooseOrderText,
+  orderText,
+  templateParameters,
+  type TextOrder,
+} from "../modules/confirmation/confirmation-texts.shared";
+import { ordersAwaitingAnswer } from "../modules/order-life/order-life";
 import { confirmationToken, queueOrderTexts } from "../modules/confirmation/order-confirmation";
 import {
   isPaymentTextKind,
@@ -101,9 +107,11 @@ export class OrderTextsFlow {
       const outcome =
         text.kind === "delivery-attempt"
           ? await this.sendAttemptText(trx, text, order)
-          : isPaymentTextKind(text.kind)
-            ? await this.sendPaymentText(trx, { ...text, kind: text.kind }, order)
-            : await this.sendConfirmationText({ ...text, kind: text.kind }, order);
+          : text.kind === "choose-order"
+            ? await this.sendChooseOrderText(trx, text)
+            : isPaymentTextKind(text.kind)
+              ? await this.sendPaymentText(trx, { ...text, kind: text.kind }, order)
+              : await this.sendConfirmationText({ ...text, kind: text.kind }, order);
       if (outcome.kind === "sent") {
         await this.record(trx, text.id, { status: "sent", providerMessageId: outcome.providerMessageId });
         return { done: true } as const;
@@ -244,6 +252,21 @@ export class OrderTextsFlow {
       body: attemptText(text.language, attempt),
       buttons: [],
     });
+  }
+
+  /**
+   * The answer to a written reply that named no order while several wait: each waiting order's
+   * number, amount and link, read when it is sent (an order answered meanwhile is left out).
+   */
+  private async sendChooseOrderText(trx: Knex, text: QueuedText): Promise<SendOutcome> {
+    const waiting = await ordersAwaitingAnswer(trx, text.phone);
+    if (waiting.length === 0) return { kind: "refused", error: "Not sent: no order of this phone waits any more" };
+    const orders = waiting.map((order) => ({
+      ...order,
+      link: `${this.deps.publicUrl}/c/${confirmationToken(this.deps.secret, order.id)}`,
+    }));
+    const body = chooseOrderText(text.language, this.deps.storeName, orders);
+    return this.sendTemplated(text, { parameters: [body], body, buttons: [] });
   }
 
   /** An order's confirmation, reminder or cancellation text: the Confirm and Cancel buttons carry the order's token. */

@@ -1,12 +1,14 @@
 import * as yup from "yup";
 import type { Database } from "../db/database";
 import { isUuid } from "../db/ids";
-import { lockOrder } from "../modules/orders/order-state";
-import { isConfirmed } from "../modules/confirmation/order-confirmation.shared";
+import { recordParcel } from "../modules/orders/order-state";
+import { refusalOf } from "../modules/order-life/order-life.shared";
+import type { OrderLifeFlow } from "./order-life";
 import { shortOrderId } from "../modules/orders/order-values.shared";
 import { Order } from "../modules/orders/order.model";
 import type { PublicOrder } from "../modules/orders/order.shape";
 import {
+  cancelledShipment,
   cityKey,
   insertAttempt,
   keepCities,
@@ -17,7 +19,13 @@ import {
   type ShipmentRow,
 } from "../modules/fulfilment/shipments";
 import { systemClock, type Clock } from "../modules/shared/clock";
-import { ConflictError, InvalidInputError, NotFoundError, OutsideServiceError } from "../modules/shared/errors.shared";
+import {
+  CodedConflictError,
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  OutsideServiceError,
+} from "../modules/shared/errors.shared";
 import { validateInput } from "../modules/shared/validation";
 import type { CourierBooking, CourierCity } from "../providers/couriers/courier-provider.shared";
 import { COURIER_TIMEOUT_MS, CourierRefused, CourierUnreachable } from "../providers/couriers/courier-http";
@@ -50,6 +58,7 @@ export class ShippingFlow {
     private readonly db: Database,
     private readonly deps: {
       couriers: readonly ApiCourierClient[];
+      life: OrderLifeFlow;
       clock?: Clock;
       timeoutMs?: number;
       /** Grams a piece of a product without its own weight (COURIER_PIECE_GRAMS). */
@@ -100,12 +109,15 @@ export class ShippingFlow {
     const now = this.now();
 
     const attempt = await this.db.transaction(async (trx) => {
-      const locked = await lockOrder(trx, orderId);
-      if (locked.status !== "Pending" || !isConfirmed(locked)) {
-        throw new ConflictError("Only a confirmed, pending order can be booked with a courier");
-      }
+      const locked = await this.deps.life.lock(trx, orderId);
       const live = await liveShipment(trx, orderId);
-      if (live) return this.takeOver(trx, live, courier, now);
+      if (live) {
+        // A retry of an attempt in doubt: the order must still be one the table lets book.
+        const refusal = refusalOf({ ...locked.life, parcel: "none" }, { kind: "booking-requested" }, now);
+        if (live.state !== "booked" && refusal) throw new CodedConflictError(refusal.message, refusal.code);
+        return this.takeOver(trx, live, courier, now);
+      }
+      await this.deps.life.run(trx, locked, { kind: "booking-requested" }, { now });
       return {
         row: await insertAttempt(trx, {
           orderId,
@@ -134,6 +146,9 @@ export class ShippingFlow {
       }
     })();
     await this.db.transaction(async (trx) => {
+      const locked = await this.deps.life.lock(trx, orderId);
+      const details = { now: this.now(), courier: courier.name, trackingNumber: booked.trackingNumber };
+      await this.deps.life.run(trx, locked, { kind: "booked" }, details);
       await updateShipment(trx, row.id, {
         state: "booked",
         trackingNumber: booked.trackingNumber,
@@ -141,7 +156,13 @@ export class ShippingFlow {
         error: null,
         bookedAt: this.now(),
       });
-      await Order.query(trx).findById(orderId).patch({ courier: courier.name, trackingNumber: booked.trackingNumber });
+      // A booking that comes back after its order was cancelled is cancelled at once: no parcel
+      // may travel for an order that is no longer sold (docs/product.md, "An order's life").
+      if (locked.status === "Cancelled") {
+        await askCourier(() => courier.booking.cancel(booked.trackingNumber));
+        await cancelledShipment(trx, row.id, this.now());
+        await recordParcel(trx, orderId, { courier: null, trackingNumber: null });
+      }
     });
     return readOrder(this.db, orderId);
   }
@@ -179,9 +200,15 @@ export class ShippingFlow {
     const refused = error instanceof CourierRefused;
     // A lookup or booking that got no answer keeps the attempt in doubt; a refusal of a booking
     // (after the lookup, if any, found nothing) frees the order for another try.
-    await updateShipment(this.db, row.id, {
-      state: refused ? "refused" : "in-doubt",
-      error: error instanceof Error ? error.message.slice(0, 500) : "The courier failed",
+    await this.db.transaction(async (trx) => {
+      if (refused) {
+        const order = await this.deps.life.lock(trx, row.orderId);
+        await this.deps.life.run(trx, order, { kind: "booking-refused" }, { now: this.now() });
+      }
+      await updateShipment(trx, row.id, {
+        state: refused ? "refused" : "in-doubt",
+        error: error instanceof Error ? error.message.slice(0, 500) : "The courier failed",
+      });
     });
   }
 
@@ -243,22 +270,15 @@ export class ShippingFlow {
     };
   }
 
-  /** Cancels the order's booking through the courier's cancel call, while the order is Pending. */
+  /**
+   * Cancels the order's booking before pickup: the courier's cancel call first, under the order's
+   * lock (server/flows/order-life.ts, `cancel-consignment`); a refusal changes nothing.
+   */
   async cancel(orderId: string): Promise<PublicOrder> {
     if (!isUuid(orderId)) throw new NotFoundError("Order not found");
-    const live = await this.db.transaction(async (trx) => {
-      const order = await lockOrder(trx, orderId);
-      const shipment = await liveShipment(trx, orderId);
-      if (!shipment || shipment.state !== "booked") throw new ConflictError("This order has no booking to cancel");
-      if (order.status !== "Pending") throw new ConflictError("A booking can be cancelled only before pickup");
-      return shipment;
-    });
-    const courier = this.deps.couriers.find((known) => known.name === live.courier);
-    if (!courier) throw new ConflictError(`${live.courier} is not on in this store's settings`);
-    await askCourier(() => courier.booking.cancel(live.trackingNumber!));
     await this.db.transaction(async (trx) => {
-      await updateShipment(trx, live.id, { state: "cancelled", cancelledAt: this.now() });
-      await Order.query(trx).findById(orderId).patch({ courier: null, trackingNumber: null });
+      const order = await this.deps.life.lock(trx, orderId);
+      await this.deps.life.run(trx, order, { kind: "booking-cancelled" }, { now: this.now() });
     });
     return readOrder(this.db, orderId);
   }

@@ -1,6 +1,7 @@
 import type { FieldError } from "../modules/shared/errors.shared";
 import type { paginationShape } from "../modules/shared/list-query";
 import { COD_REFUSAL_CODES } from "../modules/confirmation/order-rules.shared";
+import { LIFE_REFUSAL_CODES } from "../modules/order-life/order-life.shared";
 import { arrayOf, constant, object, oneOf, optional, text, type Shape, type ShapeOf } from "../modules/shared/shapes";
 
 /**
@@ -49,9 +50,9 @@ export const errorEnvelopeShape = object({
     arrayOf(fieldErrorShape, { minItems: 1, description: "Only for invalid input: each problem by field" }),
   ),
   code: optional(
-    oneOf(COD_REFUSAL_CODES, {
+    oneOf([...COD_REFUSAL_CODES, ...LIFE_REFUSAL_CODES], {
       description:
-        "Only when a cash-on-delivery rule refused an order (409): COD_BLOCKED (the phone or email is blocked, or the phone had too many parcels returned to sender), COD_LIMIT (over the amount allowed on cash on delivery), COD_OPEN_ORDERS (the phone has too many open cash-on-delivery orders)",
+        "Only on a 409 a client may branch on. A cash-on-delivery rule refused an order: COD_BLOCKED (the phone or email is blocked, or the phone had too many parcels returned to sender), COD_LIMIT (over the amount allowed on cash on delivery), COD_OPEN_ORDERS (too many open cash-on-delivery orders). The order's life refused the change in its present state (the message says why): e.g. HANDED_TO_COURIER (a customer's cancel of an order already booked with a courier: contact the store), TOO_LATE, NOT_PENDING, PAYMENT_NOT_VERIFIED, COURIER_REFUSED (the courier refused to cancel its parcel: nothing changed)",
     }),
   ),
 });

@@ -20,6 +20,7 @@ import {
   whatsappSignature,
 } from "../support/messaging-fakes";
 import { startTestServer, type TestServer } from "../support/test-server";
+import { until } from "../support/until";
 
 const whatsapp = new FakeWhatsAppCloud();
 const twilio = new FakeTwilio();
@@ -28,7 +29,8 @@ let server: TestServer;
 beforeAll(async () => {
   await whatsapp.start();
   await twilio.start();
-  server = await startTestServer(messagingSettings(whatsapp, twilio));
+  // With the store's jobs: the texts are sent to the fakes, as a customer's phone receives them.
+  server = await startTestServer(messagingSettings(whatsapp, twilio), { mail: { pollMs: 50 } });
 });
 afterAll(async () => {
   await server?.close();
@@ -61,8 +63,13 @@ async function placeOrder(phone = "0345-1234567") {
   });
   expect(placed.status).toBe(201);
   const orderId = placed.body.data._id as string;
+  // A reply answers a request that reached the phone: the confirmation's text has left the store.
+  await until(async () => (await textsOf(orderId)).some((text) => text.status === "sent"), "the confirmation sent");
   return { orderId, productId: productId!, token: confirmationToken(server.config.sessionSecret, orderId) };
 }
+
+const textsOf = (orderId: string) =>
+  server.database.db("order_messages").where({ order_id: orderId }).orderBy("created_at");
 
 const orderOf = (id: string) => server.database.db("orders").where({ id }).first();
 const stockOf = async (id: string) => (await server.database.db("products").where({ id }).first("stock")).stock;
@@ -211,7 +218,7 @@ describe("POST /webhooks/whatsapp", () => {
     expect((await postWhatsApp(notification({ statuses: [] }))).status).toBe(200);
   });
 
-  it("confirms the newest waiting order of a written reply, and changes nothing when the same message comes again", async () => {
+  it("confirms the one order waiting for a written reply, and changes nothing when the same message comes again", async () => {
     const first = await placeOrder();
     expect((await postWhatsApp(textReply("wamid.haan", "Haan"))).status).toBe(200);
     expect(await orderOf(first.orderId)).toMatchObject({
@@ -257,7 +264,7 @@ describe("POST /webhooks/whatsapp", () => {
 });
 
 describe("POST /webhooks/sms", () => {
-  it("confirms with 1, YES, haan or ہاں and cancels with 2, NO, nahi or نہیں the newest waiting order of that phone", async () => {
+  it("confirms with 1, YES, haan or ہاں and cancels with 2, NO, nahi or نہیں the one waiting order of that phone", async () => {
     for (const [index, word] of ["1", "YES", "haan", "ہاں"].entries()) {
       const { orderId } = await placeOrder();
       const response = await postSms(server, inboundSms(`SMconfirm${index}`, ` ${word} `));
@@ -276,19 +283,47 @@ describe("POST /webhooks/sms", () => {
     }
   });
 
-  it("answers only the newest waiting order, ignores words it does not read and a message it has seen, and refuses a bad signature", async () => {
-    const older = await placeOrder();
-    const newer = await placeOrder();
+  it("ignores words it does not read and a message it has seen, and refuses a bad signature", async () => {
+    const { orderId } = await placeOrder();
     const other = await placeOrder("0300-7654321");
     expect((await postSms(server, inboundSms("SMwhat", "kal aa jayega?"))).status).toBe(200);
+    expect(await orderOf(orderId)).toMatchObject({ confirmationStatus: "pending" });
     expect((await postSms(server, inboundSms("SMforged", "2"), undefined, "not-the-auth-token")).status).toBe(401);
+    expect(await orderOf(orderId)).toMatchObject({ status: "Pending", confirmationStatus: "pending" });
     expect((await postSms(server, inboundSms("SMyes", "1"))).status).toBe(200);
     expect((await postSms(server, inboundSms("SMyes", "1"))).status).toBe(200);
-    expect(await orderOf(newer.orderId)).toMatchObject({ confirmationStatus: "confirmed" });
-    expect(await orderOf(older.orderId)).toMatchObject({ confirmationStatus: "pending" });
+    expect(await orderOf(orderId)).toMatchObject({ confirmationStatus: "confirmed" });
     expect(await orderOf(other.orderId)).toMatchObject({ confirmationStatus: "pending" });
     expect((await postSms(server, { MessageSid: "SMnothing" })).status).toBe(200);
     expect((await postSms(server, { Body: "1" })).status).toBe(400);
+  });
+
+  it("a reply lands on the wrong order: with two orders of one phone waiting, a written answer confirms neither and texts each one's link", async () => {
+    // Someone places an order with the victim's number just after the victim's own.
+    const victims = await placeOrder();
+    const strangers = await placeOrder();
+    expect((await postSms(server, inboundSms("SMambiguous", "1"))).status).toBe(200);
+    expect(await orderOf(victims.orderId)).toMatchObject({ status: "Pending", confirmationStatus: "pending" });
+    expect(await orderOf(strangers.orderId)).toMatchObject({ status: "Pending", confirmationStatus: "pending" });
+    expect(
+      await server.database.db("order_message_replies").where({ provider_message_id: "SMambiguous" }),
+    ).toMatchObject([{ orderId: null, action: "none" }]);
+    // The answer: one text, by the reply's channel, naming both orders with their links.
+    const linksText = () =>
+      twilio.sent
+        .map((form) => form.Body ?? "")
+        .find((body) => body.includes(`/c/${victims.token}`) && body.includes(`/c/${strangers.token}`));
+    await until(() => linksText() !== undefined, "one text with both orders' links");
+    // A button names its order: it still answers, and then the one order left waits for the words.
+    expect(
+      (await postWhatsApp(buttonReply("wamid.cancel-stranger", `CANCEL:${strangers.token}`, "Cancel"))).status,
+    ).toBe(200);
+    expect(await orderOf(strangers.orderId)).toMatchObject({ status: "Cancelled" });
+    expect((await postSms(server, inboundSms("SMnow-one", "1"))).status).toBe(200);
+    expect(await orderOf(victims.orderId)).toMatchObject({
+      confirmationStatus: "confirmed",
+      confirmationChannel: "sms",
+    });
   });
 
   it("records Twilio's status callbacks on the text", async () => {

@@ -161,7 +161,13 @@ describe("booking a parcel through a courier's API", () => {
     });
     expect(off.status).toBe(400);
     expect(off.body.errors).toEqual([{ field: "courier", message: "postex is not a courier this store books with" }]);
-    await server.database.db("orders").where({ id }).update({ confirmedAt: null });
+    await server.database.db("orders").where({ id }).update({
+      confirmedAt: null,
+      confirmationStatus: "pending",
+      confirmationBy: null,
+      confirmationChannel: null,
+      confirmationAt: null,
+    });
     const unconfirmed = await book(id, { courier: "postex" });
     expect(unconfirmed.status).toBe(409);
     expect(consignmentsOf(postex, id)).toHaveLength(0);

@@ -344,7 +344,11 @@ describe("POST /orders/:id/confirm", () => {
       await setStatus(orderId, { status });
       const response = await confirm(orderId);
       expect(response.status, status).toBe(409);
-      expect(response.body).toEqual({ success: false, message: "Only pending orders can be confirmed" });
+      expect(response.body).toEqual({
+        success: false,
+        code: "NOT_PENDING",
+        message: "Only pending orders can be confirmed",
+      });
       expect((await orderRow(orderId)).confirmedAt).toBeNull();
     }
     const { orderId } = await placedOrder();

@@ -143,6 +143,23 @@ describe("POST /orders", () => {
         },
         returns: [],
         shipment: null,
+        // Its life as the order's rules read it: all of it is collected at the door, and nothing
+        // ships before the customer answers; they may still cancel or answer.
+        amountDue: 3000.7,
+        collectOnDelivery: 3000.7,
+        readyToShip: false,
+        refund: null,
+        actions: {
+          answer: true,
+          book: false,
+          cancel: true,
+          confirm: true,
+          recordRefund: false,
+          reviewPayment: false,
+          sendReference: false,
+          ship: true,
+          undoConfirmation: false,
+        },
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       },

@@ -111,7 +111,11 @@ describe("returned to sender, through the API", () => {
     expect(await stockOf(productId)).toBe(10);
     const again = await receivedBack(orderId);
     expect(again.status).toBe(409);
-    expect(again.body).toEqual({ success: false, message: "This parcel was marked received back already" });
+    expect(again.body).toEqual({
+      success: false,
+      message: "This parcel was marked received back already",
+      code: "RECEIVED_ALREADY",
+    });
     expect(await stockOf(productId)).toBe(10);
   });
 

@@ -91,6 +91,25 @@ export function templateParameters(order: TextOrder): string[] {
   return [order.customerName, orderNumber(order), formatRupees(order.totalPrice), order.link];
 }
 
+/** An order a "which order?" text lists: its number as the pages show it, its amount and its link. */
+export type ChoiceOrder = { id: string; totalPrice: number; link: string };
+
+/**
+ * The store's answer to a written reply it cannot tie to one order: several of this phone's
+ * orders wait, so none is changed and each is listed with its own link (docs/product.md,
+ * "Confirming an order").
+ */
+export function chooseOrderText(language: MessageLanguage, storeName: string, orders: ChoiceOrder[]): string {
+  const list = orders
+    .map((order) => `#${shortOrderId(order.id)} (${formatRupees(order.totalPrice)}): ${order.link}`)
+    .join("\n");
+  return language === "ur"
+    ? `${storeName}: اس نمبر سے ${orders.length} آرڈر تصدیق کے منتظر ہیں، اس لیے ہم نہیں جان سکے کہ آپ کا جواب کس آرڈر کے لیے ہے۔ ` +
+        `کچھ تبدیل نہیں کیا گیا۔ ہر آرڈر کی تصدیق یا منسوخی اس کے اپنے لنک سے کریں:\n${list}`
+    : `${storeName}: ${orders.length} orders from this number are waiting for confirmation, so we could not tell which one ` +
+        `your reply was for. Nothing was changed. Please confirm or cancel each with its own link:\n${list}`;
+}
+
 /** The confirmation page's words (app/orders/confirm-order.tsx). */
 export const CONFIRMATION_PAGE = {
   en: {

@@ -22,7 +22,18 @@ export type PaymentTextKind = (typeof PAYMENT_TEXT_KINDS)[number];
 /** The texts of a parcel on its way: the courier tried to deliver it and could not (its reason). */
 export const PARCEL_TEXT_KINDS = ["delivery-attempt"] as const;
 export type ParcelTextKind = (typeof PARCEL_TEXT_KINDS)[number];
-export const ORDER_MESSAGE_KINDS = [...CONFIRMATION_TEXT_KINDS, ...PAYMENT_TEXT_KINDS, ...PARCEL_TEXT_KINDS] as const;
+/**
+ * The store's answer to a written reply it cannot tie to one order (docs/product.md, "Confirming
+ * an order"): several orders of that phone wait, so it lists each one's link and changes nothing.
+ */
+export const REPLY_TEXT_KINDS = ["choose-order"] as const;
+export type ReplyTextKind = (typeof REPLY_TEXT_KINDS)[number];
+export const ORDER_MESSAGE_KINDS = [
+  ...CONFIRMATION_TEXT_KINDS,
+  ...PAYMENT_TEXT_KINDS,
+  ...PARCEL_TEXT_KINDS,
+  ...REPLY_TEXT_KINDS,
+] as const;
 export type OrderMessageKind = (typeof ORDER_MESSAGE_KINDS)[number];
 
 /**
@@ -80,19 +91,6 @@ export type OrderConfirmation = {
   channel: ConfirmationChannel | null;
   at: string | null;
 };
-
-/**
- * Cancelling from the confirmation (link, button or SMS reply) is allowed while the order is
- * Pending and not yet booked with a courier (a booking sets its courier or tracking number);
- * the 2-hour rule stays for the cancel on /my-orders (docs/product.md, "Confirming an order").
- */
-export function isAnswerable(order: {
-  status: string;
-  courier: string | null;
-  trackingNumber: string | null;
-}): boolean {
-  return order.status === "Pending" && !order.courier && !order.trackingNumber;
-}
 
 /**
  * The admin order list's filter by confirmation: Pending orders waiting for their answer,

@@ -1,10 +1,9 @@
 import crypto from "node:crypto";
 import type { Knex } from "knex";
 import type { StatementPart } from "../shared/statement";
-import { ConflictError, NotFoundError } from "../shared/errors.shared";
+import { NotFoundError } from "../shared/errors.shared";
 import { Order } from "../orders/order.model";
 import type { OrderMessageKind, TextChannel } from "./order-confirmation.shared";
-import { isConfirmedByAnswer } from "./order-confirmation.shared";
 import type { ConfirmationChannel, Confirmer, MessageLanguage } from "../orders/order-values.shared";
 
 /**
@@ -33,93 +32,30 @@ export function isConfirmationToken(value: unknown): value is string {
   return typeof value === "string" && /^[A-Za-z0-9_-]{43}$/.test(value);
 }
 
-/** What the confirmation reads of an order, under its row lock. */
-export type AnsweringOrder = Pick<
-  Order,
-  | "id"
-  | "userId"
-  | "status"
-  | "createdAt"
-  | "confirmedAt"
-  | "customerName"
-  | "customerEmail"
-  | "phone"
-  | "courier"
-  | "trackingNumber"
-  | "discountCodeId"
-  | "discountCode"
-  | "confirmationStatus"
-  | "language"
-  | "totalPrice"
-  | "paymentStatus"
->;
-
-const ANSWERING_COLUMNS = [
-  "id",
-  "userId",
-  "status",
-  "createdAt",
-  "confirmedAt",
-  "customerName",
-  "customerEmail",
-  "phone",
-  "courier",
-  "trackingNumber",
-  "discountCodeId",
-  "discountCode",
-  "confirmationStatus",
-  "language",
-  "totalPrice",
-  "paymentStatus",
-] as const;
-
-/**
- * The order a token belongs to, locked for the rest of the transaction (unless `lock` is false,
- * for reading); 404 when there is none.
- */
-export async function lockOrderByToken(
-  trx: Knex,
-  token: string,
-  options: { lock?: boolean } = {},
-): Promise<AnsweringOrder> {
+/** The order a confirmation token belongs to; 404 when it is no order's. */
+export async function orderIdByToken(db: Knex, token: string): Promise<string> {
   if (!isConfirmationToken(token)) throw new NotFoundError("Order not found");
-  const query = Order.query(trx).where("confirmationTokenHash", confirmationTokenHash(token));
-  if (options.lock !== false) query.forUpdate();
-  const order = await query.first().select(...ANSWERING_COLUMNS);
+  const order = await Order.query(db).where("confirmationTokenHash", confirmationTokenHash(token)).first().select("id");
   if (!order) throw new NotFoundError("Order not found");
-  return order as AnsweringOrder;
-}
-
-/** The order, locked, by its id (a job's or an admin's way in); 404 when there is none. */
-export async function lockAnsweringOrder(trx: Knex, orderId: string): Promise<AnsweringOrder> {
-  const order = await Order.query(trx)
-    .findById(orderId)
-    .forUpdate()
-    .select(...ANSWERING_COLUMNS);
-  if (!order) throw new NotFoundError("Order not found");
-  return order as AnsweringOrder;
+  return order.id;
 }
 
 /**
- * The newest order of this phone still waiting for its customer's answer (an SMS reply names
- * no order), locked; null when there is none.
+ * The orders of this phone that may be waiting for its customer's answer (cash on delivery,
+ * Pending, not yet answered), newest first: the order's life tells which of them really wait
+ * (server/modules/order-life/order-life.shared.ts, awaitsAnswer).
  */
-export async function lockNewestAwaiting(trx: Knex, phone: string): Promise<AnsweringOrder | null> {
-  const order = await Order.query(trx)
-    .where({ phone, status: "Pending", confirmationStatus: "pending" })
-    .whereNull("courier")
-    .whereNull("trackingNumber")
+export async function answerCandidates(db: Knex, phone: string): Promise<string[]> {
+  const rows = await Order.query(db)
+    .where({ phone, status: "Pending", confirmationStatus: "pending", paymentStatus: "on-delivery" })
     .orderBy([
       { column: "createdAt", order: "desc" },
       { column: "id", order: "desc" },
     ])
-    .forUpdate()
-    .first()
-    .select(...ANSWERING_COLUMNS);
-  return (order as AnsweringOrder | undefined) ?? null;
+    .limit(20)
+    .select("id");
+  return rows.map((row) => row.id);
 }
-
-export const CONFIRMATION_CLOSED = "This order can no longer be confirmed or cancelled here";
 
 /**
  * Records the customer's (or an admin's) confirmation: the confirmation's who, how and when, and
@@ -128,10 +64,9 @@ export const CONFIRMATION_CLOSED = "This order can no longer be confirmed or can
  */
 export async function recordConfirmed(
   trx: Knex,
-  order: AnsweringOrder,
+  order: { id: string },
   answer: { by: Confirmer; channel: ConfirmationChannel; now: Date; admin?: { _id: string; name: string } },
-): Promise<boolean> {
-  if (order.confirmationStatus === "confirmed" || order.confirmedAt) return false;
+): Promise<void> {
   await Order.query(trx)
     .findById(order.id)
     .patch({
@@ -143,13 +78,12 @@ export async function recordConfirmed(
       confirmedBy: answer.admin?._id ?? null,
       confirmedByName: answer.admin?.name ?? null,
     });
-  return true;
 }
 
 /** Records that the customer cancelled from the confirmation (the flow cancels the order itself). */
 export async function recordCancelledByCustomer(
   trx: Knex,
-  order: AnsweringOrder,
+  order: { id: string },
   answer: { channel: Exclude<ConfirmationChannel, "phone">; now: Date },
 ): Promise<void> {
   await Order.query(trx).findById(order.id).patch({
@@ -322,33 +256,65 @@ export async function recordTextStatus(
 }
 
 /**
- * Records that the store confirmed a Pending order with its customer by phone, and which admin
- * did (docs/product.md, "Confirming an order"): the confirmation by an admin, channel `phone`.
- * A second confirmation (by any channel) changes nothing; an order that is no longer Pending is
- * refused (409).
+ * The order's confirmation request as its life reads it (server/modules/order-life/), an SQL
+ * expression on `orders`: `texted` once a confirmation text really left the store by WhatsApp or
+ * SMS (its provider took it), `unsent` while it is only a file, queued or failed, `none` without one.
  */
-export async function confirmOrder(
+export const CONFIRMATION_REQUEST_SQL = `(SELECT CASE
+      WHEN COUNT(*) = 0 THEN 'none'
+      WHEN bool_or(sent.channel IN ('whatsapp', 'sms') AND sent.status IN ('sent', 'delivered', 'read')) THEN 'texted'
+      ELSE 'unsent' END
+    FROM order_messages sent WHERE sent.order_id = orders.id AND sent.kind = 'confirmation')`;
+
+/** How many texts of this kind were written for the order (the confirmation's "Send again" counts them). */
+export async function confirmationTextsSent(
   trx: Knex,
   orderId: string,
-  admin: { _id: string; name: string },
-  now: Date,
-): Promise<void> {
-  const order = await lockAnsweringOrder(trx, orderId);
-  if (order.status !== "Pending") throw new ConflictError("Only pending orders can be confirmed");
-  // The page offers no "Confirmed by phone" for such an order (app/admin/order-confirmation.tsx): the API agrees.
-  if (!isConfirmedByAnswer(order)) {
-    throw new ConflictError("An order paid in advance is confirmed by its verified payment, not by phone");
-  }
-  await recordConfirmed(trx, order, { by: "admin", channel: "phone", now, admin });
+  kind: OrderMessageKind = "confirmation",
+): Promise<number> {
+  const [{ count }] = await trx("order_messages")
+    .where({ order_id: orderId, kind })
+    .count<{ count: string }[]>("* as count");
+  return Number(count);
 }
 
-/** Undoes a confirmation made by mistake, while the order is still Pending: it waits for an answer again. */
-export async function undoConfirmation(trx: Knex, orderId: string): Promise<void> {
-  const order = await Order.query(trx).findById(orderId).forUpdate().select("status", "confirmedAt");
-  if (!order) throw new NotFoundError("Order not found");
-  if (order.status !== "Pending") {
-    throw new ConflictError("A confirmation can be undone only while the order is pending");
-  }
-  if (!order.confirmedAt) return;
-  await recordUnconfirmed(trx, orderId);
+/**
+ * Orders that may be due their one reminder (cash on delivery, Pending and unanswered, placed
+ * before `remindBefore` and, when orders are cancelled at all, after `cancelBefore`, with a
+ * confirmation text and no reminder yet), oldest first; the order's life decides each under its lock.
+ */
+export async function reminderCandidates(
+  db: Knex,
+  window: { remindBefore: Date; cancelBefore: Date | null },
+): Promise<string[]> {
+  return db("orders")
+    .where({ status: "Pending", confirmation_status: "pending", payment_status: "on-delivery" })
+    .whereNotNull("phone")
+    .where("created_at", "<=", window.remindBefore)
+    .modify((query) => {
+      if (window.cancelBefore) query.where("created_at", ">", window.cancelBefore);
+    })
+    .whereExists((query) =>
+      query.select(1).from("order_messages").whereRaw("order_messages.order_id = orders.id AND kind = 'confirmation'"),
+    )
+    .whereNotExists((query) =>
+      query.select(1).from("order_messages").whereRaw("order_messages.order_id = orders.id AND kind = 'reminder'"),
+    )
+    .orderBy("created_at")
+    .limit(500)
+    .pluck("id");
+}
+
+/** Orders that may be due the "Not confirmed" sweep (placed at or before `cancelBefore`), oldest first. */
+export async function sweepCandidates(db: Knex, cancelBefore: Date, limit: number): Promise<string[]> {
+  return db("orders")
+    .where({ status: "Pending", confirmation_status: "pending", payment_status: "on-delivery" })
+    .whereNotNull("phone")
+    .where("created_at", "<=", cancelBefore)
+    .whereExists((query) =>
+      query.select(1).from("order_messages").whereRaw("order_messages.order_id = orders.id AND kind = 'confirmation'"),
+    )
+    .orderBy("created_at")
+    .limit(limit)
+    .pluck("id");
 }

@@ -91,3 +91,19 @@ export async function keepCities(trx: Knex, courier: ApiCourier, cities: Courier
 export function cityKey(name: string): string {
   return name.toLowerCase().replace(/\s+/g, " ").trim();
 }
+
+/**
+ * The order's consignment as its life reads it (server/modules/order-life/), an SQL expression on
+ * `orders`: `booking` while a call is under way or in doubt, `booked` while the courier has a parcel
+ * it has not yet delivered, returned or cancelled, else `none`.
+ */
+export const PARCEL_STATE_SQL = `COALESCE((SELECT CASE
+      WHEN shipments.state IN ('booking', 'in-doubt') THEN 'booking'
+      WHEN COALESCE(shipments.stage, '') IN ('delivered', 'returned', 'cancelled') THEN 'none'
+      ELSE 'booked' END
+    FROM shipments WHERE shipments.order_id = orders.id AND shipments.state IN ('booking', 'in-doubt', 'booked')), 'none')`;
+
+/** The consignment was cancelled with its courier: no longer live. */
+export async function cancelledShipment(trx: Knex, id: string, now: Date): Promise<void> {
+  await updateShipment(trx, id, { state: "cancelled", cancelledAt: now });
+}

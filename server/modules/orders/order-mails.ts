@@ -65,9 +65,12 @@ function addressLines(order: MailOrder): string[] {
 export function orderPlacedMail(context: MailContext, order: MailOrder): MailToQueue {
   const number = `#${shortOrderId(order.id)}`;
   const payment = paymentMethodNamed(order.paymentMethod);
-  const next = order.phone
-    ? `We will call you on ${formatPakistaniMobile(order.phone)} to confirm your order before we ship it.`
-    : "We will contact you to confirm your order before we ship it.";
+  // An order paid in advance is confirmed by its payment (docs/product.md, "An order's life").
+  const next = payment.paidBeforeShipping
+    ? "We ship your order as soon as your payment reaches us."
+    : order.phone
+      ? `We will ask you on ${formatPakistaniMobile(order.phone)} to confirm your order before we ship it.`
+      : "We will contact you to confirm your order before we ship it.";
   return {
     kind: "order-placed",
     to: order.customerEmail,
@@ -130,7 +133,13 @@ export function orderStatusMail(
   context: MailContext,
   order: StatusMailOrder,
   status: "Shipped" | "Delivered" | "Cancelled",
-  options: { byCustomer?: boolean; notConfirmed?: boolean; notPaid?: boolean } = {},
+  options: {
+    byCustomer?: boolean;
+    notConfirmed?: boolean;
+    notPaid?: boolean;
+    /** The money the store received for a cancelled order, which it now owes back (rupees). */
+    refund?: number | null;
+  } = {},
 ): MailToQueue {
   const number = `#${shortOrderId(order.id)}`;
   const link = { kind: "link", label: "View your order", url: siteLink(context, `/my-orders/${order.id}`) } as const;
@@ -184,6 +193,10 @@ export function orderStatusMail(
       }),
     };
   }
+  // With the customer's money in hand, a cancellation is a refund to make, never "nothing to pay".
+  const nothingOwed = options.refund
+    ? `We received ${formatRupees(options.refund)} for it and will refund it to you within 5-7 business days; we contact you to agree how.`
+    : "Nothing will be sent and there is nothing to pay.";
   return {
     kind: "order-cancelled",
     to: order.customerEmail,
@@ -194,12 +207,12 @@ export function orderStatusMail(
         {
           kind: "paragraph",
           text: options.byCustomer
-            ? `You cancelled your order ${number}, as you asked. Nothing will be sent and there is nothing to pay.`
+            ? `You cancelled your order ${number}, as you asked. ${nothingOwed}`
             : options.notConfirmed
-              ? `We cancelled your order ${number} because it was not confirmed in time. Nothing will be sent and there is nothing to pay. If you still want it, you are welcome to order again.`
+              ? `We cancelled your order ${number} because it was not confirmed in time. ${nothingOwed} If you still want it, you are welcome to order again.`
               : options.notPaid
-                ? `We cancelled your order ${number} because its bank transfer did not reach us in time. Nothing will be sent. If you did pay, please reply with the transaction reference and we will sort it out; if you still want the watch, you are welcome to order again.`
-                : `We cancelled your order ${number}. Nothing will be sent and there is nothing to pay. If you did not expect this, please contact us.`,
+                ? `We cancelled your order ${number} because its payment did not reach us in time. Nothing will be sent. If you did pay, please reply with the transaction reference and we will sort it out; if you still want the watch, you are welcome to order again.`
+                : `We cancelled your order ${number}. ${nothingOwed} If you did not expect this, please contact us.`,
         },
         link,
       ],
@@ -208,8 +221,15 @@ export function orderStatusMail(
 }
 
 /** To the store, when a customer cancels their own order: it must not be packed or shipped. */
-export function cancelledByCustomerMail(context: MailContext, order: StatusMailOrder): MailToQueue {
+export function cancelledByCustomerMail(
+  context: MailContext,
+  order: StatusMailOrder,
+  options: { refund?: number | null } = {},
+): MailToQueue {
   const number = `#${shortOrderId(order.id)}`;
+  const refund = options.refund
+    ? ` Its payment of ${formatRupees(options.refund)} was received: refund it to the customer and record the refund on the order's page.`
+    : "";
   return {
     kind: "order-cancelled-by-customer",
     to: context.store.email,
@@ -218,7 +238,7 @@ export function cancelledByCustomerMail(context: MailContext, order: StatusMailO
       blocks: [
         {
           kind: "paragraph",
-          text: `${order.customerName} (${order.customerEmail}) cancelled order ${number}. Its watches are back in stock; do not ship it.`,
+          text: `${order.customerName} (${order.customerEmail}) cancelled order ${number}. Its watches are back in stock; do not ship it.${refund}`,
         },
         { kind: "link", label: `Open order ${number}`, url: siteLink(context, `/admin/orders/${order.id}`) },
       ],
@@ -261,6 +281,8 @@ export function deliveryAttemptMail(
   context: MailContext,
   order: Pick<MailOrder, "id" | "customerName" | "customerEmail"> & { courier: string; trackingNumber: string },
   reason: string,
+  /** What the courier collects at the door (0: paid in advance). */
+  collect: number,
 ): MailToQueue {
   const number = `#${shortOrderId(order.id)}`;
   return {
@@ -276,7 +298,10 @@ export function deliveryAttemptMail(
         },
         {
           kind: "paragraph",
-          text: "The courier will try again. Please keep your phone on and the cash ready, or reply to this mail if anything needs to change.",
+          text:
+            collect > 0
+              ? `The courier will try again. Please keep your phone on and ${formatRupees(collect)} ready, or reply to this mail if anything needs to change.`
+              : "The courier will try again. Please keep your phone on (the order is paid: there is nothing to pay the courier), or reply to this mail if anything needs to change.",
         },
         { kind: "link", label: "View your order", url: siteLink(context, `/my-orders/${order.id}`) },
       ],

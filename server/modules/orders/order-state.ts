@@ -1,9 +1,8 @@
 import type { Knex } from "knex";
 import type { Courier } from "../../providers/couriers/courier-providers.shared";
-import { ConflictError, NotFoundError } from "../shared/errors.shared";
+import { NotFoundError } from "../shared/errors.shared";
 import type { OrderStatus, ReturnToSenderReason } from "./order-values.shared";
 import { Order, OrderItem } from "./order.model";
-import { OrderReturn } from "./order-return.model";
 
 /**
  * An order's life on its own table (docs/product.md, "Orders"): locked for a change, moved to a
@@ -64,15 +63,6 @@ export async function lockOrder(trx: Knex, orderId: string, options: { ownerId?:
 }
 
 /**
- * A delivered order whose watches came back, or are on their way back, keeps its status: its
- * returns are counted against it (docs/product.md, "Returns"). Only rejected returns let it move.
- */
-export async function refuseWithReturns(trx: Knex, orderId: string): Promise<void> {
-  const returned = await OrderReturn.query(trx).where({ orderId }).whereNot("status", "Rejected").first().select("id");
-  if (returned) throw new ConflictError("This order has a return, so it stays Delivered");
-}
-
-/**
  * The order's units, as a query of `product_id` and `quantity` rows (lines whose product was
  * deleted since have none): the catalogue puts them back in stock in the same statement.
  */
@@ -119,15 +109,13 @@ export async function setOrderStatus(
 /**
  * The courier brought a Shipped order's parcel back (docs/product.md, "Returned to sender"): the
  * order becomes Cancelled with the outcome and its reason. Its units stay out of stock until the
- * parcel is received back (markReceivedBack). Any other status is a 409.
+ * parcel is received back (recordReceivedBack). The order's life allows it (server/modules/order-life/).
  */
-export async function markReturnedToSender(
+export async function recordReturnedToSender(
   trx: Knex,
   orderId: string,
   outcome: { reason: ReturnToSenderReason; now: Date },
-): Promise<LockedOrder> {
-  const order = await lockOrder(trx, orderId);
-  if (order.status !== "Shipped") throw new ConflictError(RETURN_TO_SENDER_NOT_SHIPPED);
+): Promise<void> {
   await Order.query(trx).findById(orderId).patch({
     status: "Cancelled",
     outcomeKind: "returned",
@@ -135,22 +123,21 @@ export async function markReturnedToSender(
     outcomeAt: outcome.now,
     deliveredAt: null,
   });
-  return order;
 }
 
-export const RETURN_TO_SENDER_NOT_SHIPPED = "Only a shipped order can be marked returned to sender";
-export const RECEIVED_BACK_NOT_RETURNED = "Only an order returned to sender can be marked received back";
-export const RECEIVED_BACK_ALREADY = "This parcel was marked received back already";
-
-/**
- * The returned parcel is back in the store: recorded once, under the order's lock, so that its
- * units go back in stock once however often this is sent (a second time is a 409).
- */
-export async function markReceivedBack(trx: Knex, orderId: string, now: Date): Promise<void> {
-  const order = await lockOrder(trx, orderId);
-  if (order.status !== "Cancelled" || order.outcomeKind !== "returned") {
-    throw new ConflictError(RECEIVED_BACK_NOT_RETURNED);
-  }
-  if (order.receivedBackAt) throw new ConflictError(RECEIVED_BACK_ALREADY);
+/** The returned parcel is back in the store (its units go back in stock with it, once: the order's life). */
+export async function recordReceivedBack(trx: Knex, orderId: string, now: Date): Promise<void> {
   await Order.query(trx).findById(orderId).patch({ receivedBackAt: now });
 }
+
+/** A booking's courier and tracking number on the order (null, null: the booking was cancelled). */
+export async function recordParcel(
+  trx: Knex,
+  orderId: string,
+  parcel: { courier: Courier | null; trackingNumber: string | null },
+): Promise<void> {
+  await Order.query(trx).findById(orderId).patch(parcel);
+}
+
+/** Whether the order has a return that was not rejected (it then stays Delivered), an SQL expression on `orders`. */
+export const OPEN_RETURNS_SQL = `EXISTS (SELECT 1 FROM order_returns WHERE order_returns.order_id = orders.id AND order_returns.status <> 'Rejected')`;

@@ -16,6 +16,11 @@ export const RETURN_TO_SENDER_REASONS = [
 ] as const;
 export type ReturnToSenderReason = (typeof RETURN_TO_SENDER_REASONS)[number];
 
+/** The refusals of a return to sender's two steps (docs/product.md, "Returned to sender"). */
+export const RETURN_TO_SENDER_NOT_SHIPPED = "Only a shipped order can be marked returned to sender";
+export const RECEIVED_BACK_NOT_RETURNED = "Only an order returned to sender can be marked received back";
+export const RECEIVED_BACK_ALREADY = "This parcel was marked received back already";
+
 /** Orders are shown by the last 8 characters of their id (docs/product.md, "Orders"). */
 export function shortOrderId(id: string): string {
   return id.slice(-8).toUpperCase();

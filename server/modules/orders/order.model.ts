@@ -6,7 +6,7 @@ import type { ProductImage } from "../shared/product-images.shared";
 import type { Courier } from "../../providers/couriers/courier-providers.shared";
 import type { PaymentMethodName } from "../../providers/payment-methods/payment-methods.shared";
 import type { OrderStatus, OutcomeKind, PaymentStatus, ReturnToSenderReason } from "./order-values.shared";
-import type { OrderShipment, PublicOrder } from "./order.shape";
+import type { OrderLifeView, OrderShipment, PublicOrder } from "./order.shape";
 import {
   type ConfirmationChannel,
   type ConfirmationStatus,
@@ -39,6 +39,25 @@ export class OrderItem extends BaseModel {
     },
   };
 }
+
+/** An order read without its life (a step inside a flow that shows it nobody): it offers nothing. */
+const UNREAD_LIFE: OrderLifeView = {
+  amountDue: 0,
+  collectOnDelivery: 0,
+  readyToShip: false,
+  actions: {
+    cancel: false,
+    confirm: false,
+    undoConfirmation: false,
+    book: false,
+    ship: false,
+    answer: false,
+    sendReference: false,
+    reviewPayment: false,
+    recordRefund: false,
+  },
+  refund: null,
+};
 
 export class Order extends BaseModel {
   static tableName = "orders";
@@ -105,6 +124,8 @@ export class Order extends BaseModel {
   returns?: OrderReturn[];
   /** The booked parcel and its events, when read with them (order-life/orders-reading.ts); not a column. */
   shipment?: OrderShipment | null;
+  /** What the order's life says of it now (its offers, what is due), when read with it; not a column. */
+  lifeView?: OrderLifeView;
   /** Whether a screenshot of the transfer was sent, when read by readOrderRows (payment_screenshots); not a column. */
   hasPaymentScreenshot?: boolean;
 
@@ -201,6 +222,7 @@ export class Order extends BaseModel {
           : null,
       returns: (this.returns ?? []).map((orderReturn) => orderReturn.toPublic()),
       shipment: this.shipment ?? null,
+      ...(this.lifeView ?? UNREAD_LIFE),
       createdAt: new Date(this.createdAt).toISOString(),
       updatedAt: new Date(this.updatedAt).toISOString(),
     };

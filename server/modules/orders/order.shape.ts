@@ -20,6 +20,7 @@ import { PARCEL_STAGES } from "../../providers/couriers/courier-provider.shared"
 import { PAYMENT_METHOD_NAMES } from "../../providers/payment-methods/payment-methods.shared";
 import { ORDER_STATUSES, OUTCOME_KINDS, PAYMENT_STATUSES, RETURN_TO_SENDER_REASONS } from "./order-values.shared";
 import { returnShape } from "./return.shape";
+import { REFUND_METHODS } from "./return-values.shared";
 import { CONFIRMATION_CHANNELS, CONFIRMATION_STATUSES, CONFIRMERS, MESSAGE_LANGUAGES } from "./order-values.shared";
 
 /** The discount an order took: the code as applied and the amount in rupees; null without one. */
@@ -138,6 +139,53 @@ export const orderShape = object({
     "What became of a shipped parcel that was not delivered (the order is Cancelled); null otherwise",
   ),
   returns: described(arrayOf(returnShape), "The order's returns, oldest first (an empty array when none)"),
+  amountDue: described(
+    number({ minimum: 0 }),
+    "What the customer still has to pay: the total until the payment is verified (paid in advance) or the cash is collected at delivery; 0 once paid, and 0 for a cancelled order",
+  ),
+  collectOnDelivery: described(
+    number({ minimum: 0 }),
+    "What the courier collects at the door: the total of a cash-on-delivery order, 0 for an order paid in advance (its packing slip says PAID)",
+  ),
+  readyToShip: described(
+    boolean(),
+    "Confirmed enough to book and ship without asking: by the customer's answer or the store's call (cash on delivery), or by its verified payment",
+  ),
+  actions: described(
+    object({
+      cancel: described(
+        boolean(),
+        "The customer may cancel it now (POST /orders/{id}/cancel): Pending, within 2 hours, not yet handed to a courier",
+      ),
+      confirm: described(boolean(), "An admin may record its confirmation by phone (POST /orders/{id}/confirm)"),
+      undoConfirmation: described(boolean(), "An admin may undo a confirmation made by mistake (the admin pages)"),
+      book: described(boolean(), "An admin may book it with a courier's API (POST /orders/{id}/shipment)"),
+      ship: described(boolean(), "An admin may mark it Shipped (PATCH /orders/{id}/status)"),
+      answer: described(boolean(), "The confirmation link still confirms or cancels it"),
+      sendReference: described(
+        boolean(),
+        "The customer may send a bank transfer's reference (POST /orders/{id}/payment-reference)",
+      ),
+      reviewPayment: described(
+        boolean(),
+        "An admin may verify or reject its advance payment (PATCH /orders/{id}/payment)",
+      ),
+      recordRefund: described(boolean(), "An admin may record the refund it owes (POST /orders/{id}/refund)"),
+    }),
+    "What the order offers now, read from the order's life (the same rules the calls apply)",
+  ),
+  refund: described(
+    nullable(
+      object({
+        amount: number({ minimum: 0 }),
+        status: described(oneOf(["due", "paid"] as const), "due until an admin records how it was paid back"),
+        method: nullable(oneOf(REFUND_METHODS)),
+        reference: nullable(text()),
+        paidAt: nullable(dateTime()),
+      }),
+    ),
+    "The money a cancelled order owes its customer when the store received it (a verified advance payment, a delivered parcel's cash); null otherwise",
+  ),
   shipment: described(
     nullable(
       object({
@@ -182,6 +230,9 @@ export const orderShape = object({
   updatedAt: dateTime(),
 });
 export type PublicOrder = ShapeOf<typeof orderShape>;
+/** What the order's life adds to it for the pages and the API (server/modules/order-life/orders-reading.ts). */
+export type OrderLifeView = Pick<PublicOrder, "amountDue" | "collectOnDelivery" | "readyToShip" | "actions" | "refund">;
+
 /** The parcel booked through a courier's API, as an order shows it (the fulfilment module reads it). */
 export type OrderShipment = NonNullable<PublicOrder["shipment"]>;
 

@@ -65,6 +65,29 @@ const NEXT_STATUSES = ["Approved", "Rejected", "Received"] as const;
 const NEXT_STATUS_MESSAGE = `Status must be one of ${NEXT_STATUSES.join(", ")}`;
 
 /**
+ * A refund as the admin records it (a return received, a cancelled paid order): how it was paid
+ * back, and the transaction's reference (optional for cash).
+ */
+export const refundRecordSchema = yup.object({
+  method: yup
+    .string()
+    .transform(blankToUndefined)
+    .transform(asText)
+    .required("Choose how the refund was made")
+    .oneOf(REFUND_METHODS, `Refund method must be one of ${REFUND_METHODS.join(", ")}`),
+  reference: yup
+    .string()
+    .transform(blankToUndefined)
+    .transform(trimmed)
+    .typeError("Reference must be text")
+    .max(REFUND_REFERENCE_MAX, `Reference must be at most ${REFUND_REFERENCE_MAX} characters`)
+    .when("method", {
+      is: (method: unknown) => typeof method === "string" && method !== "Cash",
+      then: (schema) => schema.required("Enter the transaction's reference"),
+    }),
+});
+
+/**
  * PATCH /api/v1/returns/{id} and the admin's return page: the next status, with the reason the
  * customer reads for Rejected and the refund for Received (docs/product.md, "Returns").
  */
@@ -87,25 +110,7 @@ export const returnUpdateSchema = yup.object({
       otherwise: (schema) =>
         schema.test("rejected-only", "A reason is given only with the status Rejected", (value) => value === undefined),
     }),
-  refund: yup
-    .object({
-      method: yup
-        .string()
-        .transform(blankToUndefined)
-        .transform(asText)
-        .required("Choose how the refund was made")
-        .oneOf(REFUND_METHODS, `Refund method must be one of ${REFUND_METHODS.join(", ")}`),
-      reference: yup
-        .string()
-        .transform(blankToUndefined)
-        .transform(trimmed)
-        .typeError("Reference must be text")
-        .max(REFUND_REFERENCE_MAX, `Reference must be at most ${REFUND_REFERENCE_MAX} characters`)
-        .when("method", {
-          is: (method: unknown) => typeof method === "string" && method !== "Cash",
-          then: (schema) => schema.required("Enter the transaction's reference"),
-        }),
-    })
+  refund: refundRecordSchema
     .default(undefined)
     .transform((value, original) => (original === null ? undefined : value))
     .typeError("Refund must have a method and a reference")

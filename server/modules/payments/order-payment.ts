@@ -1,20 +1,13 @@
 import type { Knex } from "knex";
 import * as yup from "yup";
-import { paymentMethodNamed } from "../../providers/payment-methods/payment-methods.shared";
-import { ConflictError, NotFoundError } from "../shared/errors.shared";
 import { Order } from "../orders/order.model";
-import {
-  PAYMENT_REFERENCE_MAX,
-  PAYMENT_REJECT_REASON_MAX,
-  SHIP_UNPAID_REFUSED,
-  type OrderStatus,
-  type PaymentStatus,
-} from "../orders/order-values.shared";
+import { PAYMENT_REFERENCE_MAX, PAYMENT_REJECT_REASON_MAX } from "../orders/order-values.shared";
 
 /**
- * An order's payment on its own columns (docs/product.md, "Paying in advance", migration
- * 20261126000037): the customer's reference, the admin's verdict, and what the fulfilment flow
- * and the unpaid sweep ask of it. Each part runs in the caller's transaction.
+ * An order's payment on its columns (docs/product.md, "Paying in advance", migration
+ * 20261126000037): the customer's reference, the admin's verdict, and the orders the unpaid sweep
+ * looks at. Each part runs in the caller's transaction, once the order's life allowed the change
+ * (server/modules/order-life/order-life.shared.ts).
  */
 
 /** The transaction reference the customer sends (the order's page and POST /orders/{id}/payment-reference). */
@@ -49,73 +42,17 @@ export const paymentVerdictSchema = yup.object({
     }),
 });
 
-/** What a payment's change reads of the order, under its row lock. */
-export type PaymentOrder = Pick<
-  Order,
-  | "id"
-  | "userId"
-  | "status"
-  | "createdAt"
-  | "customerName"
-  | "customerEmail"
-  | "phone"
-  | "language"
-  | "totalPrice"
-  | "paymentMethod"
-  | "paymentStatus"
->;
-
-const PAYMENT_ORDER_COLUMNS = [
-  "id",
-  "userId",
-  "status",
-  "createdAt",
-  "customerName",
-  "customerEmail",
-  "phone",
-  "language",
-  "totalPrice",
-  "paymentMethod",
-  "paymentStatus",
-] as const;
-
-/**
- * The order, locked, as a transfer's change needs it; with `ownerId` only that customer's (anyone
- * else's does not exist for them). 404 when there is none.
- */
-export async function lockPaymentOrder(
-  trx: Knex,
-  orderId: string,
-  options: { ownerId?: string } = {},
-): Promise<PaymentOrder> {
-  const query = Order.query(trx).findById(orderId).forUpdate();
-  if (options.ownerId !== undefined) query.where("userId", options.ownerId);
-  const order = await query.select(...PAYMENT_ORDER_COLUMNS);
-  if (!order) throw new NotFoundError("Order not found");
-  return { ...order, totalPrice: Number(order.totalPrice) };
-}
-
-/** A change of a transfer's payment needs an order paid in advance that is still live. */
-function refuseUnlessOpenTransfer(order: PaymentOrder): void {
-  if (!paymentMethodNamed(order.paymentMethod).paidBeforeShipping) {
-    throw new ConflictError("This order is paid on delivery: it has no transfer to report or verify");
-  }
-  if (order.status === "Cancelled") throw new ConflictError("This order is cancelled");
-  if (order.paymentStatus === "verified") throw new ConflictError("This order's payment is verified already");
-}
-
 /**
  * The customer's transaction reference: the payment becomes `submitted` (again, after a
- * rejection, or with a corrected reference before the admin looked). A verified payment, a
- * cancelled order or one paid on delivery: 409.
+ * rejection, or with a corrected reference before the admin looked). The order's life allows it
+ * (server/modules/order-life/): an order paid in advance, live, not yet verified.
  */
 export async function recordPaymentReference(
   trx: Knex,
-  order: PaymentOrder,
+  orderId: string,
   submission: { reference: string; now: Date },
 ): Promise<void> {
-  refuseUnlessOpenTransfer(order);
-  await Order.query(trx).findById(order.id).patch({
+  await Order.query(trx).findById(orderId).patch({
     paymentStatus: "submitted",
     paymentReference: submission.reference,
     paymentSubmittedAt: submission.now,
@@ -123,46 +60,23 @@ export async function recordPaymentReference(
   });
 }
 
-/**
- * An admin's verdict: `verified` records the order's total as the amount received and when;
- * `rejected` (only a submitted reference: there is nothing else to reject) records why.
- */
-export async function recordPaymentVerdict(
+/** The payment is verified (by an admin, or the gateway's checked word): the amount received and when. */
+export async function recordPaymentVerified(
   trx: Knex,
-  order: PaymentOrder,
-  verdict: { status: "verified"; now: Date } | { status: "rejected"; reason: string },
+  orderId: string,
+  verified: { amount: number; now: Date },
 ): Promise<void> {
-  refuseUnlessOpenTransfer(order);
-  if (verdict.status === "verified") {
-    await Order.query(trx).findById(order.id).patch({
-      paymentStatus: "verified",
-      paymentVerifiedAmount: order.totalPrice,
-      paymentVerifiedAt: verdict.now,
-      paymentRejectedReason: null,
-    });
-    return;
-  }
-  if (order.paymentStatus !== "submitted") {
-    throw new ConflictError("Only a payment whose reference the customer sent can be rejected");
-  }
-  await Order.query(trx).findById(order.id).patch({
-    paymentStatus: "rejected",
-    paymentRejectedReason: verdict.reason,
+  await Order.query(trx).findById(orderId).patch({
+    paymentStatus: "verified",
+    paymentVerifiedAmount: verified.amount,
+    paymentVerifiedAt: verified.now,
+    paymentRejectedReason: null,
   });
 }
 
-/**
- * Shipping (or delivering) an order paid in advance needs its payment verified (RULINGS, fifth
- * wave: 409). Cash on delivery is collected at the door, so it always may.
- */
-export function refuseUnpaidShipping(
-  order: { paymentMethod: string; paymentStatus: PaymentStatus },
-  status: OrderStatus,
-): void {
-  if (status !== "Shipped" && status !== "Delivered") return;
-  if (paymentMethodNamed(order.paymentMethod).paidBeforeShipping && order.paymentStatus !== "verified") {
-    throw new ConflictError(SHIP_UNPAID_REFUSED);
-  }
+/** An admin rejects the reference the customer sent, with why (the customer reads it and may send another). */
+export async function recordPaymentRejected(trx: Knex, orderId: string, reason: string): Promise<void> {
+  await Order.query(trx).findById(orderId).patch({ paymentStatus: "rejected", paymentRejectedReason: reason });
 }
 
 /** Transfers still unpaid (awaiting or rejected) on Pending orders placed at or before `before`, oldest first. */
