@@ -75,6 +75,8 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     clock,
   });
   const couriers = apiCouriers(config);
+  // Texts written as files without WhatsApp or SMS, kept as long as mail files (job-tasks.ts removes them).
+  const textFiles = new TextFilesClient(config.confirmation.messagesDir, { keepDays: config.mail.filesKeepDays });
   return {
     rateLimiter,
     // Modules.
@@ -100,6 +102,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     }),
     contact: new ContactService(db, rateLimiter),
     outbox: new OutboxService(db),
+    textFiles,
     backups: new BackupStatusService(db, config),
     // Flows.
     checkout: new CheckoutFlow(db, {
@@ -123,7 +126,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
         sms: config.confirmation.sms
           ? new SmsClient({ ...config.confirmation.sms, statusCallback: `${config.publicUrl}/webhooks/sms` })
           : null,
-        file: new TextFilesClient(config.confirmation.messagesDir),
+        file: textFiles,
       },
       whatsapp: config.confirmation.whatsapp,
       secret: config.sessionSecret,
