@@ -53,10 +53,30 @@ export const INCORRECT_CREDENTIALS = "Incorrect email or password";
  * attempts into an hour of the last (10 in each of the five quarter-hour windows an hour can
  * touch), so it takes three addresses at full speed to lock an account out.
  */
-export const LOGIN_PER_IP: RateLimitRule = { name: "login-ip", limit: 30, windowSeconds: 15 * 60 };
-export const LOGIN_PER_ACCOUNT_AND_IP: RateLimitRule = { name: "login-account-ip", limit: 10, windowSeconds: 15 * 60 };
-export const LOGIN_PER_ACCOUNT: RateLimitRule = { name: "login-account", limit: 100, windowSeconds: 60 * 60 };
-export const SIGNUP_PER_IP: RateLimitRule = { name: "signup-ip", limit: 10, windowSeconds: 60 * 60 };
+export const LOGIN_PER_IP: RateLimitRule<"address"> = {
+  name: "login-ip",
+  per: "address",
+  limit: 30,
+  windowSeconds: 15 * 60,
+};
+export const LOGIN_PER_ACCOUNT_AND_IP: RateLimitRule<"account and address"> = {
+  name: "login-account-ip",
+  per: "account and address",
+  limit: 10,
+  windowSeconds: 15 * 60,
+};
+export const LOGIN_PER_ACCOUNT: RateLimitRule<"account"> = {
+  name: "login-account",
+  per: "account",
+  limit: 100,
+  windowSeconds: 60 * 60,
+};
+export const SIGNUP_PER_IP: RateLimitRule<"address"> = {
+  name: "signup-ip",
+  per: "address",
+  limit: 10,
+  windowSeconds: 60 * 60,
+};
 const TOO_MANY_LOGINS = "Too many log-in attempts. Please wait a few minutes and try again.";
 const TOO_MANY_SIGNUPS = "Too many sign-ups from this network. Please try again later.";
 
@@ -132,7 +152,7 @@ export class AccountsService {
   /** A new customer account. The email must not be taken (whatever its letter case). */
   async register(input: unknown, client: { ip: string }): Promise<SignIn> {
     const fields = validateInput(registerSchema, input);
-    await this.rateLimiter.hit(SIGNUP_PER_IP, client.ip, TOO_MANY_SIGNUPS);
+    await this.rateLimiter.hit(SIGNUP_PER_IP, { address: client.ip }, TOO_MANY_SIGNUPS);
     const user = await this.createUser(fields, "customer");
     return { user, credentialsVersion: INITIAL_CREDENTIALS_VERSION };
   }
@@ -145,14 +165,14 @@ export class AccountsService {
     const { email, password } = validateInput(loginSchema, input);
     // In this order: an attempt refused by one rule is not counted by the next, so a stranger
     // over the per-address limits adds nothing to the account's own count.
-    await this.rateLimiter.hit(LOGIN_PER_IP, client.ip, TOO_MANY_LOGINS);
-    await this.rateLimiter.hit(LOGIN_PER_ACCOUNT_AND_IP, `${email} ${client.ip}`, TOO_MANY_LOGINS);
-    await this.rateLimiter.hit(LOGIN_PER_ACCOUNT, email, TOO_MANY_LOGINS);
+    await this.rateLimiter.hit(LOGIN_PER_IP, { address: client.ip }, TOO_MANY_LOGINS);
+    await this.rateLimiter.hit(LOGIN_PER_ACCOUNT_AND_IP, { account: email, address: client.ip }, TOO_MANY_LOGINS);
+    await this.rateLimiter.hit(LOGIN_PER_ACCOUNT, { account: email }, TOO_MANY_LOGINS);
     const user = await User.query(this.db).modify("withPendingEmail").where("email", email).first();
     const matches = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDecoy(password);
     if (!user || !matches) throw new UnauthorizedError(INCORRECT_CREDENTIALS);
-    await this.rateLimiter.reset(LOGIN_PER_ACCOUNT_AND_IP, `${email} ${client.ip}`);
-    await this.rateLimiter.reset(LOGIN_PER_ACCOUNT, email);
+    await this.rateLimiter.reset(LOGIN_PER_ACCOUNT_AND_IP, { account: email, address: client.ip });
+    await this.rateLimiter.reset(LOGIN_PER_ACCOUNT, { account: email });
     return { user: user.toPublic(), credentialsVersion: user.credentialsVersion };
   }
 
