@@ -5,6 +5,7 @@ import path from "node:path";
 import * as yup from "yup";
 import { confirmationConfig, confirmationSettingsSchema, type ConfirmationConfig } from "./confirmation-settings";
 import { courierSettingsSchema, couriersConfig, type CouriersConfig } from "./courier-settings";
+import { PUBLISHED_PASSWORDS } from "./modules/accounts/demo-passwords";
 import { COURIER_PROVIDER_IDS } from "./providers/couriers/courier-providers.shared";
 import { MESSAGE_CHANNEL_IDS } from "./providers/message-channels/message-channel";
 import { PAYMENT_METHOD_IDS } from "./providers/payment-methods/payment-methods.shared";
@@ -252,6 +253,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (raw.ADMIN_PASSWORD && Buffer.byteLength(raw.ADMIN_PASSWORD) > 72) {
     throw new ConfigError("ADMIN_PASSWORD", "must be at most 72 bytes long");
+  }
+  // The administrator it makes is no demo account, so the start's check would not look at it.
+  if (raw.ADMIN_PASSWORD && PUBLISHED_PASSWORDS.includes(raw.ADMIN_PASSWORD)) {
+    throw new ConfigError("ADMIN_PASSWORD", "is a published demo password: choose another");
   }
 
   let sessionSecret = raw.SESSION_SECRET;

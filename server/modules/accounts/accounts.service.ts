@@ -4,6 +4,7 @@ import { isUuid } from "../../db/ids";
 import { NotFoundError, RuleViolationError, UnauthorizedError } from "../shared/errors.shared";
 import { paginationOf } from "../shared/list-query";
 import type { RateLimiter, RateLimitRule } from "../shared/rate-limiter";
+import { PUBLISHED_PASSWORDS } from "./demo-passwords";
 import { containsPattern } from "../shared/search";
 import { validateInput } from "../shared/validation";
 import { createAdminSchema, loginSchema, registerSchema, roleSchema, userListQuerySchema } from "./accounts.schemas";
@@ -301,10 +302,30 @@ export class AccountsService {
     return "created";
   }
 
-  /** Whether an account still signs in with this password (the published demo passwords, at start). */
-  async hasPassword(email: string, password: string): Promise<boolean> {
-    const user = await User.query(this.db).where("email", email).first();
-    return user ? verifyPassword(password, user.passwordHash) : false;
+  /**
+   * The accounts that still sign in with a published demo password (the start refuses to face a
+   * network while there is one: server/start-store.ts), each with its password. Only the accounts
+   * the demo seed made can hold one (no one may choose one: accounts.schemas.ts), found by their
+   * mark rather than their email, which an operator may have changed; an account whose password
+   * is none of them loses the mark, so later starts check it no more
+   * (docs/decisions/2026-11-29-demo-passwords.md). Admins first, then by email.
+   */
+  async demoLogins(): Promise<{ email: string; password: string; role: Role }[]> {
+    const seeded = await User.query(this.db)
+      .where("passwordFromSeed", true)
+      .orderByRaw("role = 'admin' DESC, email")
+      .select("id", "email", "role", "passwordHash");
+    const found: { email: string; password: string; role: Role }[] = [];
+    for (const user of seeded) {
+      // Each password on its own thread of bcrypt's pool: a start waits for one check, not all of them.
+      const matches = await Promise.all(
+        PUBLISHED_PASSWORDS.map((password) => verifyPassword(password, user.passwordHash)),
+      );
+      const published = PUBLISHED_PASSWORDS[matches.indexOf(true)];
+      if (published) found.push({ email: user.email, password: published, role: user.role });
+      else await User.query(this.db).findById(user.id).patch({ passwordFromSeed: false });
+    }
+    return found;
   }
 
   private async createUser(fields: { name: string; email: string; password: string }, role: Role) {
