@@ -95,6 +95,21 @@ export async function lockPaymentOrder(
   return { ...order, totalPrice: Number(order.totalPrice) };
 }
 
+/**
+ * Whether the customer may send a reference for this order now, read without a lock: their own
+ * order (anyone else's: 404) paid in advance and still open (else 409). Asked before the form that
+ * carries the reference and its screenshot is read (server/flows/advance-payment.ts); the change
+ * asks again under the order's lock.
+ */
+export async function checkReferenceAllowed(db: Knex, orderId: string, ownerId: string): Promise<void> {
+  const order = await Order.query(db)
+    .findById(orderId)
+    .where("userId", ownerId)
+    .select(...PAYMENT_ORDER_COLUMNS);
+  if (!order) throw new NotFoundError("Order not found");
+  refuseUnlessOpenTransfer({ ...order, totalPrice: Number(order.totalPrice) });
+}
+
 /** A change of a transfer's payment needs an order paid in advance that is still live. */
 function refuseUnlessOpenTransfer(order: PaymentOrder): void {
   if (!paymentMethodNamed(order.paymentMethod).paidBeforeShipping) {
