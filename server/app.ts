@@ -23,7 +23,7 @@ import { markPersonalised } from "./http/personalised-answer";
 import { queryCounter } from "./http/query-counter";
 import { requestLog } from "./http/request-log";
 import { responseCompression } from "./http/response-compression";
-import { securityHeaders } from "./http/security-headers";
+import { contentSecurityPolicy, securityHeaders } from "./http/security-headers";
 import { sameOriginPagePosts } from "./http/same-origin";
 import type { Logger } from "./logger";
 import type { Services } from "./services";
@@ -79,7 +79,13 @@ export function createApp(deps: AppDependencies): Express {
   if (deps.pageCache) {
     // Guests' catalogue pages and anonymous API catalogue reads, answered before the static
     // files are searched, the API router runs or a session is looked up: no database at all.
-    app.use(pageCacheMiddleware(deps.pageCache, { liteCookie: LITE_COOKIE, isLite: isLiteMode }));
+    app.use(
+      pageCacheMiddleware(deps.pageCache, {
+        liteCookie: LITE_COOKIE,
+        isLite: isLiteMode,
+        policy: contentSecurityPolicy(config.env === "development"),
+      }),
+    );
   }
 
   // Product photos' files, from PostgreSQL through a memory cache: before the static files are

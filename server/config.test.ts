@@ -64,6 +64,9 @@ describe("configuration", () => {
     expect(errorOf({ CORS_ORIGINS: "not a url" })).toMatch(/^Invalid configuration: CORS_ORIGINS /);
     expect(errorOf({ RATE_LIMITS: "maybe" })).toMatch(/^Invalid configuration: RATE_LIMITS must be on or off/);
     expect(errorOf({ ADMIN_EMAIL: "boss@waqt.pk" })).toMatch(/ADMIN_PASSWORD is required/);
+    expect(errorOf({ ADMIN_EMAIL: "boss@waqt.pk", ADMIN_PASSWORD: "admin12345" })).toBe(
+      "Invalid configuration: ADMIN_PASSWORD is a published demo password: choose another",
+    );
   });
 
   it("sends mail as files under DATA_DIR/outbox by default, from SITE_NAME <STORE_EMAIL>, and reads the mail settings", () => {

@@ -5,6 +5,8 @@ import path from "node:path";
 import * as yup from "yup";
 import { confirmationConfig, confirmationSettingsSchema, type ConfirmationConfig } from "./confirmation-settings";
 import { courierSettingsSchema, couriersConfig, type CouriersConfig } from "./courier-settings";
+import { PUBLISHED_PASSWORDS } from "./modules/accounts/demo-passwords";
+import { PHOTO_QUEUE_MAX_DEFAULT } from "./modules/catalog/photo-lane";
 import { COURIER_PROVIDER_IDS } from "./providers/couriers/courier-providers.shared";
 import { MESSAGE_CHANNEL_IDS } from "./providers/message-channels/message-channel";
 import { PAYMENT_METHOD_IDS } from "./providers/payment-methods/payment-methods.shared";
@@ -45,6 +47,8 @@ export type Config = {
   rateLimits: boolean;
   /** Keep rendered catalogue pages for guests in memory (production only; see server/http/page-cache.ts). */
   pageCache: boolean;
+  /** Uploads that may wait for the photo lane behind the one at work; one more is refused with 503 (server/modules/catalog/photo-lane.ts). */
+  photoQueueMax: number;
   initialAdmin: { email: string; password: string; name: string } | null;
   /** Seed the demo catalogue and accounts when the database is empty (the embedded default does). */
   seedDemoData: boolean;
@@ -156,6 +160,13 @@ const envSchema = yup
     TRUST_PROXY: yup.string().trim().default("false"),
     RATE_LIMITS: yup.string().oneOf(["on", "off"], "must be on or off").default("on"),
     PAGE_CACHE: yup.string().oneOf(["on", "off"], "must be on or off").default("on"),
+    PHOTO_QUEUE_MAX: yup
+      .number()
+      .typeError("must be a whole number (0-100)")
+      .integer("must be a whole number (0-100)")
+      .min(0, "must be a whole number (0-100)")
+      .max(100, "must be a whole number (0-100)")
+      .default(PHOTO_QUEUE_MAX_DEFAULT),
     ADMIN_EMAIL: yup.string().trim().email("must be an email address"),
     ADMIN_PASSWORD: yup.string().min(8, "must be at least 8 characters long"),
     ADMIN_NAME: yup.string().trim().min(2, "must be at least 2 characters long"),
@@ -253,6 +264,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (raw.ADMIN_PASSWORD && Buffer.byteLength(raw.ADMIN_PASSWORD) > 72) {
     throw new ConfigError("ADMIN_PASSWORD", "must be at most 72 bytes long");
   }
+  // The administrator it makes is no demo account, so the start's check would not look at it.
+  if (raw.ADMIN_PASSWORD && PUBLISHED_PASSWORDS.includes(raw.ADMIN_PASSWORD)) {
+    throw new ConfigError("ADMIN_PASSWORD", "is a published demo password: choose another");
+  }
 
   let sessionSecret = raw.SESSION_SECRET;
   if (!sessionSecret) {
@@ -281,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy,
     rateLimits: raw.RATE_LIMITS === "on",
     pageCache: raw.PAGE_CACHE === "on" && nodeEnv === "production",
+    photoQueueMax: raw.PHOTO_QUEUE_MAX,
     initialAdmin: raw.ADMIN_EMAIL
       ? { email: raw.ADMIN_EMAIL, password: raw.ADMIN_PASSWORD!, name: raw.ADMIN_NAME ?? "Administrator" }
       : null,

@@ -12,6 +12,7 @@ export { connectDatabase } from "./db/database";
 export { createHttpServer } from "./http/http-server";
 export { startPageCache, PageCache } from "./http/page-cache";
 export { createServices, type Services } from "./services";
+export { PhotoLane } from "./modules/catalog/photo-lane";
 export { createMailTransport, type MailTransport } from "./mail/mail-transport";
 export { startStoreJobs } from "./jobs/job-tasks";
 export type { JobRunner } from "./jobs/job-runner";

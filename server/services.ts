@@ -27,6 +27,7 @@ import { PasswordChangesService } from "./modules/accounts/password-changes.serv
 import { ProfileService } from "./modules/accounts/profile.service";
 import { CartService } from "./modules/cart/cart.service";
 import { CatalogService } from "./modules/catalog/catalog.service";
+import { PhotoLane } from "./modules/catalog/photo-lane";
 import { StockAlertsService } from "./modules/catalog/stock-alerts.service";
 import { ComparisonService } from "./modules/catalog/comparison.service";
 import { ReviewsService } from "./modules/catalog/reviews.service";
@@ -54,8 +55,17 @@ import { OrdersService } from "./modules/order-life/orders-reading";
  * settings choose (server/providers/). `clock` is where the services read the time (tests move
  * it instead of waiting).
  */
-export function createServices(deps: { db: Database; config: Config; logger: Logger; clock?: Clock }) {
+export function createServices(deps: {
+  db: Database;
+  config: Config;
+  logger: Logger;
+  clock?: Clock;
+  /** The photo lane, when a test fills it itself; one of PHOTO_QUEUE_MAX otherwise. */
+  photoLane?: PhotoLane;
+}) {
   const { db, config, clock } = deps;
+  // The one photo lane of this process: product and review photos and transfer screenshots alike.
+  const photoLane = deps.photoLane ?? new PhotoLane({ maxWaiting: config.photoQueueMax });
   const rateLimiter = new RateLimiter(db, config.rateLimits);
   // Mails are written with the brand, contact details and public address of the configuration.
   const mail: MailContext = { store: config.store, publicUrl: config.publicUrl };
@@ -80,16 +90,18 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     life,
     clock,
   });
+  // Texts written as files without WhatsApp or SMS, kept as long as mail files (job-tasks.ts removes them).
+  const textFiles = new TextFilesClient(config.confirmation.messagesDir, { keepDays: config.mail.filesKeepDays });
   return {
     rateLimiter,
     // Modules.
     accounts,
     passwordChanges: new PasswordChangesService(db, rateLimiter, mail),
     profile,
-    catalog: new CatalogService(db, mail),
+    catalog: new CatalogService(db, mail, { photoLane }),
     stockAlerts: new StockAlertsService(db, rateLimiter, mail),
     comparison: new ComparisonService(db),
-    reviews: new ReviewsService(db, mail),
+    reviews: new ReviewsService(db, mail, photoLane),
     cart: new CartService(db),
     orders: new OrdersService(db, clock),
     orderDesk: new OrderDeskService(db),
@@ -105,6 +117,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
     }),
     contact: new ContactService(db, rateLimiter),
     outbox: new OutboxService(db),
+    textFiles,
     backups: new BackupStatusService(db, config),
     // Flows.
     checkout: new CheckoutFlow(db, {
@@ -129,7 +142,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
         sms: config.confirmation.sms
           ? new SmsClient({ ...config.confirmation.sms, statusCallback: `${config.publicUrl}/webhooks/sms` })
           : null,
-        file: new TextFilesClient(config.confirmation.messagesDir),
+        file: textFiles,
       },
       whatsapp: config.confirmation.whatsapp,
       secret: config.sessionSecret,
@@ -164,6 +177,7 @@ export function createServices(deps: { db: Database; config: Config; logger: Log
       messages,
       textChannel: firstTextChannel(config.confirmation),
       life,
+      photoLane,
       clock,
     }),
     productRemoval: new ProductRemovalFlow(db),

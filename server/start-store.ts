@@ -3,7 +3,6 @@ import path from "node:path";
 import type { RequestHandler } from "express";
 import pg from "pg";
 import { isEmptyStore, seedDemoData } from "../seeds/demo";
-import { demoAccounts } from "../seeds/demo-accounts";
 import { createApp } from "./app";
 import { ConfigError, loadConfig, networkExposure, type Config } from "./config";
 import { describeCouriers } from "./courier-settings";
@@ -104,21 +103,19 @@ async function serve(
   }
   // The demo accounts' passwords are published in the README: they must never face a network,
   // whichever way it comes in (server/config.ts, networkExposure).
+  // Every account the demo seed made is checked, whatever its email is now (AccountsService.demoLogins).
   const exposure = networkExposure(config);
-  const demoLogins: string[] = [];
-  for (const account of Object.values(demoAccounts)) {
-    if (await services.accounts.hasPassword(account.email, account.password)) {
-      demoLogins.push(`${account.email} / ${account.password} (${account.role})`);
-      if (exposure.length > 0) {
-        const [first, ...others] = exposure;
-        const how = first!.startsWith("HOST=")
-          ? `listen on ${first}${others.length > 0 ? ` with ${others.join(" and ")}` : ""}`
-          : `start with ${exposure.join(" and ")}`;
-        throw new StartRefused(
-          `Refusing to ${how}: the demo account ${account.email} still has its published password. Change it (My Profile, Change Password) or delete the account, from a start with HOST=127.0.0.1 and neither PUBLIC_URL nor TRUST_PROXY.`,
-        );
-      }
-    }
+  const demoAccounts = await services.accounts.demoLogins();
+  const demoLogins = demoAccounts.map((account) => `${account.email} / ${account.password} (${account.role})`);
+  const [exposed] = demoAccounts;
+  if (exposed && exposure.length > 0) {
+    const [first, ...others] = exposure;
+    const how = first!.startsWith("HOST=")
+      ? `listen on ${first}${others.length > 0 ? ` with ${others.join(" and ")}` : ""}`
+      : `start with ${exposure.join(" and ")}`;
+    throw new StartRefused(
+      `Refusing to ${how}: the demo account ${exposed.email} still has its published password. Change it (My Profile, Change Password) or delete the account, from a start with HOST=127.0.0.1 and neither PUBLIC_URL nor TRUST_PROXY.`,
+    );
   }
 
   // Mail, stock alerts and base backups run on the job queue (docs/decisions/2026-11-25-job-queue.md).

@@ -10,7 +10,7 @@ import {
 import { ForbiddenError, NotFoundError, statusOf } from "../../server/modules/shared/errors.shared";
 import { requestContext } from "../context";
 import { photoAccept } from "../admin/photo-field";
-import { Field, FormActions, FormError, formFailure } from "../lib/forms";
+import { Field, FormActions, FormError, formFailure, formHeaders } from "../lib/forms";
 import { requireUser } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
@@ -38,21 +38,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
   const { services, session, readPhotoForm } = context.get(requestContext);
-  // Read only now, after the guard: the post may carry photos of up to 10 MB each.
-  let form;
+  // The post may carry photos of up to 10 MB each: they are read only once the customer is known
+  // to be allowed to review the watch (ReviewsService.submitReview).
+  let values: Record<string, string> = {};
   try {
-    form = await readPhotoForm(request);
-  } catch (error) {
-    return formFailure(error, {}, { fallback: "Failed to save your review" });
-  }
-  const values = form.fields;
-  try {
-    await services.reviews.submitReview(
-      user._id,
-      params.productId,
-      { rating: values.rating, title: values.title, text: values.text },
-      form.photos,
-    );
+    await services.reviews.submitReview(user._id, params.productId, async () => {
+      const form = await readPhotoForm(request);
+      values = form.fields;
+      return { fields: { rating: values.rating, title: values.title, text: values.text }, photos: form.photos };
+    });
   } catch (error) {
     if (error instanceof NotFoundError) throw data(error.message, { status: statusOf(error) });
     if (error instanceof ForbiddenError) return formFailure(error, values);
@@ -63,6 +57,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Write a Review", noindex: true });
+
+// A refusal that asks to wait (the photo lane full: 503) carries Retry-After.
+export const headers = formHeaders;
 
 export default function WriteReview({ loaderData, actionData }: Route.ComponentProps) {
   const { product, chance, photoFormats } = loaderData;

@@ -1,5 +1,6 @@
 import { Children, Fragment, isValidElement, type ReactNode } from "react";
 import { Scripts } from "react-router";
+import { HELD_MODULE_TYPE } from "../../server/http/page-scripts.shared";
 
 /**
  * React Router's `<Scripts>`, asked for once the page has painted.
@@ -39,8 +40,6 @@ export function PageScripts({ nonce }: { nonce: string | undefined }) {
   );
 }
 
-/** A type no browser runs: the element only carries the module script's text until it starts. */
-const HELD_MODULE_TYPE = "text/x-held-module";
 const HELD_MODULE_ID = "held-module-script";
 
 /**

@@ -1,7 +1,13 @@
 import type { ReactNode } from "react";
 import { Link, data, useNavigation } from "react-router";
 import { PASSWORD_MIN_LENGTH } from "../../server/modules/accounts/accounts-values.shared";
-import { DomainError, InvalidInputError, retryAfterOf, statusOf } from "../../server/modules/shared/errors.shared";
+import {
+  BusyError,
+  DomainError,
+  InvalidInputError,
+  retryAfterOf,
+  statusOf,
+} from "../../server/modules/shared/errors.shared";
 
 export type FieldErrors = Record<string, string>;
 
@@ -23,7 +29,9 @@ export function formValues(formData: FormData): Record<string, string> {
  * Turns a service's refusal into the form's answer, with the status statusOf gives it (400, 401,
  * 409, 429…), keeping what the user typed (but never a password). `fieldFor` puts the message
  * of a refusal with that status beside one input (e.g. 409 "email taken" beside the email).
- * Anything else is not the user's fault and is rethrown to the error screen.
+ * The store too busy for it now (BusyError: 503, with Retry-After) is said beside its input too,
+ * the form kept, so that it can be sent again. Anything else is not the user's fault and is
+ * rethrown to the error screen.
  */
 export function formFailure(
   error: unknown,
@@ -31,11 +39,11 @@ export function formFailure(
   options: { fieldFor?: Partial<Record<number, string>>; fallback?: string } = {},
 ) {
   const status = statusOf(error);
-  if (!(error instanceof DomainError) || status >= 500) throw error;
+  if (!(error instanceof DomainError) || (status >= 500 && !(error instanceof BusyError))) throw error;
   const keptValues = Object.fromEntries(Object.entries(values).filter(([key]) => !/password/i.test(key)));
   const fieldErrors: FieldErrors = {};
   let formError: string | undefined;
-  if (error instanceof InvalidInputError) {
+  if (error instanceof InvalidInputError || error instanceof BusyError) {
     for (const { field, message } of error.errors) {
       // "address.city" from the schema is the "city" input of the form.
       const name = field.includes(".") ? field.split(".").pop()! : field;

@@ -4,7 +4,7 @@ import { RETURN_WINDOW_DAYS } from "../../server/modules/orders/return-values.sh
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { requestContext } from "../context";
 import { requireUser } from "../lib/guards";
-import { formFailure } from "../lib/forms";
+import { formFailure, formHeaders } from "../lib/forms";
 import { RefundWords, TransferPayment } from "./transfer-payment";
 import { routeMeta } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
@@ -58,21 +58,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
   const { services, session, readPhotoForm } = context.get(requestContext);
-  // Read only now, after the guard: the post may carry a screenshot of up to 10 MB.
-  let form;
+  // The post may carry a screenshot of up to 10 MB: it is read only once the order is known to be
+  // this customer's (AdvancePaymentFlow.submitReference).
+  let values: Record<string, string> = {};
   try {
-    form = await readPhotoForm(request, SCREENSHOT_FIELD);
-  } catch (error) {
-    return formFailure(error, {}, { fallback: "Failed to send the reference" });
-  }
-  const values = form.fields;
-  try {
-    await services.advancePayment.submitReference(
-      user._id,
-      params.orderId,
-      { reference: values.reference },
-      form.photos,
-    );
+    await services.advancePayment.submitReference(user._id, params.orderId, async () => {
+      const form = await readPhotoForm(request, SCREENSHOT_FIELD);
+      values = form.fields;
+      return { fields: { reference: values.reference }, photos: form.photos };
+    });
   } catch (error) {
     const failure = formFailure(error, values, { fallback: "Failed to send the reference" });
     if (failure.init?.status === 404) throw data("Order not found", { status: 404 });
@@ -86,6 +80,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = routeMeta({ title: "Order details", noindex: true });
+
+// A refusal that asks to wait (the photo lane full: 503) carries Retry-After.
+export const headers = formHeaders;
 
 export default function CustomerOrderDetails({ loaderData, actionData }: Route.ComponentProps) {
   const { order, cancellable, cancelRefusal, canReturn, account, photoFormats } = loaderData;

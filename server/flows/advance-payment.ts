@@ -1,7 +1,14 @@
 import type { Knex } from "knex";
 import type { Database } from "../db/database";
 import { isUuid } from "../db/ids";
-import { prepareScreenshot, type PhotoUpload, type PreparedScreenshot } from "../modules/catalog/photo-processing";
+import type { PhotoLane } from "../modules/catalog/photo-lane";
+import {
+  inspectPhoto,
+  prepareScreenshot,
+  type PhotoUpload,
+  type PreparedScreenshot,
+  type ReadFormWithPhotos,
+} from "../modules/catalog/photo-processing";
 import type { MailContext } from "../modules/mail/mail-layout";
 import { bankAccountOf } from "../modules/payments/bank-transfer.shared";
 import { queueOrderTexts } from "../modules/confirmation/order-confirmation";
@@ -20,7 +27,7 @@ import {
 } from "../modules/payments/payment-screenshots";
 import { paymentRejectedMail, paymentSubmittedMail, paymentVerifiedMail } from "../modules/payments/payment-mails";
 import { systemClock, type Clock } from "../modules/shared/clock";
-import { InvalidInputError, NotFoundError, TooLargeError } from "../modules/shared/errors.shared";
+import { BusyError, InvalidInputError, NotFoundError, TooLargeError } from "../modules/shared/errors.shared";
 import { validateInput } from "../modules/shared/validation";
 import { messageOf, type MessageChannels } from "../providers/message-channels/message-channels";
 import type { OrderLifeFlow } from "./order-life";
@@ -44,6 +51,8 @@ export class AdvancePaymentFlow {
       /** The channel a new text tries first, the confirmation's (services.ts). */
       textChannel: TextChannel;
       life: OrderLifeFlow;
+      /** The process's one photo lane, where a screenshot is decoded (services.ts). */
+      photoLane: PhotoLane;
       clock?: Clock;
     },
   ) {}
@@ -74,16 +83,16 @@ export class AdvancePaymentFlow {
    * one screenshot of the transfer: the payment becomes submitted and the store is mailed to
    * check it. A screenshot replaces the one sent before; a reference sent again without one keeps
    * it. An order paid on delivery, cancelled, or already verified: 409. A refused reference or
-   * screenshot changes nothing, each said on its field.
+   * screenshot changes nothing, each said on its field. The form (`readForm`) is read only once
+   * the order is known to be the caller's and open: no byte of anyone's screenshot is read,
+   * checked or decoded for another's order (docs/decisions/2026-11-29-uploads-authorised-first.md);
+   * the change checks the order again under its lock.
    */
-  async submitReference(
-    userId: string,
-    orderId: string,
-    input: unknown,
-    screenshots: PhotoUpload[] = [],
-  ): Promise<PublicOrder> {
-    const { reference, screenshot } = await this.readReference(input, screenshots);
+  async submitReference(userId: string, orderId: string, readForm: ReadFormWithPhotos): Promise<PublicOrder> {
     if (!isUuid(orderId)) throw new NotFoundError("Order not found");
+    await this.deps.life.check(this.db, orderId, { ownerId: userId }, { kind: "reference-sent" }, this.now());
+    const { fields, photos } = await readForm();
+    const { reference, screenshot } = await this.readReference(fields, photos);
     const now = this.now();
     await this.db.transaction(async (trx) => {
       const order = await this.deps.life.lock(trx, orderId, { ownerId: userId });
@@ -97,7 +106,8 @@ export class AdvancePaymentFlow {
   /**
    * The reference and the screenshot checked together, so that a form with both wrong says both;
    * the screenshot goes through the photos' pipeline (its limits, formats and messages), said on
-   * SCREENSHOT_FIELD. Too large is a 413, as a photo is.
+   * SCREENSHOT_FIELD. Too large is a 413, as a photo is. The screenshot is decoded (in the photo
+   * lane) only for a form with nothing else to refuse.
    */
   private async readReference(
     input: unknown,
@@ -111,21 +121,31 @@ export class AdvancePaymentFlow {
       if (!(error instanceof InvalidInputError)) throw error;
       errors.push(error);
     }
-    let screenshot: PreparedScreenshot | null = null;
     if (screenshots.length > 1) {
       errors.push(new InvalidInputError([{ field: SCREENSHOT_FIELD, message: "Attach one screenshot at most" }]));
     } else if (screenshots[0]) {
       try {
-        screenshot = await prepareScreenshot(screenshots[0]);
+        await inspectPhoto(screenshots[0]);
       } catch (error) {
-        if (!(error instanceof InvalidInputError)) throw error;
-        const onField = error.errors.map(({ message }) => ({ field: SCREENSHOT_FIELD, message }));
-        errors.push(error instanceof TooLargeError ? new TooLargeError(onField) : new InvalidInputError(onField));
+        errors.push(onScreenshotField(error));
       }
     }
-    if (errors.length === 0) return { reference, screenshot };
-    const all = errors.flatMap((error) => error.errors);
-    throw errors.some((error) => error instanceof TooLargeError) ? new TooLargeError(all) : new InvalidInputError(all);
+    if (errors.length > 0) {
+      const all = errors.flatMap((error) => error.errors);
+      throw errors.some((error) => error instanceof TooLargeError)
+        ? new TooLargeError(all)
+        : new InvalidInputError(all);
+    }
+    if (!screenshots[0]) return { reference, screenshot: null };
+    try {
+      return { reference, screenshot: await prepareScreenshot(screenshots[0], this.deps.photoLane) };
+    } catch (error) {
+      // A file that fails to decode, or a full lane (503), is said beside the screenshot too.
+      if (error instanceof BusyError) {
+        throw new BusyError(error.errors.map(({ message }) => ({ field: SCREENSHOT_FIELD, message })));
+      }
+      throw onScreenshotField(error);
+    }
   }
 
   /** The screenshot sent with an order's reference, for its owner and admins only (else 404). */
@@ -204,4 +224,11 @@ export class AdvancePaymentFlow {
     }
     return { cancelled };
   }
+}
+
+/** A photo's refusal, said beside the screenshot's field (of the same kind: a 413 stays a 413). */
+function onScreenshotField(error: unknown): InvalidInputError {
+  if (!(error instanceof InvalidInputError)) throw error;
+  const onField = error.errors.map(({ message }) => ({ field: SCREENSHOT_FIELD, message }));
+  return error instanceof TooLargeError ? new TooLargeError(onField) : new InvalidInputError(onField);
 }

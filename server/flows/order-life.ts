@@ -9,8 +9,14 @@ import {
 import { reclaimDiscount } from "../modules/discounts/discounts.service";
 import { cancelledShipment, liveShipment } from "../modules/fulfilment/shipments";
 import type { MailContext } from "../modules/mail/mail-layout";
-import { decide, type LifeEffect, type LifeEvent, type LifeState } from "../modules/order-life/order-life.shared";
-import { lockLife, type LiveOrder } from "../modules/order-life/order-life";
+import {
+  decide,
+  refusalOf,
+  type LifeEffect,
+  type LifeEvent,
+  type LifeState,
+} from "../modules/order-life/order-life.shared";
+import { lockLife, readLife, type LiveOrder } from "../modules/order-life/order-life";
 import type { ConfirmationChannel, ReturnToSenderReason } from "../modules/orders/order-values.shared";
 import {
   orderLines,
@@ -92,6 +98,17 @@ export class OrderLifeFlow {
     order.paymentStatus = decision.next.payment;
     order.confirmationStatus = decision.next.confirmation;
     return true;
+  }
+
+  /**
+   * Refuses, as `run` would, an event the order cannot take now, read without a lock: asked before
+   * work that must not start for someone else's order or a closed one (an upload read and decoded);
+   * `run` asks again under the lock.
+   */
+  async check(db: Knex, orderId: string, options: { ownerId?: string }, event: LifeEvent, now: Date): Promise<void> {
+    const order = await readLife(db, orderId, options);
+    const refusal = refusalOf(order.life, event, now);
+    if (refusal) throw new CodedConflictError(refusal.message, refusal.code);
   }
 
   /** Whether the event would be taken now, without taking it (a sweep's second look under the lock). */

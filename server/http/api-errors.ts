@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler } from "express";
 import {
+  BusyError,
   CodedConflictError,
   InvalidInputError,
   SERVICE_UNAVAILABLE,
@@ -11,7 +12,8 @@ import { failure, type ErrorEnvelope } from "./envelope";
 /** The API's answer to an error: its status from statusOf, and only the store's own words. */
 export const apiErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const { status, body, retryAfter } = describeApiError(error);
-  if (status === 503) req.log?.warn({ err: error }, "database unavailable");
+  if (status === 503)
+    req.log?.warn({ err: error }, error instanceof BusyError ? "photo lane full" : "database unavailable");
   else if (status >= 500) req.log?.error({ err: error }, "API request failed");
   if (retryAfter) res.set("Retry-After", String(retryAfter));
   if (res.headersSent) return;

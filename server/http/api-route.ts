@@ -32,8 +32,15 @@ export type ApiHandlerContext = {
   body: unknown;
   query: unknown;
   params: Record<string, string>;
-  /** The multipart form of a route that takes a photo (`photoUpload`, `photosWithBody`); null elsewhere. */
-  upload: PhotoForm | null;
+  /**
+   * The form of a route that takes photos (`photoUpload`, `photosWithBody`), read from the request
+   * only when called (once; later calls answer the same): multipart/form-data's text fields and
+   * photos, or for `photosWithBody` a JSON body as the fields and no photos. The operation calls it
+   * once it has authorised the caller for the order or the review, so that nobody's upload is read
+   * for what is not theirs (docs/decisions/2026-11-29-uploads-authorised-first.md). Elsewhere it
+   * answers the JSON body and no photos.
+   */
+  readForm: () => Promise<PhotoForm>;
 };
 
 export type ApiRoute = {
@@ -56,8 +63,8 @@ export type ApiRoute = {
   photoUpload?: boolean;
   /**
    * The call takes its `body` as JSON, or as multipart/form-data: the body's fields as text parts
-   * and up to this many photos in the field `image` (a review's photos). The handler reads the
-   * photos from `upload`; `body` is the form's text fields then.
+   * and up to this many photos in the field `image` (a review's photos). The handler hands
+   * `readForm` to its operation, which reads fields and photos from it after authorising the caller.
    */
   photosWithBody?: number;
   /** The multipart field of `photosWithBody`'s files, if not `image` (a transfer's `screenshot`). */

@@ -60,21 +60,24 @@ export function createApiRouter(options: {
         if (route.access === "admin" && user?.role !== "admin") {
           throw new ForbiddenError("Not authorized as an admin");
         }
-        // Read only now, for a caller allowed to send it.
-        const upload =
-          route.photoUpload || (route.photosWithBody && isMultipart(req))
-            ? await readPhotoUpload(req, route.photoField)
-            : null;
+        // A body with photos is read only when the operation asks, once it has authorised the caller.
+        let form: Promise<PhotoForm> | null = null;
+        const readForm = () =>
+          (form ??=
+            route.photoUpload || (route.photosWithBody && isMultipart(req))
+              ? readPhotoUpload(req, route.photoField)
+              : Promise.resolve({ fields: req.body ?? {}, photo: null, photos: [] }));
         const result = await route.handler({
           req,
           res,
           services: options.services,
           user,
-          // Validated by the operation the handler calls, once (api-route.ts).
-          body: route.photosWithBody && upload ? upload.fields : req.body,
+          // Validated by the operation the handler calls, once (api-route.ts); a multipart body's
+          // fields come with readForm.
+          body: req.body,
           query: req.query,
           params: req.params as Record<string, string>,
-          upload,
+          readForm,
         });
         if (Buffer.isBuffer(result)) {
           res

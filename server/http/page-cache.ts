@@ -3,7 +3,9 @@ import type { RequestHandler, Response } from "express";
 import { listenForCatalogChanges } from "../db/catalog-change-listener";
 import type { Logger } from "../logger";
 import { onProductShown } from "../modules/catalog/product-shown-listeners";
+import { pageForEveryGuest } from "./cached-page-scripts";
 import { noteProductShown, recordProductsShown } from "./products-on-page";
+import type { ContentSecurityPolicy } from "./security-headers";
 import { isPersonalised } from "./personalised-answer";
 
 /**
@@ -27,11 +29,15 @@ import { isPersonalised } from "./personalised-answer";
  *   notification can never leave a stale page;
  * - entries also expire after maxAgeMs, and the least recently used go when maxBytes is reached.
  *
- * A cached page is sent with the headers it was rendered with, including its Content-Security-
- * Policy and the nonce in it (the nonce must match the page's scripts). A page asked for a second
- * time is compressed once, off the event loop, and from then on sent pre-compressed to clients
- * that accept gzip: most search pages are asked for once, and compressing them for the cache
- * would double the cost of rendering them.
+ * A cached page is sent with the headers it was rendered with, but never with the one nonce it
+ * was rendered with: a nonce replayed to every guest protects nothing. At its first hit a kept
+ * page is made fit for every guest (cached-page-scripts.ts): its `nonce` attributes go, and its
+ * Content-Security-Policy names each inline script by its SHA-256 instead; an answer that is no
+ * HTML page (page data, the sitemap, the API) gets the policy with no script but the site's own.
+ * The first guest, whose answer was rendered, had it with its own nonce. A page asked for a
+ * second time is also compressed once, off the event loop, and from then on sent pre-compressed
+ * to clients that accept gzip: most search pages are asked for once, and compressing them (or
+ * reading their scripts) for the cache would double the cost of rendering them.
  */
 export type CachedPage = {
   status: number;
@@ -42,6 +48,11 @@ export type CachedPage = {
   storedAt: number;
   /** The products the page shows. */
   productIds: string[];
+  /**
+   * The nonce the page was rendered with, until the page is made fit for every guest at its first
+   * hit (`shareWithGuests`); null from then on.
+   */
+  nonce: string | null;
 };
 
 export type PageCacheStats = { hits: number; misses: number; entries: number; bytes: number; available: boolean };
@@ -113,6 +124,34 @@ export class PageCache {
     this.bytes += size;
     this.evictOverLimit();
     return true;
+  }
+
+  /**
+   * A kept page as every guest may be sent it (`share` makes it so, once, at its first hit: no
+   * nonce, its scripts' hashes in its policy); undefined, and the page dropped, when it cannot be.
+   */
+  shareWithGuests(
+    key: string,
+    page: CachedPage,
+    share: (page: CachedPage) => Pick<CachedPage, "body" | "headers"> | null,
+  ): CachedPage | undefined {
+    if (page.nonce === null) return page;
+    const shared = share(page);
+    const kept = this.entries.get(key) === page;
+    if (!shared) {
+      if (kept) this.remove(key, page);
+      return undefined;
+    }
+    const before = sizeOf(page);
+    page.body = shared.body;
+    page.headers = shared.headers;
+    page.gzipped = undefined;
+    page.nonce = null;
+    if (kept) {
+      this.bytes += sizeOf(page) - before;
+      this.evictOverLimit();
+    }
+    return page;
   }
 
   /** Compresses a kept page once, in the background, for the hits after this one. */
@@ -222,7 +261,12 @@ const PER_RESPONSE_HEADERS = new Set([
 
 export function pageCacheMiddleware(
   cache: PageCache,
-  options: { liteCookie: string; isLite: (cookieHeader: string | undefined, saveData: string | undefined) => boolean },
+  options: {
+    liteCookie: string;
+    isLite: (cookieHeader: string | undefined, saveData: string | undefined) => boolean;
+    /** The site's policy (security-headers.ts), written for a page sent to every guest. */
+    policy: ContentSecurityPolicy;
+  },
 ): RequestHandler {
   // Every Cookie header a guest's page may be answered for, spelled exactly as the footer's
   // link sets it; any other header (a session, a flash, spaces, a second cookie) is rendered.
@@ -242,7 +286,8 @@ export function pageCacheMiddleware(
         ? "lite"
         : "full";
     const key = `${variant} ${req.originalUrl}`;
-    const cached = cache.get(key);
+    const kept = cache.get(key);
+    const cached = kept && cache.shareWithGuests(key, kept, (page) => sharedWithGuests(page, options.policy));
     if (cached) {
       const gzip = req.acceptsEncodings("gzip", "identity") === "gzip";
       if (gzip) cache.compressForHits(key, cached);
@@ -252,7 +297,9 @@ export function pageCacheMiddleware(
     const generation = cache.currentGeneration();
     const productsShown = new Set<string>();
     res.setHeader("X-Page-Cache", "miss");
-    capturePage(res, (page) => cache.set(key, { ...page, productIds: [...productsShown] }, generation));
+    capturePage(res, (page) =>
+      cache.set(key, { ...page, productIds: [...productsShown], nonce: res.locals.cspNonce ?? null }, generation),
+    );
     recordProductsShown(productsShown, next);
   };
 }
@@ -283,8 +330,32 @@ function sendCachedPage(res: Response, page: CachedPage, gzip: boolean) {
   }
 }
 
+/**
+ * A kept answer as every guest may be sent it: an HTML page without its nonce and with its inline
+ * scripts' hashes in its policy (cached-page-scripts.ts), anything else with the policy that
+ * allows no inline script. Null when the page cannot be made so.
+ */
+function sharedWithGuests(
+  page: CachedPage,
+  policy: ContentSecurityPolicy,
+): Pick<CachedPage, "body" | "headers"> | null {
+  const header = (name: string) => page.headers.find(([headerName]) => headerName === name)?.[1];
+  let body = page.body;
+  let hashes: string[] = [];
+  if (/^text\/html\b/i.test(header("content-type") ?? "")) {
+    const shared = pageForEveryGuest(page.body.toString("utf8"), page.nonce ?? "");
+    if (!shared) return null;
+    body = Buffer.from(shared.html, "utf8");
+    hashes = shared.scriptHashes;
+  }
+  const headers = page.headers.map(([name, value]): [string, string] =>
+    name === "content-security-policy" ? [name, policy.withHashes(hashes)] : [name, value],
+  );
+  return { body, headers };
+}
+
 /** Records what the page handler writes (before compression) and offers it to the cache at the end. */
-function capturePage(res: Response, keep: (page: Omit<CachedPage, "productIds">) => void) {
+function capturePage(res: Response, keep: (page: Omit<CachedPage, "productIds" | "nonce">) => void) {
   const chunks: Buffer[] = [];
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => Response;

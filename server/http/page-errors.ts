@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler } from "express";
 import {
+  BusyError,
   SERVICE_UNAVAILABLE,
   SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS,
   isDatabaseUnavailable,
@@ -26,9 +27,12 @@ export function unavailableResponse(): Response {
   });
 }
 
-/** The error as a page should throw it: database unavailability becomes the 503 Response. */
+/**
+ * The error as a page should throw it: database unavailability becomes the 503 Response. A
+ * BusyError (the photo lane full) stays itself, for the form to say beside its field.
+ */
 export function asPageError(error: unknown): unknown {
-  return statusOf(error) === 503 ? unavailableResponse() : error;
+  return statusOf(error) === 503 && !(error instanceof BusyError) ? unavailableResponse() : error;
 }
 
 /**

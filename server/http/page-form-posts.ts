@@ -46,6 +46,17 @@ export function pageFormPosts(): RequestHandler {
       res.status(415).type("text/plain").send("Forms must be sent as application/x-www-form-urlencoded");
       return;
     }
+    if (photoForm) {
+      // An action may answer before it reads its photos: another customer's order is a 404 with
+      // the upload unread (docs/decisions/2026-11-29-uploads-authorised-first.md). Once the answer
+      // is sent, what is left of the body is read and dropped (React Router's request stream no
+      // longer wants it), so the connection can carry the next request.
+      res.once("finish", () => {
+        if (req.complete) return;
+        req.removeAllListeners("data");
+        req.resume();
+      });
+    }
     next();
   };
 }

@@ -47,8 +47,10 @@ export type RequestContext = {
   requestId: string;
   /**
    * Reads the product form's post, multipart with a photo or urlencoded (photo-upload.ts): the
-   * action calls it after its guard, so nobody else's upload is ever read. The files are those
-   * sent as `fileField` (the photos' `image` unless said).
+   * action calls it after its guard, or hands it to an operation that calls it once it has
+   * authorised the caller for the order or the review, so nobody else's upload is ever read
+   * (docs/decisions/2026-11-29-uploads-authorised-first.md). The files are those sent as
+   * `fileField` (the photos' `image` unless said).
    */
   readPhotoForm(request: Request, fileField?: string): Promise<PhotoForm>;
   /** The database did not answer before the pages began (session or user lookup): a 503. */

@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import express, { type RequestHandler } from "express";
 import helmet from "helmet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { securityHeaders } from "./security-headers";
+import { contentSecurityPolicy, securityHeaders } from "./security-headers";
 
 /** Helmet run on every request with the policy's nonce as a directive function: what securityHeaders replays. */
 function helmetPerRequest(development: boolean): RequestHandler[] {
@@ -80,5 +80,14 @@ describe("security headers", () => {
       nonces.add(/'nonce-([^']+)'/.exec(policy)![1]!);
     }
     expect(nonces.size).toBe(5);
+  });
+
+  it("write a cached page's policy as the nonce's, with its scripts' hashes in the nonce's place", () => {
+    for (const development of [false, true]) {
+      const policy = contentSecurityPolicy(development);
+      const hashes = ["'sha256-AAAA'", "'sha256-BBBB'"];
+      expect(policy.withHashes(hashes)).toBe(policy.withNonce("N").replace("'nonce-N'", hashes.join(" ")));
+      expect(policy.withHashes([])).toBe(policy.withNonce("N").replace(" 'nonce-N'", ""));
+    }
   });
 });

@@ -34,18 +34,27 @@ export function securityHeaders(options: { development: boolean }): RequestHandl
   return (_req, res, next) => {
     const nonce = crypto.randomBytes(16).toString("base64");
     res.locals.cspNonce = nonce;
-    res.setHeader("Content-Security-Policy", policy(nonce));
+    res.setHeader("Content-Security-Policy", policy.withNonce(nonce));
     for (const [name, value] of fixedHeaders) res.setHeader(name, value);
     for (const name of removed) res.removeHeader(name);
     next();
   };
 }
 
-/** The policy, written as `directive source source;directive …`, with the request's nonce for scripts. */
-function contentSecurityPolicy(development: boolean): (nonce: string) => string {
-  const directives = (nonceSource: string): [string, string[]][] => [
+/**
+ * The policy, written as `directive source source;directive …`: with a response's nonce for its
+ * inline scripts, or, for a page the guest page cache sends to everyone, with the hashes of the
+ * inline scripts it holds and no nonce (server/http/cached-page-scripts.ts).
+ */
+export type ContentSecurityPolicy = {
+  withNonce(nonce: string): string;
+  withHashes(hashes: readonly string[]): string;
+};
+
+export function contentSecurityPolicy(development: boolean): ContentSecurityPolicy {
+  const directives = (...scriptSources: string[]): [string, string[]][] => [
     ["default-src", ["'self'"]],
-    ["script-src", ["'self'", nonceSource]],
+    ["script-src", ["'self'", ...scriptSources]],
     // Vite injects styles from JavaScript while developing; the built site uses files only.
     ["style-src", development ? ["'self'", "'unsafe-inline'"] : ["'self'"]],
     ["img-src", ["'self'", "data:", "https:"]],
@@ -56,13 +65,14 @@ function contentSecurityPolicy(development: boolean): (nonce: string) => string 
     ["base-uri", ["'self'"]],
     ["object-src", ["'none'"]],
   ];
+  const written = (list: [string, string[]][]) => list.map(([name, sources]) => [name, ...sources].join(" ")).join(";");
   // Written once around a mark where each request's nonce goes.
   const mark = "\u0000";
-  const [before, after] = directives(mark)
-    .map(([name, sources]) => [name, ...sources].join(" "))
-    .join(";")
-    .split(mark) as [string, string];
-  return (nonce) => `${before}'nonce-${nonce}'${after}`;
+  const [before, after] = written(directives(mark)).split(mark) as [string, string];
+  return {
+    withNonce: (nonce) => `${before}'nonce-${nonce}'${after}`,
+    withHashes: (hashes) => written(directives(...hashes)),
+  };
 }
 
 /** The headers a middleware sets on an answer and those it removes, read by running it once on a recording answer. */

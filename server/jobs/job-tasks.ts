@@ -28,7 +28,7 @@ export type StoreJobsOptions = {
     transport: MailTransport;
     maxAttempts: number;
     retrySeconds: number;
-    /** How often this server removes its old .eml files (default: every hour, and at start). */
+    /** How often this server removes its old .eml and text files (default: every hour, and at start). */
     fileSweepMs?: number;
   };
   /** The embedded cluster's base backups; null with DATABASE_URL, whose operator owns backups. */
@@ -123,6 +123,15 @@ export async function startStoreJobs(options: StoreJobsOptions): Promise<JobRunn
       name: "mail-files-sweep",
       everyMs: mail.fileSweepMs ?? MAIL_FILE_SWEEP_MS,
       run: () => removeOldMailFiles(mail.transport, logger),
+    },
+    // The texts written as files without WhatsApp or SMS, on the mail files' schedule and keeping.
+    {
+      name: "text-files-sweep",
+      everyMs: mail.fileSweepMs ?? MAIL_FILE_SWEEP_MS,
+      run: async () => {
+        const removed = await options.services.textFiles.removeOldFiles();
+        if (removed > 0) logger.info({ removed }, "old text files removed");
+      },
     },
   ];
   const runner = await startJobRunner({

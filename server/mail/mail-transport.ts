@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import type { MailConfig } from "../config";
+import { removeFilesOlderThan } from "../modules/shared/old-files";
 import { emlFileName } from "./eml-files";
 
 /** One message as it leaves the store (the outbox sender fills it from an outbox row). */
@@ -25,8 +26,6 @@ export type MailTransport = {
   removeOldFiles(): Promise<number>;
   close(): void;
 };
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** How long the SMTP conversation may take at most: the sender holds the message's row lock meanwhile. */
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
@@ -77,24 +76,11 @@ export function createMailTransport(config: MailConfig, site: { publicUrl: strin
     // customer's address and order: kept for a while to be read, never for good. A temporary
     // file left by a stop mid-write goes the same way.
     async removeOldFiles() {
-      const cutoff = Date.now() - config.filesKeepDays * DAY_MS;
-      let names: string[];
-      try {
-        names = await fs.readdir(config.outboxDir);
-      } catch (error) {
-        if ((error as { code?: string }).code === "ENOENT") return 0;
-        throw error;
-      }
-      let removed = 0;
-      for (const name of names) {
-        if (!name.endsWith(".eml") && !name.endsWith(".tmp")) continue;
-        const file = path.join(config.outboxDir, name);
-        const stats = await fs.lstat(file).catch(() => null);
-        if (!stats?.isFile() || stats.mtimeMs >= cutoff) continue;
-        await fs.rm(file, { force: true });
-        removed += 1;
-      }
-      return removed;
+      return removeFilesOlderThan(config.outboxDir, {
+        keepDays: config.filesKeepDays,
+        now: new Date(),
+        isOurs: (name) => name.endsWith(".eml") || name.endsWith(".tmp"),
+      });
     },
     close: () => writer.close(),
   };

@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { waitForHydration } from "./held-scripts";
 import { ADMIN } from "./sign-in";
 
 test.describe("storefront content", () => {
@@ -18,6 +19,43 @@ test.describe("storefront content", () => {
 
     await page.locator("footer").getByRole("link", { name: "FAQs" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Frequently Asked Questions" })).toBeVisible();
+  });
+
+  // docs/decisions/2026-11-29-cached-page-scripts.md: a page the guest page cache sends to every
+  // guest carries no nonce; its policy allows its inline scripts by their hashes, and they run
+  // (the console guard fails the journey on any Content-Security-Policy violation).
+  test("a page from the guest page cache runs its scripts under its own policy, with no nonce", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
+    test.skip(!javaScriptEnabled, "what runs is the question: JavaScript on only");
+    const violations: string[] = [];
+    await page.exposeFunction("reportViolation", (text: string) => violations.push(text));
+    await page.addInitScript(() =>
+      document.addEventListener("securitypolicyviolation", (event) =>
+        (window as unknown as { reportViolation(text: string): void }).reportViolation(
+          `${event.violatedDirective} ${event.blockedURI}`,
+        ),
+      ),
+    );
+    // Asked until kept: the first answer is rendered for this visit, the next ones come from the cache.
+    let cached = false;
+    for (let visit = 0; visit < 10 && !cached; visit += 1) {
+      const answer = await page.goto("/faq");
+      await waitForHydration(page);
+      cached = answer?.headers()["x-page-cache"] === "hit";
+      if (cached) {
+        expect(answer!.headers()["content-security-policy"]).not.toContain("'nonce-");
+        expect(answer!.headers()["content-security-policy"]).toMatch(/script-src 'self'( 'sha256-[^']+')+;/);
+        expect(await answer!.text()).not.toMatch(/\snonce=/);
+      }
+    }
+    expect(cached, "the FAQ came from the guest page cache").toBe(true);
+    // Hydrated from the cached page: the enhanced FAQ keeps one answer open.
+    await page.locator("details", { hasText: "What is your return policy?" }).locator("summary").click();
+    await page.locator("details", { hasText: "How long does delivery take?" }).locator("summary").click();
+    await expect(page.locator("details[open]")).toHaveCount(1);
+    expect(violations).toEqual([]);
   });
 
   test("the FAQ opens one answer at a time", async ({ page }) => {

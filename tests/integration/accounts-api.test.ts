@@ -94,6 +94,18 @@ describe("POST /auth/register", () => {
     expect(response.status).toBe(400);
     expect(response.body.errors).toEqual([{ field: "password", message: "Password must be at most 72 bytes long" }]);
   });
+
+  it("refuses the demo store's published passwords (docs/decisions/2026-11-29-demo-passwords.md)", async () => {
+    for (const password of ["admin12345", "customer12345"]) {
+      const response = await client.api("POST", "/auth/register", {
+        body: { name: "Copied", email: "copied@example.com", password },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toEqual([
+        { field: "password", message: "This password is published with the demo store: choose another" },
+      ]);
+    }
+  });
 });
 
 describe("POST /auth/login and /auth/logout", () => {
@@ -212,6 +224,14 @@ describe("PUT /auth/change-password", () => {
     expect(short.status).toBe(400);
     expect(short.body.errors).toEqual([
       { field: "newPassword", message: "Password must be at least 8 characters long" },
+    ]);
+    const published = await client.api("PUT", "/auth/change-password", {
+      token,
+      body: { currentPassword: "oldpassword", newPassword: "admin12345" },
+    });
+    expect(published.status).toBe(400);
+    expect(published.body.errors).toEqual([
+      { field: "newPassword", message: "This password is published with the demo store: choose another" },
     ]);
   });
 

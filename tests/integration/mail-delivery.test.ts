@@ -394,3 +394,33 @@ describe("without SMTP_URL", SLOW, () => {
     }
   });
 });
+
+describe("text files under DATA_DIR/messages", () => {
+  it("are removed after MAIL_FILES_KEEP_DAYS like mail files, at start and as they age", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-texts-keep-"));
+    const messages = path.join(dataDir, "messages");
+    fs.mkdirSync(messages);
+    const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
+    const file = (name: string, age: number) => {
+      const at = path.join(messages, name);
+      fs.writeFileSync(at, "To: +923001234567\n\nConfirm your order: http://127.0.0.1/c/token\n");
+      fs.utimesSync(at, daysAgo(age), daysAgo(age));
+      return at;
+    };
+    const old = file("file-2026-11-01T10-00-00-000Z-0a1b2c3d-AB12CD34.txt", 8);
+    const recent = file("file-2026-11-20T10-00-00-000Z-4e5f6a7b-EF56GH78.txt", 6);
+    const notOurs = file("notes.md", 30);
+    const server = await startTestServer({ DATA_DIR: dataDir }, { mail: { pollMs: 50, fileSweepMs: 100 } });
+    try {
+      await until(() => !fs.existsSync(old), "the old text file removed at start");
+      expect(fs.existsSync(recent)).toBe(true);
+      expect(fs.existsSync(notOurs)).toBe(true);
+      fs.utimesSync(recent, daysAgo(7.01), daysAgo(7.01));
+      await until(() => !fs.existsSync(recent), "the aged text file removed");
+      expect(fs.existsSync(notOurs)).toBe(true);
+    } finally {
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -4,6 +4,8 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { hashPassword } from "../../server/modules/accounts/passwords";
+import { seedDemoData } from "../../seeds/demo";
 import { childEnvironment } from "../support/child-environment";
 import { createTestDatabase } from "../support/test-database";
 
@@ -232,6 +234,51 @@ describe("the server process", () => {
     );
     expect(postmasterRunning()).toBe(false);
   }, 60_000);
+
+  // The demo accounts are found as the seed made them, not by their address: an operator who gave
+  // the demo admin their own email and kept its password still has a published password facing
+  // the network (docs/decisions/2026-11-29-demo-passwords.md).
+  it("refuses to face a network while any account keeps a demo password, whatever its email now", async () => {
+    const database = await createTestDatabase();
+    try {
+      await seedDemoData(database.db);
+      await database.db("users").where({ email: "admin@waqt.pk" }).update({ email: "owner@shop.example.pk" });
+      // The demo customer's password was changed: it no longer counts.
+      await database
+        .db("users")
+        .where({ email: "customer@waqt.pk" })
+        .update({ passwordHash: await hashPassword("a-password-of-our-own", 4) });
+      const env = {
+        DATABASE_URL: database.url,
+        SESSION_SECRET: "a-session-secret-that-is-long-enough-0123456789",
+        DATA_DIR: dataDir,
+      };
+      // An address of no machine here (TEST-NET-1): the start must stop before it tries to listen.
+      const refused = await refusedStart({ ...env, HOST: "192.0.2.10" });
+      expect(refused.code, refused.stderr).toBe(1);
+      expect(refused.stderr.split("\n")).toHaveLength(1);
+      expect(refused.stderr).toMatch(
+        /^Refusing to listen on HOST=192\.0\.2\.10: the demo account owner@shop\.example\.pk still has its published password\. /,
+      );
+      // On this machine alone it starts, and says which account signs in with which password.
+      const local = startServer({ ...env, HOST: "127.0.0.1" });
+      await local.ready;
+      expect(local.output()).toContain(
+        "demo accounts, with their published passwords: owner@shop.example.pk / admin12345 (admin)",
+      );
+      const exited = exitOf(local.child);
+      local.child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      // The demo customer, shown to hold another password, is not checked again at later starts.
+      const marks = await database.db("users").orderBy("email").select("email", "passwordFromSeed");
+      expect(marks).toEqual([
+        { email: "customer@waqt.pk", passwordFromSeed: false },
+        { email: "owner@shop.example.pk", passwordFromSeed: true },
+      ]);
+    } finally {
+      await database.drop();
+    }
+  }, 120_000);
 
   // nginx on the same machine (README, "Deploying"): HOST stays 127.0.0.1 and the store faces the
   // internet all the same. Its signs are PUBLIC_URL and TRUST_PROXY.

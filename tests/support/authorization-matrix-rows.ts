@@ -47,10 +47,11 @@ export const PAGE_MATRIX: Record<string, Row> = {
   // The comparison needs no account: anyone compares, an empty form is refused by anyone.
   "GET /compare": everyone(200),
   "POST /compare": everyone(400),
-  // Writing a review: the customer received the watch; the others never did (403, told why). An
-  // empty form is refused before anything else.
+  // Writing a review: the customer received the watch; the others never did (403, told why). The
+  // form is read only for someone who may write the review: the customer's empty form is refused,
+  // the others' 403 comes before it (docs/decisions/2026-11-29-uploads-authorised-first.md).
   "GET /products/:productId/review": row("login", 200, 403, 403),
-  "POST /products/:productId/review": row("login", 400, 400, 400),
+  "POST /products/:productId/review": row("login", 400, 403, 403),
   // A guest sees "Please login to view your cart", not a redirect.
   "GET /cart": everyone(200),
   "POST /cart": row("login", 400, 400, 400),
@@ -65,8 +66,9 @@ export const PAGE_MATRIX: Record<string, Row> = {
   "POST /my-orders/:orderId/return": row("login", 400, 404, 404),
   // The customer's own order; anyone else, admins included, gets the 404 page.
   "GET /my-orders/:orderId": row("login", 200, 404, 404),
-  // A bank transfer's reference: the empty form is refused (400) before the order is looked up.
-  "POST /my-orders/:orderId": row("login", 400, 400, 400),
+  // A bank transfer's reference: the order is looked up before the form is read (anyone else,
+  // admins included: 404); the customer's order is paid on delivery, which takes no reference (409).
+  "POST /my-orders/:orderId": row("login", 409, 404, 404),
   // A transfer's screenshot: its owner and admins; anyone else, a guest too, the 404 of an order
   // that does not exist (no sign-in redirect that would say it does).
   "GET /orders/:orderId/payment-screenshot": row(404, 200, 404, 200),
@@ -261,8 +263,9 @@ export const EXPRESS_MATRIX: Record<string, Row> = {
   "POST /api/v1/orders/:id/confirm": row(401, 403, 403, 200, { params: (f) => ({ id: f.customerOrderId }) }),
   // The parcel's outcome: an empty body is refused; the customer's Pending order was never returned (409).
   "POST /api/v1/orders/:id/outcome": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
-  // A transfer's reference (an empty body is refused, for anyone signed in) and the admin's verdict.
-  "POST /api/v1/orders/:id/payment-reference": row(401, 400, 400, 400, {
+  // A transfer's reference: the order is looked up before the body is read (anyone else, admins
+  // included: 404; the customer's order is paid on delivery: 409), and the admin's verdict.
+  "POST /api/v1/orders/:id/payment-reference": row(401, 409, 404, 404, {
     params: (f) => ({ id: f.customerOrderId }),
   }),
   "PATCH /api/v1/orders/:id/payment": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),

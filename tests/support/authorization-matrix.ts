@@ -171,11 +171,14 @@ export function withMatrixStore() {
     const [reviewedProductId] = await insertProducts(server, [{ name: "Matrix Reviewed Watch", stock: 5 }]);
     const reviewedOrder = await customerOrder(reviewedProductId!);
     await server.services.fulfilment.updateStatus(reviewedOrder._id, { status: "Delivered" });
+    const photo = { bytes: await plainImage(200, 200), truncated: false };
     const review = await server.services.reviews.submitReview(
       credentials.customer.id!,
       reviewedProductId!,
-      { rating: 4, title: "Matrix review", text: "Keeps time." },
-      [{ bytes: await plainImage(200, 200), truncated: false }],
+      async () => ({
+        fields: { rating: 4, title: "Matrix review", text: "Keeps time." },
+        photos: [photo],
+      }),
     );
     const discount = await db("discount_codes").where({ code: "FIRST10" }).first("id");
     let victims = 0;

@@ -51,6 +51,8 @@ export async function startTestServer(
     mail?: { pollMs?: number; fileSweepMs?: number };
     /** Where the app logs (tests that read the log lines); silent otherwise. */
     logger?: Logger;
+    /** The services' photo lane, made by the test from the build's PhotoLane (to see it, or fill it). */
+    photoLane?: InstanceType<typeof ServerBuild.PhotoLane>;
   } = {},
 ): Promise<TestServer> {
   const {
@@ -85,7 +87,7 @@ export async function startTestServer(
     ...env,
   });
   const logger = options.logger ?? pino({ level: "silent" });
-  const services = createServices({ db: appDb, config, logger, clock: options.clock });
+  const services = createServices({ db: appDb, config, logger, clock: options.clock, photoLane: options.photoLane });
   const mailTransport = options.mail
     ? createMailTransport(config.mail, { publicUrl: config.publicUrl, replyTo: config.store.email })
     : null;

@@ -105,9 +105,10 @@ export const catalogApiRoutes: ApiRoute[] = [
     photoUpload: true,
     responseData: productShape,
     errorStatuses: [400, 404, 413, 415],
-    handler: async ({ services, params, upload }) => ({
+    handler: async ({ services, params, readForm }) => ({
       message: "Product photo uploaded successfully",
-      data: await services.catalog.setProductPhoto(params.id, upload?.photo ?? null),
+      // An admin's call (the router checked the role): the photo is read at once.
+      data: await services.catalog.setProductPhoto(params.id, (await readForm()).photo),
     }),
   }),
   defineApiRoute({

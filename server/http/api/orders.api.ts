@@ -127,9 +127,9 @@ export const ordersApiRoutes: ApiRoute[] = [
     photoField: SCREENSHOT_FIELD,
     responseData: orderShape,
     errorStatuses: [404, 409],
-    handler: async ({ services, params, user, body, upload }) => ({
+    handler: async ({ services, params, user, readForm }) => ({
       message: "Payment reference received",
-      data: await services.advancePayment.submitReference(user!._id, params.id, body, upload?.photos ?? []),
+      data: await services.advancePayment.submitReference(user!._id, params.id, readForm),
     }),
   }),
   defineFileRoute({

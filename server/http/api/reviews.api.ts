@@ -40,9 +40,9 @@ export const reviewsApiRoutes: ApiRoute[] = [
     successStatus: 201,
     responseData: reviewShape,
     errorStatuses: [403, 404, 409],
-    handler: async ({ services, user, params, body, upload }) => ({
+    handler: async ({ services, user, params, readForm }) => ({
       message: "Thank you: your review will appear once approved",
-      data: await services.reviews.submitReview(user!._id, params.id, body, upload?.photos ?? []),
+      data: await services.reviews.submitReview(user!._id, params.id, readForm),
     }),
   }),
   defineApiRoute({

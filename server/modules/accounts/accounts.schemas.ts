@@ -2,6 +2,7 @@ import * as yup from "yup";
 import { DEFAULT_COUNTRY } from "../shared/address.shared";
 import { emptyToUndefined, limitParam, pageParam } from "../shared/list-query";
 import { EMAIL_CHANGE_LINK_INVALID } from "./accounts-values.shared";
+import { PUBLISHED_PASSWORD_REFUSED, PUBLISHED_PASSWORDS } from "./demo-passwords";
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from "./passwords";
 import { ROLES } from "./user.model";
 
@@ -18,11 +19,13 @@ const email = (message: string) =>
     .max(254, "Email must be at most 254 characters")
     .email(message);
 
+/** A password being chosen: never one of the demo store's, which are published (demo-passwords.ts). */
 const newPassword = (minMessage: string) =>
   yup
     .string()
     .required("Password is required")
     .min(PASSWORD_MIN_LENGTH, minMessage)
+    .notOneOf([...PUBLISHED_PASSWORDS], PUBLISHED_PASSWORD_REFUSED)
     .test(
       "bcrypt-bytes",
       `Password must be at most ${PASSWORD_MAX_BYTES} bytes long`,

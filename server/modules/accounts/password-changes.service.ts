@@ -34,13 +34,23 @@ export { RESET_LINK_INVALID, RESET_LINK_SENT };
 /** A reset link works once, within this time (docs/product.md, "Accounts"). */
 export const RESET_LINK_VALID_MINUTES = 60;
 /** Reset links asked for per client address, in an hour: past it, 429. */
-export const FORGOT_PASSWORD_PER_IP: RateLimitRule = { name: "forgot-password-ip", limit: 20, windowSeconds: 60 * 60 };
+export const FORGOT_PASSWORD_PER_IP: RateLimitRule<"address"> = {
+  name: "forgot-password-ip",
+  per: "address",
+  limit: 20,
+  windowSeconds: 60 * 60,
+};
 /**
  * Reset mails per email: at most one a quarter hour, however often it is asked for (anyone can
  * type anyone's address). Past it the answer stays the same and no mail is written, so the
  * answer never says whether one was.
  */
-export const RESET_MAIL_PER_EMAIL: RateLimitRule = { name: "reset-mail-email", limit: 1, windowSeconds: 15 * 60 };
+export const RESET_MAIL_PER_EMAIL: RateLimitRule<"account"> = {
+  name: "reset-mail-email",
+  per: "account",
+  limit: 1,
+  windowSeconds: 15 * 60,
+};
 const TOO_MANY_RESET_REQUESTS = "Too many reset requests. Please wait a while and try again.";
 /**
  * "Forgot your password?" answers no sooner than this, whether or not a link was written, so the
@@ -72,8 +82,8 @@ export class PasswordChangesService {
     client: { ip: string },
   ): Promise<{ credentialsVersion: number }> {
     const { currentPassword, newPassword } = validateInput(changePasswordSchema, input);
-    await this.rateLimiter.hit(CHANGE_PASSWORD_PER_USER, userId, TOO_MANY_PASSWORD_CHANGES);
-    await this.rateLimiter.hit(CHANGE_PASSWORD_PER_IP, client.ip, TOO_MANY_PASSWORD_CHANGES);
+    await this.rateLimiter.hit(CHANGE_PASSWORD_PER_USER, { account: userId }, TOO_MANY_PASSWORD_CHANGES);
+    await this.rateLimiter.hit(CHANGE_PASSWORD_PER_IP, { address: client.ip }, TOO_MANY_PASSWORD_CHANGES);
     const user = await User.query(this.db).findById(userId);
     if (!user) throw new CallerAccountGoneError();
     if (!(await verifyPassword(currentPassword, user.passwordHash))) {
@@ -96,8 +106,8 @@ export class PasswordChangesService {
   async requestPasswordReset(input: unknown, client: { ip: string }): Promise<void> {
     const started = Date.now();
     const { email } = validateInput(forgotPasswordSchema, input);
-    await this.rateLimiter.hit(FORGOT_PASSWORD_PER_IP, client.ip, TOO_MANY_RESET_REQUESTS);
-    const mailAllowed = await this.rateLimiter.allow(RESET_MAIL_PER_EMAIL, email);
+    await this.rateLimiter.hit(FORGOT_PASSWORD_PER_IP, { address: client.ip }, TOO_MANY_RESET_REQUESTS);
+    const mailAllowed = await this.rateLimiter.allow(RESET_MAIL_PER_EMAIL, { account: email });
     const user = await User.query(this.db).where("email", email).first();
     if (user && mailAllowed) await this.db.transaction((trx) => this.queueResetLink(trx, user, { byAdmin: false }));
     const left = FORGOT_PASSWORD_ANSWER_MS - (Date.now() - started);

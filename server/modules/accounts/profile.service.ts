@@ -35,8 +35,9 @@ import { User, type PublicUser } from "./user.model";
  * Confirmation links mailed for email changes (asked for or sent again), per user in an hour: each
  * is a mail to an address the user typed, so the store is not a way to flood someone's mailbox.
  */
-export const EMAIL_CHANGE_LINKS_PER_USER: RateLimitRule = {
+export const EMAIL_CHANGE_LINKS_PER_USER: RateLimitRule<"account"> = {
   name: "email-change-links-user",
+  per: "account",
   limit: 5,
   windowSeconds: 60 * 60,
 };
@@ -82,14 +83,14 @@ export class ProfileService {
       if (!currentPassword) {
         throw new InvalidInputError([{ field: "currentPassword", message: EMAIL_CHANGE_NEEDS_PASSWORD }]);
       }
-      await this.rateLimiter.hit(CHANGE_PASSWORD_PER_USER, userId, TOO_MANY_PASSWORD_CHANGES);
-      await this.rateLimiter.hit(CHANGE_PASSWORD_PER_IP, client.ip, TOO_MANY_PASSWORD_CHANGES);
+      await this.rateLimiter.hit(CHANGE_PASSWORD_PER_USER, { account: userId }, TOO_MANY_PASSWORD_CHANGES);
+      await this.rateLimiter.hit(CHANGE_PASSWORD_PER_IP, { address: client.ip }, TOO_MANY_PASSWORD_CHANGES);
       if (!(await verifyPassword(currentPassword, user.passwordHash))) {
         throw new InvalidInputError([{ field: "currentPassword", message: CURRENT_PASSWORD_INCORRECT }]);
       }
       const taken = await User.query(this.db).where("email", newEmail).whereNot("id", userId).first().select("id");
       if (taken) throw new ConflictError(EMAIL_TAKEN);
-      await this.rateLimiter.hit(EMAIL_CHANGE_LINKS_PER_USER, userId, TOO_MANY_EMAIL_CHANGE_LINKS);
+      await this.rateLimiter.hit(EMAIL_CHANGE_LINKS_PER_USER, { account: userId }, TOO_MANY_EMAIL_CHANGE_LINKS);
     }
     return this.db.transaction(async (trx) => {
       // Under the user's lock: a confirmation or another change of this user waits for this one.
@@ -211,7 +212,7 @@ export class ProfileService {
    * full validity. Counted with the changes asked for; answers the address it went to.
    */
   async resendEmailChangeLink(userId: string): Promise<string> {
-    await this.rateLimiter.hit(EMAIL_CHANGE_LINKS_PER_USER, userId, TOO_MANY_EMAIL_CHANGE_LINKS);
+    await this.rateLimiter.hit(EMAIL_CHANGE_LINKS_PER_USER, { account: userId }, TOO_MANY_EMAIL_CHANGE_LINKS);
     return this.db.transaction(async (trx) => {
       const change = (await EmailChange.query(trx)
         .join("users", "users.id", "email_changes.userId")

@@ -18,12 +18,18 @@ export const EMAIL_TAKEN = "An account with this email already exists";
 export const CURRENT_PASSWORD_INCORRECT = "Current password is incorrect";
 
 /** Password changes: the current password is checked with bcrypt, so guesses are counted first. */
-export const CHANGE_PASSWORD_PER_USER: RateLimitRule = {
+export const CHANGE_PASSWORD_PER_USER: RateLimitRule<"account"> = {
   name: "change-password-user",
+  per: "account",
   limit: 10,
   windowSeconds: 15 * 60,
 };
-export const CHANGE_PASSWORD_PER_IP: RateLimitRule = { name: "change-password-ip", limit: 30, windowSeconds: 15 * 60 };
+export const CHANGE_PASSWORD_PER_IP: RateLimitRule<"address"> = {
+  name: "change-password-ip",
+  per: "address",
+  limit: 30,
+  windowSeconds: 15 * 60,
+};
 export const TOO_MANY_PASSWORD_CHANGES = "Too many password attempts. Please wait a few minutes and try again.";
 
 export function hashToken(token: string): string {

@@ -36,6 +36,8 @@ export class User extends BaseModel {
   /** Bumped by a password change; sessions and tokens made before it stop working. */
   credentialsVersion!: number;
   role!: Role;
+  /** Made by the demo seed and not yet shown to hold another password than the seed's (accounts.service.ts, demoLogins). */
+  passwordFromSeed!: boolean;
   phone!: string;
   street!: string;
   city!: string;

@@ -1,6 +1,7 @@
 import type { Database } from "../../db/database";
 import { isUuid } from "../../db/ids";
 import { NotFoundError } from "../shared/errors.shared";
+import { PhotoLane, PHOTO_QUEUE_MAX_DEFAULT } from "./photo-lane";
 import { acceptedPhotoFormats, type PhotoUpload } from "./photo-processing";
 import { readPhotoFile } from "./photo-store";
 import { Product, type PublicProduct } from "./product.model";
@@ -24,14 +25,21 @@ export class CatalogService {
   private readonly editing: ProductEditing;
   private readonly brands: Brands;
 
-  /** `searchCache: null` searches every time (the bench's cost of a term never seen before). */
+  /**
+   * `searchCache: null` searches every time (the bench's cost of a term never seen before);
+   * `photoLane` is the process's one lane for photos (services.ts), a lane of its own otherwise.
+   */
   constructor(
     private readonly db: Database,
     mail: MailContext,
-    options: { searchCache?: SearchCache | null } = {},
+    options: { searchCache?: SearchCache | null; photoLane?: PhotoLane } = {},
   ) {
     this.listing = new CatalogListing(db, options);
-    this.editing = new ProductEditing(db, mail);
+    this.editing = new ProductEditing(
+      db,
+      mail,
+      options.photoLane ?? new PhotoLane({ maxWaiting: PHOTO_QUEUE_MAX_DEFAULT }),
+    );
     this.brands = new Brands(db);
   }
 

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import sharp, { type Metadata, type OutputInfo } from "sharp";
 import { InvalidInputError, TooLargeError } from "../shared/errors.shared";
+import type { PhotoLane } from "./photo-lane";
 import {
   PHOTO_FIELD,
   PHOTO_MAX_BYTES,
@@ -20,6 +21,17 @@ import type { PhotoVariantType, ProductImage } from "../shared/product-images.sh
 
 /** What an adapter hands over: the bytes it kept (at most PHOTO_MAX_BYTES) and whether there were more. */
 export type PhotoUpload = { bytes: Uint8Array; truncated: boolean };
+
+/** A form that carries photos: its text fields, to be validated by the operation, and its photos. */
+export type FormWithPhotos = { fields: unknown; photos: PhotoUpload[] };
+
+/**
+ * Reads a form with photos from the request when called, and not before (server/http/photo-upload.ts):
+ * an operation that takes uploads calls it once it has authorised the caller, so that nobody's
+ * upload is read, checked or decoded for an order or a review that is not theirs
+ * (docs/decisions/2026-11-29-uploads-authorised-first.md).
+ */
+export type ReadFormWithPhotos = () => Promise<FormWithPhotos>;
 
 /**
  * Widths of the variants, chosen for this store's image slots: 160 for thumbnails (cart, orders,
@@ -148,42 +160,60 @@ async function decodeUpload(upload: PhotoUpload): Promise<DecodedUpload> {
   return { data, info, raw: { raw: { width: info.width, height: info.height, channels: info.channels } } };
 }
 
-/** Decodes the photo once (decodeUpload), then encodes every variant from those pixels. */
-export async function preparePhoto(upload: PhotoUpload): Promise<PreparedPhoto> {
-  await inspectPhoto(upload);
-  return oneAtATime(async () => {
-    const { data, info, raw } = await decodeUpload(upload);
-    const id = crypto.randomUUID();
-    const widths = variantWidths(info.width);
-    const resized = (width: number) => sharp(data, raw).resize({ width });
-    const encoded = await Promise.all(
-      widths.map(async (width) => {
-        const [webp, avif] = await Promise.all([
-          resized(width).webp(WEBP_OPTIONS).toBuffer({ resolveWithObject: true }),
-          resized(width).avif(AVIF_OPTIONS).toBuffer({ resolveWithObject: true }),
-        ]);
-        return { webp, avif };
-      }),
-    );
-    // AVIF only where it saves at least a twentieth over WebP: a file that saves less is not worth keeping.
-    const variants: PreparedVariant[] = [
-      ...encoded.map(({ webp }) => variantOf(id, "image/webp", webp)),
-      ...encoded
-        .filter(({ webp, avif }) => avif.data.length <= webp.data.length * AVIF_KEPT_BELOW)
-        .map(({ avif }) => variantOf(id, "image/avif", avif)),
-    ];
-    const placeholder = await sharp(data, raw)
-      .resize({ width: PLACEHOLDER_WIDTH })
-      .webp({ quality: 40, effort: 6 })
-      .toBuffer();
-    return {
-      id,
-      width: info.width,
-      height: info.height,
-      variants,
-      placeholder: `data:image/webp;base64,${placeholder.toString("base64")}`,
-    };
+/** One photo through the lane (preparePhotos). */
+export async function preparePhoto(upload: PhotoUpload, lane: PhotoLane): Promise<PreparedPhoto> {
+  const [prepared] = await preparePhotos([upload], lane);
+  return prepared!;
+}
+
+/**
+ * Checks every photo (inspectPhoto), then processes them one after another in one turn of the
+ * lane (a review's photos are one upload: none is refused by a full lane after another was
+ * processed). Refused with a BusyError when the lane's queue is full.
+ */
+export async function preparePhotos(uploads: PhotoUpload[], lane: PhotoLane): Promise<PreparedPhoto[]> {
+  for (const upload of uploads) await inspectPhoto(upload);
+  if (uploads.length === 0) return [];
+  return lane.run(async () => {
+    const prepared: PreparedPhoto[] = [];
+    for (const upload of uploads) prepared.push(await processPhoto(upload));
+    return prepared;
   });
+}
+
+/** Decodes the photo once (decodeUpload), then encodes every variant from those pixels. */
+async function processPhoto(upload: PhotoUpload): Promise<PreparedPhoto> {
+  const { data, info, raw } = await decodeUpload(upload);
+  const id = crypto.randomUUID();
+  const widths = variantWidths(info.width);
+  const resized = (width: number) => sharp(data, raw).resize({ width });
+  const encoded = await Promise.all(
+    widths.map(async (width) => {
+      const [webp, avif] = await Promise.all([
+        resized(width).webp(WEBP_OPTIONS).toBuffer({ resolveWithObject: true }),
+        resized(width).avif(AVIF_OPTIONS).toBuffer({ resolveWithObject: true }),
+      ]);
+      return { webp, avif };
+    }),
+  );
+  // AVIF only where it saves at least a twentieth over WebP: a file that saves less is not worth keeping.
+  const variants: PreparedVariant[] = [
+    ...encoded.map(({ webp }) => variantOf(id, "image/webp", webp)),
+    ...encoded
+      .filter(({ webp, avif }) => avif.data.length <= webp.data.length * AVIF_KEPT_BELOW)
+      .map(({ avif }) => variantOf(id, "image/avif", avif)),
+  ];
+  const placeholder = await sharp(data, raw)
+    .resize({ width: PLACEHOLDER_WIDTH })
+    .webp({ quality: 40, effort: 6 })
+    .toBuffer();
+  return {
+    id,
+    width: info.width,
+    height: info.height,
+    variants,
+    placeholder: `data:image/webp;base64,${placeholder.toString("base64")}`,
+  };
 }
 
 /** A private image ready to store: the image re-encoded at most LARGEST_WIDTH wide, and a thumbnail. */
@@ -197,9 +227,9 @@ const SCREENSHOT_THUMBNAIL_WIDTH = 240;
  * checks as a photo (inspectPhoto), decoded once and re-encoded as WebP, so that none of the
  * original file's metadata is kept; no variants or placeholder, since no public page shows it.
  */
-export async function prepareScreenshot(upload: PhotoUpload): Promise<PreparedScreenshot> {
+export async function prepareScreenshot(upload: PhotoUpload, lane: PhotoLane): Promise<PreparedScreenshot> {
   await inspectPhoto(upload);
-  return oneAtATime(async () => {
+  return lane.run(async () => {
     const { data, info, raw } = await decodeUpload(upload);
     const [image, thumbnail] = await Promise.all([
       sharp(data, raw).webp(WEBP_OPTIONS).toBuffer(),
@@ -256,17 +286,6 @@ function variantOf(photoId: string, type: PhotoVariantType, output: { data: Buff
 
 /** The name of a variant's file as its address has it; anything else is not a photo of the store. */
 export const PHOTO_FILE_PATTERN = /^[A-Za-z0-9_-]{16}-\d{1,5}w\.(?:webp|avif)$/;
-
-/**
- * Photos are decoded one at a time in each process: a 40-megapixel photo takes a few hundred MB
- * while it is decoded, and encoding keeps both cores busy for a second or two.
- */
-let queue: Promise<unknown> = Promise.resolve();
-function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
-  const result = queue.then(work, work);
-  queue = result.catch(() => undefined);
-  return result;
-}
 
 /**
  * A 64×48 HEIC (HEVC) image made with libheif's heif-enc, decoded once to learn whether this

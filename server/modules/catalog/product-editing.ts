@@ -4,6 +4,7 @@ import { isUuid } from "../../db/ids";
 import { InvalidInputError, NotFoundError, TooLargeError, type FieldError } from "../shared/errors.shared";
 import { validateInput } from "../shared/validation";
 import { productSchema, type ProductInput } from "./catalog.schemas";
+import type { PhotoLane } from "./photo-lane";
 import { inspectPhoto, preparePhoto, type PhotoUpload } from "./photo-processing";
 import { releasePhoto, storePhoto, withoutPhoto } from "./photo-store";
 import { PHOTO_FIELD } from "./photo-values.shared";
@@ -22,6 +23,8 @@ export class ProductEditing {
   constructor(
     private readonly db: Database,
     private readonly mail: MailContext,
+    /** The process's one photo lane (photo-lane.ts). */
+    private readonly lane: PhotoLane,
   ) {}
 
   /**
@@ -32,7 +35,7 @@ export class ProductEditing {
     const values = await validateWithPhoto(input, photo);
     if (!photo && !values.imageUrl) throw photoOrUrlMissing();
     if (!photo) return (await Product.query(this.db).insertAndFetch(productRow(values))).toPublic();
-    const prepared = await preparePhoto(photo);
+    const prepared = await preparePhoto(photo, this.lane);
     return this.db.transaction(async (trx) => {
       const shown = await storePhoto(trx, prepared, values.imageUrl);
       const product = await Product.query(trx).insertAndFetch({ ...productRow(values), ...shown });
@@ -83,7 +86,7 @@ export class ProductEditing {
     if (!current) throw new NotFoundError("Product not found");
     if (!photo && !values.imageUrl && !removePhoto && !current.photoId) throw photoOrUrlMissing();
     // Decoded and encoded before the transaction: seconds of work that hold no lock.
-    const prepared = photo ? await preparePhoto(photo) : null;
+    const prepared = photo ? await preparePhoto(photo, this.lane) : null;
     return this.db.transaction(async (trx) => {
       const locked = await lockProduct(trx, id);
       let patch;
@@ -104,7 +107,7 @@ export class ProductEditing {
     if (!isUuid(id) || !(await Product.query(this.db).findById(id).select("id"))) {
       throw new NotFoundError("Product not found");
     }
-    const prepared = await preparePhoto(photo);
+    const prepared = await preparePhoto(photo, this.lane);
     return this.db.transaction(async (trx) => {
       const locked = await lockProduct(trx, id);
       const fallback = locked.photoId ? locked.fallbackImageUrl : locked.imageUrl;

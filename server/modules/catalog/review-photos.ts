@@ -1,9 +1,10 @@
 import type { Knex } from "knex";
 import { InvalidInputError, TooLargeError } from "../shared/errors.shared";
+import type { PhotoLane } from "./photo-lane";
 import {
   inspectPhoto,
   PHOTO_FILE_PATTERN,
-  preparePhoto,
+  preparePhotos,
   type PhotoUpload,
   type PreparedPhoto,
 } from "./photo-processing";
@@ -41,11 +42,9 @@ export async function checkReviewPhotos(photos: PhotoUpload[]): Promise<InvalidI
   return tooLarge ? new TooLargeError(errors) : new InvalidInputError(errors);
 }
 
-/** Each photo decoded once and encoded at every width, one after another (two cores). */
-export async function prepareReviewPhotos(photos: PhotoUpload[]): Promise<PreparedPhoto[]> {
-  const prepared: PreparedPhoto[] = [];
-  for (const photo of photos) prepared.push(await preparePhoto(photo));
-  return prepared;
+/** Each photo decoded once and encoded at every width, one after another, in one turn of the lane. */
+export function prepareReviewPhotos(photos: PhotoUpload[], lane: PhotoLane): Promise<PreparedPhoto[]> {
+  return preparePhotos(photos, lane);
 }
 
 /** Stores the photos and ties them to the review, in the review's transaction. */

@@ -8,7 +8,8 @@ import { Order } from "../orders/order.model";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "../shared/errors.shared";
 import { paginationOf, type Pagination } from "../shared/list-query";
 import { validateInput } from "../shared/validation";
-import type { PhotoUpload } from "./photo-processing";
+import { PhotoLane, PHOTO_QUEUE_MAX_DEFAULT } from "./photo-lane";
+import type { ReadFormWithPhotos } from "./photo-processing";
 import { Product } from "./product.model";
 import { Review } from "./review.model";
 import { reviewPublishedMail } from "./review-mails";
@@ -40,17 +41,28 @@ export class ReviewsService {
   constructor(
     private readonly db: Database,
     private readonly mail: MailContext,
+    /** The process's one photo lane (photo-lane.ts; services.ts), a lane of its own otherwise. */
+    private readonly photoLane: PhotoLane = new PhotoLane({ maxWaiting: PHOTO_QUEUE_MAX_DEFAULT }),
   ) {}
 
   /**
-   * A customer's review, pending an admin's approval. Invalid input: 400 (every field at once,
-   * photos included); unknown watch: 404; no Delivered order of it: 403; a second review: 409.
+   * A customer's review, pending an admin's approval. Unknown watch: 404; no Delivered order of
+   * it: 403; a second review: 409; each decided before the form is read (`readForm`), so that no
+   * byte of a photo is read, checked or decoded for someone who may not write the review
+   * (docs/decisions/2026-11-29-uploads-authorised-first.md). Then invalid input: 400 (every field
+   * at once, photos included).
    */
-  async submitReview(userId: string, productId: string, input: unknown, photos: PhotoUpload[] = []) {
+  async submitReview(userId: string, productId: string, readForm: ReadFormWithPhotos) {
+    await this.productOr404(productId);
+    const purchase = await deliveredPurchase(this.db, userId, productId);
+    if (!purchase) throw new ForbiddenError(NOT_A_BUYER);
+    if (await Review.query(this.db).where({ userId, productId }).first()) throw new ConflictError(ALREADY_REVIEWED);
+
+    const { fields, photos } = await readForm();
     const problems: InvalidInputError[] = [];
     let values: ReturnType<typeof reviewInputSchema.validateSync> | undefined;
     try {
-      values = validateInput(reviewInputSchema, input);
+      values = validateInput(reviewInputSchema, fields);
     } catch (error) {
       if (!(error instanceof InvalidInputError)) throw error;
       problems.push(error);
@@ -58,13 +70,8 @@ export class ReviewsService {
     const photoProblem = await checkReviewPhotos(photos);
     if (photoProblem) problems.push(photoProblem);
     if (problems.length > 0 || !values) throw mergedProblems(problems);
-
-    await this.productOr404(productId);
-    const purchase = await deliveredPurchase(this.db, userId, productId);
-    if (!purchase) throw new ForbiddenError(NOT_A_BUYER);
-    if (await Review.query(this.db).where({ userId, productId }).first()) throw new ConflictError(ALREADY_REVIEWED);
-    // The photos are processed (seconds of work) only for a review that may be written.
-    const prepared = await prepareReviewPhotos(photos);
+    // The photos are processed (seconds of work, in the lane) only for a review that may be written.
+    const prepared = await prepareReviewPhotos(photos, this.photoLane);
     const reviewId = await this.db
       .transaction(async (trx) => {
         const author = await User.query(trx).findById(userId).select("name");

@@ -14,8 +14,18 @@ import { backInStockMail } from "./stock-alert-mails";
 import { StockAlert } from "./stock-alert.model";
 
 /** Requests for stock alerts: per client address and per email, in an hour (docs/product.md, "Back in stock"). */
-export const NOTIFY_PER_IP: RateLimitRule = { name: "notify-ip", limit: 20, windowSeconds: 60 * 60 };
-export const NOTIFY_PER_EMAIL: RateLimitRule = { name: "notify-email", limit: 10, windowSeconds: 60 * 60 };
+export const NOTIFY_PER_IP: RateLimitRule<"address"> = {
+  name: "notify-ip",
+  per: "address",
+  limit: 20,
+  windowSeconds: 60 * 60,
+};
+export const NOTIFY_PER_EMAIL: RateLimitRule<"account"> = {
+  name: "notify-email",
+  per: "account",
+  limit: 10,
+  windowSeconds: 60 * 60,
+};
 export const TOO_MANY_ALERTS = "Too many alert requests. Please try again later.";
 export { IN_STOCK_NOW, UNSUBSCRIBE_LINK_INVALID };
 
@@ -55,8 +65,8 @@ export class StockAlertsService {
     if (!isUuid(productId)) throw new NotFoundError("Product not found");
     const known = await Product.query(this.db).findById(productId).select("id", "name");
     if (!known) throw new NotFoundError("Product not found");
-    await this.rateLimiter.hit(NOTIFY_PER_IP, client.ip, TOO_MANY_ALERTS);
-    await this.rateLimiter.hit(NOTIFY_PER_EMAIL, email, TOO_MANY_ALERTS);
+    await this.rateLimiter.hit(NOTIFY_PER_IP, { address: client.ip }, TOO_MANY_ALERTS);
+    await this.rateLimiter.hit(NOTIFY_PER_EMAIL, { account: email }, TOO_MANY_ALERTS);
     await this.db.transaction(async (trx) => {
       // FOR SHARE: a restock waits for this request to commit, so its trigger sees the new row.
       const product = await Product.query(trx).findById(productId).forShare().select("id", "stock");

@@ -5,7 +5,12 @@ import { ContactMessage, type PublicContactMessage } from "./contact-message.mod
 import { MESSAGES_PER_PAGE, contactMessageListQuerySchema, contactMessageSchema } from "./contact.schemas";
 
 /** A person writes a few messages; a spammer writes many. Counted in PostgreSQL, across app servers. */
-export const CONTACT_PER_IP: RateLimitRule = { name: "contact-ip", limit: 5, windowSeconds: 60 * 60 };
+export const CONTACT_PER_IP: RateLimitRule<"address"> = {
+  name: "contact-ip",
+  per: "address",
+  limit: 5,
+  windowSeconds: 60 * 60,
+};
 export const TOO_MANY_MESSAGES = "Too many messages sent from your connection. Please try again later.";
 
 /** The contact form's messages: kept for the administrators (docs/product.md, "Contact and content"). */
@@ -18,7 +23,7 @@ export class ContactService {
   /** Validates first (a typo costs no attempt), then counts the sender, then stores the message. */
   async sendMessage(input: unknown, sender: { ip: string; userId?: string | null }): Promise<PublicContactMessage> {
     const message = validateInput(contactMessageSchema, input);
-    await this.rateLimiter.hit(CONTACT_PER_IP, sender.ip, TOO_MANY_MESSAGES);
+    await this.rateLimiter.hit(CONTACT_PER_IP, { address: sender.ip }, TOO_MANY_MESSAGES);
     const stored = await ContactMessage.query(this.db).insertAndFetch({ ...message, userId: sender.userId ?? null });
     return stored.toPublic();
   }

@@ -109,8 +109,9 @@ function uniqueCodeError(error: unknown): ConflictError | null {
  * hour; past it every code is refused with 429 until the window ends, a good one too, so guessing
  * learns nothing more (docs/decisions/2026-11-25-discount-code-guessing.md).
  */
-export const FAILED_CODES_PER_CUSTOMER: RateLimitRule = {
+export const FAILED_CODES_PER_CUSTOMER: RateLimitRule<"account"> = {
   name: "discount-failed-customer",
+  per: "account",
   limit: 20,
   windowSeconds: 15 * 60,
 };
@@ -120,7 +121,12 @@ export const FAILED_CODES_PER_CUSTOMER: RateLimitRule = {
  * shoppers who share an address (a mobile network's carrier-grade NAT, an office) keep room for
  * their occasional typo.
  */
-export const FAILED_CODES_PER_IP: RateLimitRule = { name: "discount-failed-ip", limit: 40, windowSeconds: 15 * 60 };
+export const FAILED_CODES_PER_IP: RateLimitRule<"address"> = {
+  name: "discount-failed-ip",
+  per: "address",
+  limit: 40,
+  windowSeconds: 15 * 60,
+};
 
 /** Who gives a code at checkout: the customer, and the client address when the request has one. */
 export type CodeGiver = { userId: string; ip?: string };
@@ -135,14 +141,15 @@ export class DiscountCodeGuard {
   constructor(private readonly rateLimiter: RateLimiter) {}
 
   async judge<T>(giver: CodeGiver, attempt: () => Promise<T>): Promise<T> {
-    await this.rateLimiter.refuseWhenSpent(FAILED_CODES_PER_CUSTOMER, giver.userId, TOO_MANY_CODES);
-    if (giver.ip !== undefined) await this.rateLimiter.refuseWhenSpent(FAILED_CODES_PER_IP, giver.ip, TOO_MANY_CODES);
+    await this.rateLimiter.refuseWhenSpent(FAILED_CODES_PER_CUSTOMER, { account: giver.userId }, TOO_MANY_CODES);
+    if (giver.ip !== undefined)
+      await this.rateLimiter.refuseWhenSpent(FAILED_CODES_PER_IP, { address: giver.ip }, TOO_MANY_CODES);
     try {
       return await attempt();
     } catch (error) {
       if (isFailedCode(error)) {
-        await this.rateLimiter.allow(FAILED_CODES_PER_CUSTOMER, giver.userId);
-        if (giver.ip !== undefined) await this.rateLimiter.allow(FAILED_CODES_PER_IP, giver.ip);
+        await this.rateLimiter.allow(FAILED_CODES_PER_CUSTOMER, { account: giver.userId });
+        if (giver.ip !== undefined) await this.rateLimiter.allow(FAILED_CODES_PER_IP, { address: giver.ip });
       }
       throw error;
     }

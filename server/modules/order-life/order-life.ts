@@ -81,11 +81,23 @@ function live(row: Order & LifeColumns): LiveOrder {
  * The order, locked for the rest of the transaction, with its lives; with `ownerId` only that
  * customer's (anyone else's does not exist for them). 404 when there is none.
  */
-export async function lockLife(trx: Knex, orderId: string, options: { ownerId?: string } = {}): Promise<LiveOrder> {
-  const query = Order.query(trx)
+export function lockLife(trx: Knex, orderId: string, options: { ownerId?: string } = {}): Promise<LiveOrder> {
+  return readLife(trx, orderId, { ...options, lock: true });
+}
+
+/**
+ * The order with its lives as `lockLife` reads it, without the lock unless asked: a look before
+ * the work that the locked change repeats (an upload's owner checked before its bytes are read).
+ */
+export async function readLife(
+  db: Knex,
+  orderId: string,
+  options: { ownerId?: string; lock?: boolean } = {},
+): Promise<LiveOrder> {
+  const query = Order.query(db)
     .findById(orderId)
-    .forUpdate()
     .select("orders.*", ...LIFE_COLUMNS);
+  if (options.lock) query.forUpdate();
   if (options.ownerId !== undefined) query.where("userId", options.ownerId);
   const row = (await query) as (Order & LifeColumns) | undefined;
   if (!row) throw new NotFoundError("Order not found");

@@ -100,6 +100,17 @@ export class ServiceUnavailableError extends DomainError {
   }
 }
 
+/**
+ * The store cannot take this request now, though it is well formed (the photo lane's queue is
+ * full): a 503 with Retry-After, like the database's, said beside the field it concerns on a page.
+ */
+export class BusyError extends ServiceUnavailableError {
+  constructor(readonly errors: FieldError[]) {
+    super();
+    this.message = errors[0]?.message ?? SERVICE_UNAVAILABLE;
+  }
+}
+
 /** The HTTP status of an error: a domain error's, 503 when the database does not answer, else 500. */
 export function statusOf(error: unknown): number {
   if (error instanceof TooLargeError) return 413;

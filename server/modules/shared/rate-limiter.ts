@@ -1,7 +1,26 @@
 import type { Database } from "../../db/database";
+import { addressKey } from "./client-address";
 import { RateLimitedError } from "./errors.shared";
 
-export type RateLimitRule = { name: string; limit: number; windowSeconds: number };
+/**
+ * What a rule counts by, and the subject each kind takes: a client's address, an account (a user's
+ * id or an email), or both together. A client's address is always counted by addressKey (its IPv6
+ * /64, or its IPv4 address however written), here and nowhere else, so no rule can count a raw
+ * address by mistake (docs/decisions/2026-11-29-rate-limit-addresses.md).
+ */
+export type RateLimitSubjects = {
+  address: { address: string };
+  account: { account: string };
+  "account and address": { account: string; address: string };
+};
+export type RateLimitPer = keyof RateLimitSubjects;
+
+export type RateLimitRule<P extends RateLimitPer = RateLimitPer> = {
+  name: string;
+  limit: number;
+  windowSeconds: number;
+  per: P;
+};
 
 /**
  * Fixed-window rate limits counted in PostgreSQL (one statement per hit), so every app server
@@ -14,14 +33,18 @@ export class RateLimiter {
   ) {}
 
   /** Counts a hit; throws RateLimitedError with the message once the limit is passed. */
-  async hit(rule: RateLimitRule, subject: string, message: string): Promise<void> {
+  async hit<P extends RateLimitPer>(
+    rule: RateLimitRule<P>,
+    subject: RateLimitSubjects[P],
+    message: string,
+  ): Promise<void> {
     if (!this.enabled) return;
     const { hits, retryAfter } = await this.count(rule, subject);
     if (hits > rule.limit) throw new RateLimitedError(message, retryAfter);
   }
 
   /** Counts a hit and answers whether it is within the limit, for a rule that refuses silently. */
-  async allow(rule: RateLimitRule, subject: string): Promise<boolean> {
+  async allow<P extends RateLimitPer>(rule: RateLimitRule<P>, subject: RateLimitSubjects[P]): Promise<boolean> {
     if (!this.enabled) return true;
     return (await this.count(rule, subject)).hits <= rule.limit;
   }
@@ -30,7 +53,11 @@ export class RateLimiter {
    * Throws RateLimitedError when the subject has used up the rule's limit in the current window,
    * counting nothing: for rules that count only failures (`allow` counts them when they happen).
    */
-  async refuseWhenSpent(rule: RateLimitRule, subject: string, message: string): Promise<void> {
+  async refuseWhenSpent<P extends RateLimitPer>(
+    rule: RateLimitRule<P>,
+    subject: RateLimitSubjects[P],
+    message: string,
+  ): Promise<void> {
     if (!this.enabled) return;
     const { rows } = await this.db.raw<{ rows: { retryAfter: number }[] }>(
       `SELECT CEIL(EXTRACT(EPOCH FROM (window_start + make_interval(secs => ?) - now())))::int AS "retryAfter"
@@ -42,12 +69,15 @@ export class RateLimiter {
     if (row) throw new RateLimitedError(message, Math.max(1, row.retryAfter));
   }
 
-  async reset(rule: RateLimitRule, subject: string): Promise<void> {
+  async reset<P extends RateLimitPer>(rule: RateLimitRule<P>, subject: RateLimitSubjects[P]): Promise<void> {
     if (!this.enabled) return;
     await this.db("rate_limits").where("key", keyOf(rule, subject)).delete();
   }
 
-  private async count(rule: RateLimitRule, subject: string): Promise<{ hits: number; retryAfter: number }> {
+  private async count(
+    rule: RateLimitRule,
+    subject: RateLimitSubjects[RateLimitPer],
+  ): Promise<{ hits: number; retryAfter: number }> {
     const { rows } = await this.db.raw<{ rows: { hits: number; retryAfter: number }[] }>(
       `INSERT INTO rate_limits (key, window_start, hits) VALUES (?, now(), 1)
        ON CONFLICT (key) DO UPDATE SET
@@ -61,6 +91,10 @@ export class RateLimiter {
   }
 }
 
-function keyOf(rule: RateLimitRule, subject: string): string {
-  return `${rule.name}:${subject.toLowerCase()}`.slice(0, 300);
+/** The row a hit counts in: the rule's name, then the account (any case) and the address's key. */
+function keyOf(rule: RateLimitRule, subject: RateLimitSubjects[RateLimitPer]): string {
+  const parts: string[] = [];
+  if ("account" in subject) parts.push(subject.account.toLowerCase());
+  if ("address" in subject) parts.push(addressKey(subject.address));
+  return `${rule.name}:${parts.join(" ")}`.slice(0, 300);
 }
