@@ -52,6 +52,7 @@ import * as reportOrdersMarkedPerStatement from "./20261129000021_report_orders_
 import * as reportMonthDays from "./20261130000010_report_month_days";
 import * as reportMonthProductsThrough from "./20261130000020_report_month_products_through";
 import * as dropReportMonthDays from "./20261130000030_drop_report_month_days";
+import * as confirmationTextLimit from "./20261130000040_confirmation_text_limit";
 
 /**
  * Every migration, in order. A static list (rather than a directory scan) lets the server be
@@ -111,6 +112,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261130000010_report_month_days": reportMonthDays,
   "20261130000020_report_month_products_through": reportMonthProductsThrough,
   "20261130000030_drop_report_month_days": dropReportMonthDays,
+  "20261130000040_confirmation_text_limit": confirmationTextLimit,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -4,7 +4,7 @@ import type { StatementPart } from "../shared/statement";
 import { ConflictError, NotFoundError } from "../shared/errors.shared";
 import { Order } from "../orders/order.model";
 import type { OrderMessageKind, TextChannel } from "./order-confirmation.shared";
-import { isConfirmedByAnswer } from "./order-confirmation.shared";
+import { CONFIRMATION_REQUESTS_PER_NUMBER, isConfirmedByAnswer } from "./order-confirmation.shared";
 import type { ConfirmationChannel, Confirmer, MessageLanguage } from "../orders/order-values.shared";
 
 /**
@@ -102,13 +102,22 @@ export async function lockAnsweringOrder(trx: Knex, orderId: string): Promise<An
 
 /**
  * The newest order of this phone still waiting for its customer's answer (an SMS reply names
- * no order), locked; null when there is none.
+ * no order), locked; null when there is none. Only an order the number was asked about waits for
+ * its answer: one placed over the number's text limit and never sent again does not, nor does one
+ * paid in advance (neither was sent a confirmation text).
  */
 export async function lockNewestAwaiting(trx: Knex, phone: string): Promise<AnsweringOrder | null> {
   const order = await Order.query(trx)
     .where({ phone, status: "Pending", confirmationStatus: "pending" })
     .whereNull("courier")
     .whereNull("trackingNumber")
+    .whereExists((asked) =>
+      asked
+        .select(1)
+        .from("order_messages")
+        .whereRaw("order_messages.order_id = orders.id")
+        .where("order_messages.kind", "confirmation"),
+    )
     .orderBy([
       { column: "createdAt", order: "desc" },
       { column: "id", order: "desc" },
@@ -189,15 +198,43 @@ export type OrderTextToQueue = {
   shipmentEventId?: string | null;
 };
 
-/** Texts written as a part of the caller's statement (`name` answers each text's `id`, `order_id`). */
-export function orderTextsInsertPart(name: string, texts: OrderTextToQueue[]): StatementPart {
+/**
+ * Whether the number has had its confirmation requests of the last 24 hours, as a part of the
+ * caller's statement (`name`, one row: `limited`): the orders sent a confirmation text to it, by
+ * any channel (files too: the cap keeps the number from floods, whichever way they go) and by any
+ * account, counted once each however many texts an order took (the SMS that replaced a refused
+ * WhatsApp text, the admin's "Send again"). Checkout reads it under the phone's lock, in the
+ * statement that writes the order: the statement's snapshot is taken after the lock was
+ * granted, so it counts the requests of every checkout of the number committed before.
+ */
+export function confirmationCapPart(name: string, phone: string): StatementPart {
+  return {
+    name,
+    sql: `SELECT COUNT(DISTINCT order_id) >= ${CONFIRMATION_REQUESTS_PER_NUMBER} AS limited
+            FROM order_messages
+           WHERE phone = :cappedPhone AND kind = 'confirmation' AND created_at > now() - interval '24 hours'`,
+    bindings: { cappedPhone: phone },
+  };
+}
+
+/**
+ * Texts written as a part of the caller's statement (`name` answers each text's `id`, `order_id`);
+ * with `unlessLimitedBy`, the name of an earlier confirmationCapPart, none when it says `limited`.
+ */
+export function orderTextsInsertPart(
+  name: string,
+  texts: OrderTextToQueue[],
+  options: { unlessLimitedBy?: string } = {},
+): StatementPart {
   const binding = `${name}Texts`;
+  const unless = options.unlessLimitedBy ? `WHERE NOT (SELECT limited FROM ${options.unlessLimitedBy})` : "";
   return {
     name,
     sql: `INSERT INTO order_messages (order_id, channel, kind, language, phone)
           SELECT text.order_id, text.channel, text.kind, text.language, text.phone
             FROM jsonb_to_recordset(:${binding}::jsonb) AS text(order_id uuid, channel text, kind text, language text,
                                                                 phone text)
+           ${unless}
           RETURNING id, order_id`,
     bindings: {
       [binding]: JSON.stringify(
