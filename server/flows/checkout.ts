@@ -230,7 +230,6 @@ export class CheckoutFlow {
     if ((judged || confirmationRequested) && orderPhone && orderPhone !== lockedPhone) {
       await trx.raw(PHONE_LOCK_SQL, { phone: orderPhone });
     }
-
     const order: NewOrder = {
       id: orderId,
       userId,
