@@ -54,6 +54,7 @@ import * as reportOrdersMarkedPerStatement from "./20261129000021_report_orders_
 import * as reportMonthDays from "./20261130000010_report_month_days";
 import * as reportMonthProductsThrough from "./20261130000020_report_month_products_through";
 import * as dropReportMonthDays from "./20261130000030_drop_report_month_days";
+import * as confirmationTextLimit from "./20261130000040_confirmation_text_limit";
 import * as usersPasswordFromSeed from "./20261130000050_users_password_from_seed";
 
 /**
@@ -114,6 +115,7 @@ export const migrations: Record<string, Knex.Migration> = {
   "20261130000010_report_month_days": reportMonthDays,
   "20261130000020_report_month_products_through": reportMonthProductsThrough,
   "20261130000030_drop_report_month_days": dropReportMonthDays,
+  "20261130000040_confirmation_text_limit": confirmationTextLimit,
   "20261130000050_users_password_from_seed": usersPasswordFromSeed,
   "20261201000010_payment_refunds": paymentRefunds,
   "20261201000020_choose_order_texts": chooseOrderTexts,

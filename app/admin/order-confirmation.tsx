@@ -2,7 +2,11 @@ import { Form, useLocation } from "react-router";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { shortOrderId } from "../../server/modules/orders/order-values.shared";
 import type { DeskOrder } from "../../server/modules/order-life/order-desk";
-import { NOT_CONFIRMED_REASON, isConfirmedByAnswer } from "../../server/modules/confirmation/order-confirmation.shared";
+import {
+  NOT_CONFIRMED_REASON,
+  TEXT_LIMIT_LABEL,
+  isConfirmedByAnswer,
+} from "../../server/modules/confirmation/order-confirmation.shared";
 import { phoneRecordText } from "../../server/modules/confirmation/phone-record.shared";
 import type { ConfirmationChannel } from "../../server/modules/orders/order-values.shared";
 
@@ -79,6 +83,14 @@ export function OrderConfirmation({ order }: { order: DeskOrder }) {
   return (
     <div className="confirmation">
       <span className="confirmation__missing">Not confirmed yet</span>
+      {order.confirmation.textLimited ? (
+        <span
+          className="confirmation__missing"
+          title="Not texted: this number already had 3 confirmation requests in the last 24 hours"
+        >
+          {TEXT_LIMIT_LABEL}
+        </span>
+      ) : null}
       <Form method="post" action="/admin/orders" preventScrollReset>
         {hidden("confirm")}
         <button type="submit" className="button button--small">

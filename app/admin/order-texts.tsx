@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import type { DeskOrder } from "../../server/modules/order-life/order-desk";
 import {
+  TEXT_LIMIT_LABEL,
   isConfirmedByAnswer,
   type OrderMessageKind,
   type OrderReplyRecord,
@@ -54,8 +55,16 @@ export function OrderTexts({
   return (
     <section className="section" aria-labelledby="order-texts">
       <h2 id="order-texts">Messages to the customer</h2>
+      {order.confirmation.textLimited ? (
+        <p>
+          <strong>{TEXT_LIMIT_LABEL}:</strong> the confirmation was not sent, as this number already had 3 confirmation
+          requests in the last 24 hours. Call the customer, or send it again.
+        </p>
+      ) : null}
       {texts.length === 0 ? (
-        <p className="muted">No messages: the order has no mobile number.</p>
+        order.confirmation.textLimited ? null : (
+          <p className="muted">No messages: the order has no mobile number.</p>
+        )
       ) : (
         <div className="table-scroll">
           <table className="table">

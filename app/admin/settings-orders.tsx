@@ -101,7 +101,7 @@ const RULE_FIELDS: { name: SettingName; label: string; hint: string; money: bool
   {
     name: "openCodOrders",
     label: "Open cash-on-delivery orders per phone",
-    hint: `Pending or shipped, the new order included. Default ${DEFAULT_ORDER_RULES.openCodOrders}; empty: off.`,
+    hint: `Pending or shipped, the new order included; one the customer cancelled in the last 24 hours counts. Without a phone: per account. Default ${DEFAULT_ORDER_RULES.openCodOrders}; empty: off.`,
     money: false,
   },
   {

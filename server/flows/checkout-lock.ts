@@ -16,12 +16,22 @@ import type { MessageLanguage } from "../modules/orders/order-values.shared";
  */
 export async function lockCheckout(
   trx: Knex.Transaction,
-  request: { userId: string; idempotencyKey: string; phone: string | null },
+  request: {
+    userId: string;
+    idempotencyKey: string;
+    phone: string | null;
+    /** The order would send its number a confirmation request (cash on delivery): lock the phone for its cap even with every rule off. */
+    confirmationRequested: boolean;
+  },
 ) {
-  const { userId, idempotencyKey, phone } = request;
+  const { userId, idempotencyKey, phone, confirmationRequested } = request;
   const earlier = earlierOrderExpression("customer", idempotencyKey);
   const { sql, bindings } = composeStatement(
-    [customerLockPart(userId), ...phoneLockParts("customer", phone), ...cartLockParts("checkout_customer")],
+    [
+      customerLockPart(userId),
+      ...phoneLockParts("customer", phone, confirmationRequested),
+      ...cartLockParts("checkout_customer"),
+    ],
     {
       sql: `SELECT customer.name AS "customerName", customer.email AS "customerEmail", customer.phone AS "customerPhone",
                  customer.language AS "customerLanguage", phone_lock.rules, phone_lock.phone AS "lockedPhone",
@@ -94,25 +104,27 @@ type CheckoutRow = {
   quantity: number | null;
 };
 
-/** The advisory lock on a phone's cash-on-delivery record: one checkout of a phone at a time. */
+/** The advisory lock on a phone's cash-on-delivery record and confirmation requests: one checkout of a phone at a time. */
 export const PHONE_LOCK_SQL = "SELECT pg_advisory_xact_lock(hashtextextended('cod-phone:' || :phone::text, 0))";
 
 /**
- * The merchant's rules (`phone_lock.rules`, null when none is on) and, when one is, the lock on
- * the order's phone (`phone_lock.phone`: the order's number, else the profile's read as the
- * checkout reads it), taken after the customer's lock and before the cart's: `checkout_customer`
- * is the customer once the phone is locked, and the cart is found through it, so every checkout
- * takes customer, phone, cart and products in that order. The counts the rules judge are read by
- * the next statement, whose snapshot is taken after this lock was granted.
+ * The merchant's rules (`phone_lock.rules`, null when none is on) and, when one is or the order
+ * would send a confirmation request (its number's cap, docs/product.md, "Confirming an order"),
+ * the lock on the order's phone (`phone_lock.phone`: the order's number, else the profile's read
+ * as the checkout reads it), taken after the customer's lock and before the cart's:
+ * `checkout_customer` is the customer once the phone is locked, and the cart is found through it,
+ * so every checkout takes customer, phone, cart and products in that order. The counts the rules
+ * and the cap judge are read by the next statement, whose snapshot is taken after this lock was
+ * granted.
  */
-function phoneLockParts(customer: string, phone: string | null): StatementPart[] {
+function phoneLockParts(customer: string, phone: string | null, confirmationRequested: boolean): StatementPart[] {
   const compact = `regexp_replace(btrim(${customer}.phone), '[ -]', '', 'g')`;
   return [
     {
       name: "phone_lock",
       materialized: true,
       sql: `SELECT rules, key.phone,
-                   CASE WHEN rules IS NOT NULL AND key.phone IS NOT NULL
+                   CASE WHEN (rules IS NOT NULL OR :confirmationRequested::boolean) AND key.phone IS NOT NULL
                         THEN pg_advisory_xact_lock(hashtextextended('cod-phone:' || key.phone, 0))::text END AS locked
               FROM ${customer},
                    LATERAL (SELECT ${ORDER_RULES_EXPRESSION} AS rules) AS rules,
@@ -120,7 +132,7 @@ function phoneLockParts(customer: string, phone: string | null): StatementPart[]
                                             CASE WHEN length(${customer}.phone) > ${PHONE_INPUT_MAX} THEN NULL
                                                  WHEN ${compact} ~ '^03[0-9]{9}$' THEN '+92' || substr(${compact}, 2)
                                                  WHEN ${compact} ~ '^\\+923[0-9]{9}$' THEN ${compact} END) AS phone) AS key`,
-      bindings: { orderPhone: phone },
+      bindings: { orderPhone: phone, confirmationRequested },
     },
     {
       name: "checkout_customer",

@@ -149,6 +149,25 @@ describe("the checkout flow", () => {
     }
   });
 
+  it("places an order over its number's confirmation requests of the day without its text, in as many round trips", async () => {
+    const db = database.db;
+    for (let index = 0; index < 3; index += 1) {
+      const shopper = await shopperWithCart([{ stock: 5, quantity: 1, price: 1000 }]);
+      const order = await checkout.placeOrder(shopper.userId, { address, phone: "0300-5550001" });
+      expect(order.confirmation.textLimited).toBe(false);
+    }
+    const shopper = await shopperWithCart([{ stock: 5, quantity: 1, price: 1000 }]);
+    const { result: order, queries } = await roundTrips(() =>
+      checkout.placeOrder(shopper.userId, { address, phone: "0300-5550001" }),
+    );
+    // BEGIN, the locking read (with the phone's lock), the write (which counts the number's
+    // requests, after that lock), COMMIT.
+    expect(queries).toBe(4);
+    expect(order.confirmation.textLimited).toBe(true);
+    expect(await db("order_messages").where({ orderId: order._id })).toEqual([]);
+    expect((await db("orders").where({ id: order._id }).first()).confirmationTextLimited).toBe(true);
+  });
+
   it("answers the first order to a second submit with the same key, and places nothing more", async () => {
     const shopper = await shopperWithCart([{ stock: 5, quantity: 1, price: 1000 }]);
     const first = await checkout.placeOrder(shopper.userId, { address, idempotencyKey: "same" });

@@ -9,6 +9,7 @@ import { applyDiscount, type DiscountCodeGuard } from "../modules/discounts/disc
 import type { MailContext } from "../modules/mail/mail-layout";
 import { orderPlacedParts, type NewOrder } from "../modules/orders/order-checkout";
 import {
+  confirmationCapPart,
   confirmationToken,
   confirmationTokenHash,
   orderTextsInsertPart,
@@ -183,10 +184,14 @@ export class CheckoutFlow {
     if (!choice && !this.deps.paymentMethods.includes(named)) {
       throw new InvalidInputError([{ field: "paymentMethod", message: `${named.label} is not offered by this store` }]);
     }
+    // A cash-on-delivery order with a number asks it to confirm, at most a few times a day per
+    // number (CONFIRMATION_REQUESTS_PER_NUMBER): counted under the phone's lock, as the rules are.
+    const confirmationRequested = !named.paidBeforeShipping;
     const { user, cart, fresh, earlierOrderId, lines, rules, lockedPhone } = await lockCheckout(trx, {
       userId,
       idempotencyKey: idempotencyKey || "",
       phone: phone ?? null,
+      confirmationRequested,
     });
     if (!user) throw new CallerAccountGoneError();
     if (!fresh) throw new CartChangedMeanwhile();
@@ -223,7 +228,9 @@ export class CheckoutFlow {
     // counts this order once it is committed.
     const judged = rules !== null && paymentMethod === cashOnDelivery.name;
     // The profile's number as written by hand may read otherwise in SQL than here: lock it now.
-    if (judged && orderPhone && orderPhone !== lockedPhone) await trx.raw(PHONE_LOCK_SQL, { phone: orderPhone });
+    if ((judged || confirmationRequested) && orderPhone && orderPhone !== lockedPhone) {
+      await trx.raw(PHONE_LOCK_SQL, { phone: orderPhone });
+    }
     const order: NewOrder = {
       id: orderId,
       userId,
@@ -276,38 +283,50 @@ export class CheckoutFlow {
     // taken (the products are locked in id order and the stock is there), the order and its
     // items, the cart emptied (which tells a checkout of the same cart that waited for it to read
     // again: CART_READ_AS_LOCKED), the profile's empty phone filled, and the messages queued.
+    // Over its number's cap (CONFIRMATION_REQUESTS_PER_NUMBER in 24 hours, any account's orders),
+    // the order is placed without its confirmation request and marked so for the admin.
+    const cap = confirmationRequested && order.phone ? confirmationCapPart("confirmation_cap", order.phone) : null;
     const { sql, bindings } = composeStatement(
       [
         stockTakenPart(items),
-        ...orderPlacedParts(order, items),
+        ...(cap ? [cap] : []),
+        ...orderPlacedParts(order, items, { textLimitedBy: cap?.name }),
         ...cartEmptiedParts(cart.id),
         profileFilledPart(userId, profilePhone, language ?? null),
         ...this.deps.messages.queueParts(messages),
         // The customer's confirmation, by text to the order's phone (an order without one is
         // confirmed by the admin's call); an order paid in advance is confirmed by its payment, so
-        // its text says what to pay and where instead (docs/decisions/2026-11-26-advance-payment.md).
+        // its text says what to pay and where instead (docs/decisions/2026-11-26-advance-payment.md):
+        // it asks no answer, so it is not a confirmation request and the cap leaves it alone.
         ...(order.phone
           ? [
-              orderTextsInsertPart("queued_texts", [
-                {
-                  orderId,
-                  channel: this.deps.confirmation.channel,
-                  kind: named.paidBeforeShipping ? "payment-awaited" : "confirmation",
-                  language: order.language,
-                  phone: order.phone,
-                },
-              ]),
+              orderTextsInsertPart(
+                "queued_texts",
+                [
+                  {
+                    orderId,
+                    channel: this.deps.confirmation.channel,
+                    kind: confirmationRequested ? "confirmation" : "payment-awaited",
+                    language: order.language,
+                    phone: order.phone,
+                  },
+                ],
+                { unlessLimitedBy: cap?.name },
+              ),
             ]
           : []),
         ...(judged ? [codFactsPart({ phone: orderPhone, email: user.email, userId })] : []),
       ],
       {
         sql: judged
-          ? `SELECT placed.created_at AS "createdAt", placed.updated_at AS "updatedAt", cod_facts.* FROM placed CROSS JOIN cod_facts`
-          : `SELECT created_at AS "createdAt", updated_at AS "updatedAt" FROM placed`,
+          ? `SELECT placed.created_at AS "createdAt", placed.updated_at AS "updatedAt",
+                    placed.confirmation_text_limited AS "textLimited", cod_facts.* FROM placed CROSS JOIN cod_facts`
+          : `SELECT created_at AS "createdAt", updated_at AS "updatedAt", confirmation_text_limited AS "textLimited" FROM placed`,
       },
     );
-    const { rows } = await trx.raw<{ rows: ({ createdAt: Date; updatedAt: Date } & CodFactsRow)[] }>(sql, bindings);
+    const { rows } = await trx.raw<{
+      rows: ({ createdAt: Date; updatedAt: Date; textLimited: boolean } & CodFactsRow)[];
+    }>(sql, bindings);
     const times = rows[0]!;
     if (judged) {
       // A refusal rolls the write back with the transaction: no order, the cart and stock as they were.
@@ -356,7 +375,7 @@ export class CheckoutFlow {
       courier: null,
       trackingNumber: null,
       confirmedAt: null,
-      confirmation: { status: "pending", by: null, channel: null, at: null },
+      confirmation: { status: "pending", by: null, channel: null, at: null, textLimited: times.textLimited },
       language: order.language,
       cancelReason: null,
       deliveredAt: null,

@@ -248,7 +248,7 @@ export class OrderTextsFlow {
       link: `${this.deps.publicUrl}/my-orders/${order.id}`,
     };
     return this.sendTemplated(text, {
-      parameters: attemptTemplateParameters(attempt),
+      parameters: attemptTemplateParameters(text.language, attempt),
       body: attemptText(text.language, attempt),
       buttons: [],
     });
@@ -284,7 +284,7 @@ export class OrderTextsFlow {
     };
     const cause = order.confirmationStatus === "cancelled" ? "customer" : "not-confirmed";
     return this.sendTemplated(text, {
-      parameters: templateParameters(textOrder),
+      parameters: templateParameters(text.language, textOrder),
       body: orderText(text.language, text.kind, textOrder, cause),
       buttons: text.kind === "cancellation" ? [] : [`CONFIRM:${token}`, `CANCEL:${token}`],
     });

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { TestClient } from "../support/http-client";
 import { apiToken, insertProducts, insertUser } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/test-server";
+import { confirmationToken } from "../../server/modules/confirmation/order-confirmation";
+import { DEFAULT_ORDER_RULES } from "../../server/modules/confirmation/order-rules.shared";
 
 let server: TestServer;
 let client: TestClient;
@@ -160,6 +162,61 @@ describe("open orders per phone", () => {
   });
 });
 
+describe("the customer's own cancellations", () => {
+  it("count as open for the phone's limit for 24 hours, cancelled under My Orders or from the confirmation", async () => {
+    await setRules({ openCodOrders: 2 });
+    const [one, two] = [await newShopper(), await newShopper()];
+    const phone = "0311-3100001";
+    const first = await placed(one, 1000, phone);
+    expect((await client.api("POST", `/orders/${first}/cancel`, { token: one.token })).status).toBe(200);
+    const second = await placed(two, 1000, phone);
+    const message = await expectRefused(two, 1000, phone, "COD_OPEN_ORDERS");
+    expect(message).toBe(
+      "This mobile number already has 1 cash-on-delivery order on the way and 1 cancelled in the last 24 hours, the most we take in a day. You can order again when one is delivered or a day after the cancellation, or pay in advance: please contact us.",
+    );
+    // Cancelled from the confirmation's link, it counts the same.
+    const link = `/c/${confirmationToken(server.config.sessionSecret, second)}`;
+    expect((await client.postForm(link, { answer: "cancel" })).status).toBe(200);
+    expect((await server.database.db("orders").where({ id: second }).first()).status).toBe("Cancelled");
+    await expectRefused(one, 1000, phone, "COD_OPEN_ORDERS");
+    // A day after the cancellations they no longer count.
+    await server.database
+      .db("orders")
+      .whereIn("id", [first, second])
+      .update({ updatedAt: server.database.db.raw("now() - interval '24 hours 1 minute'") });
+    await placed(one, 1000, phone);
+  });
+});
+
+describe("orders without a phone", () => {
+  it("are held to the open-orders limit by their account, its own cancellations of the last 24 hours included", async () => {
+    await setRules({ openCodOrders: 2 });
+    const shopper = await newShopper();
+    const first = await placed(shopper, 1000);
+    expect((await client.api("POST", `/orders/${first}/cancel`, { token: shopper.token })).status).toBe(200);
+    await placed(shopper, 1000);
+    const message = await expectRefused(shopper, 1000, undefined, "COD_OPEN_ORDERS");
+    expect(message).toBe(
+      "Your account already has 1 cash-on-delivery order on the way and 1 cancelled in the last 24 hours, the most we take in a day. You can order again when one is delivered or a day after the cancellation, or pay in advance: please contact us.",
+    );
+    // Another account is not this one.
+    await placed(await newShopper(), 1000);
+    // The account's limit is for orders without a phone: one with a number is judged by that number.
+    await placed(shopper, 1000, "0311-3200001");
+  });
+
+  it("keep the seed's client working: an order through the API without a phone under the store's default rules", async () => {
+    await setRules(DEFAULT_ORDER_RULES);
+    const shopper = await newShopper();
+    const { answer } = await checkout(shopper, 12_500);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    expect(answer.body.data).toMatchObject({ phone: null, status: "Pending", totalPrice: 12_500 });
+    expect(answer.body.data.confirmation.textLimited).toBe(false);
+    expect(await server.database.db("order_messages").where({ order_id: answer.body.data._id })).toEqual([]);
+    await placed(shopper, 8_000);
+  });
+});
+
 describe("blocks", () => {
   it("refuses a phone at N returns to sender, not before", async () => {
     await setRules({ blockAfterReturns: 2 });
@@ -183,16 +240,22 @@ describe("blocks", () => {
     await placed(shopper, 1000, "0311-5000005");
   });
 
-  it("refuses a blocked phone or email; an order without a phone is judged by the amounts alone", async () => {
+  it("refuses a blocked phone or email; an order without a phone is judged by the account's email", async () => {
     const shopper = await newShopper();
     await setRules({ blocklist: [{ value: "0311-6000006", note: "Refused three parcels" }] });
     await expectRefused(shopper, 1000, "03116000006", "COD_BLOCKED");
     await placed(shopper, 1000, "0311-6000007");
-    await setRules({ blocklist: [{ value: shopper.email.toUpperCase(), note: "" }] });
-    await expectRefused(shopper, 1000, "0311-6000007", "COD_BLOCKED");
-    // Without a phone (here or in the profile) the blocklist does not apply.
+    // Without a phone (here or in the profile) a blocked phone has nothing to match.
     await server.database.db("users").where({ id: shopper.id }).update({ phone: "" });
     await placed(shopper, 1000);
+    await setRules({ blocklist: [{ value: shopper.email.toUpperCase(), note: "" }] });
+    await expectRefused(shopper, 1000, "0311-6000007", "COD_BLOCKED");
+    // Through the API without a phone, the account's email is still blocked (issue 45).
+    const message = await expectRefused(shopper, 1000, undefined, "COD_BLOCKED");
+    expect(message).toBe(
+      "Cash on delivery is not available for this account's email. You can still order it by paying in advance: please contact us.",
+    );
+    await placed(await newShopper(), 1000);
   });
 });
 

@@ -102,8 +102,9 @@ describe("the confirmation text on placing an order", () => {
     });
     const [body, confirm, cancel] = message.template.components;
     expect(body.type).toBe("body");
+    // The customer's first name alone, letters only (the account's name is "Bilal <n>").
     expect(body.parameters.map((parameter: { text: string }) => parameter.text)).toEqual([
-      `Bilal ${shoppers}`,
+      "Bilal",
       `#${orderId.slice(-8).toUpperCase()}`,
       "Rs. 32,500",
       `https://waqt.example/c/${token}`,
@@ -176,8 +177,11 @@ describe("two app servers", () => {
       { shareDatabaseOf: server, mail: { pollMs: 50 } },
     );
     try {
+      // Each order to a number of its own: a number gets at most 3 confirmation requests a day.
       const orders = await Promise.all(
-        Array.from({ length: 8 }, (_, index) => placeOrder(index % 2 ? second : server)),
+        Array.from({ length: 8 }, (_, index) =>
+          placeOrder(index % 2 ? second : server, { phone: `0345-123456${index}` }),
+        ),
       );
       const ids = orders.map((order) => order.orderId);
       await until(
@@ -227,6 +231,30 @@ describe("the deadlines (an injected clock)", () => {
     );
     expect(whatsapp.sent[2]).toMatchObject({ template: { name: "order_cancelled", language: { code: "ur" } } });
     expect(whatsapp.sent[2].template.components).toHaveLength(1);
+  }, 60_000);
+
+  it("never sweep an order whose number had its 3 confirmation requests of the day: it got none", async () => {
+    const texted = [await placeOrder(server), await placeOrder(server), await placeOrder(server)];
+    const limited = await placeOrder(server);
+    await until(
+      async () => (await server.database.db("order_messages").where({ status: "sent" })).length === 3,
+      "the three confirmations sent",
+    );
+    expect(await textsOf(limited.orderId)).toEqual([]);
+    clock.advance(49 * 3600_000);
+    expect(await server.services.orderConfirmation.runDeadlines()).toEqual({ reminded: 0, cancelled: 3 });
+    for (const { orderId } of texted) {
+      expect((await server.database.db("orders").where({ id: orderId }).first()).status).toBe("Cancelled");
+    }
+    expect(await server.database.db("orders").where({ id: limited.orderId }).first()).toMatchObject({
+      status: "Pending",
+      confirmationTextLimited: true,
+    });
+    await until(
+      async () =>
+        (await server.database.db("order_messages").where({ kind: "cancellation", status: "sent" })).length === 3,
+      "the three cancellations sent",
+    );
   }, 60_000);
 
   it("leave answered orders alone", async () => {

@@ -265,16 +265,17 @@ describe("POST /webhooks/whatsapp", () => {
 
 describe("POST /webhooks/sms", () => {
   it("confirms with 1, YES, haan or ہاں and cancels with 2, NO, nahi or نہیں the one waiting order of that phone", async () => {
+    // Each word from a number of its own: a number is sent at most 3 confirmation requests a day.
     for (const [index, word] of ["1", "YES", "haan", "ہاں"].entries()) {
-      const { orderId } = await placeOrder();
-      const response = await postSms(server, inboundSms(`SMconfirm${index}`, ` ${word} `));
+      const { orderId } = await placeOrder(`0345-123457${index}`);
+      const response = await postSms(server, inboundSms(`SMconfirm${index}`, ` ${word} `, `+92345123457${index}`));
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toContain("text/xml");
       expect(await orderOf(orderId)).toMatchObject({ confirmationStatus: "confirmed", confirmationChannel: "sms" });
     }
     for (const [index, word] of ["2", "NO", "nahi", "نہیں"].entries()) {
-      const { orderId } = await placeOrder();
-      expect((await postSms(server, inboundSms(`SMcancel${index}`, word))).status).toBe(200);
+      const { orderId } = await placeOrder(`0345-123458${index}`);
+      expect((await postSms(server, inboundSms(`SMcancel${index}`, word, `+92345123458${index}`))).status).toBe(200);
       expect(await orderOf(orderId)).toMatchObject({
         status: "Cancelled",
         confirmationStatus: "cancelled",

@@ -87,8 +87,9 @@ describe("the text of a delivery attempt", () => {
     expect(message.to).toBe("923331112233");
     expect(message.template.language.code).toBe("en");
     const body = message.template.components.find((component: { type: string }) => component.type === "body");
+    // The customer's first name alone (textName).
     expect(body.parameters.map((parameter: { text: string }) => parameter.text)).toEqual([
-      "Sana Malik",
+      "Sana",
       number,
       "PostEx",
       "Customer not available",

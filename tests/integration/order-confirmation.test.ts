@@ -77,7 +77,7 @@ describe("placing an order", () => {
   it("answers its confirmation pending and its language, Urdu for a mobile number, and writes its confirmation text", async () => {
     const { orderId, order } = await placedOrder();
     expect(order).toMatchObject({
-      confirmation: { status: "pending", by: null, channel: null, at: null },
+      confirmation: { status: "pending", by: null, channel: null, at: null, textLimited: false },
       language: "ur",
       cancelReason: null,
       confirmedAt: null,

@@ -124,7 +124,7 @@ describe("POST /orders", () => {
         trackingNumber: null,
         confirmedAt: null,
         // Waiting for the customer's answer; without a phone its messages would be in English.
-        confirmation: { status: "pending", by: null, channel: null, at: null },
+        confirmation: { status: "pending", by: null, channel: null, at: null, textLimited: false },
         language: "en",
         cancelReason: null,
         deliveredAt: null,

@@ -2,6 +2,7 @@ import { formatRupees } from "../shared/money.shared";
 import type { ConfirmationTextKind } from "./order-confirmation.shared";
 import { shortOrderId } from "../orders/order-values.shared";
 import type { MessageLanguage } from "../orders/order-values.shared";
+import { textName } from "../shared/text-name.shared";
 
 /**
  * Every word of an order's confirmation, in both languages, in one place (docs/recipes.md, "A
@@ -14,6 +15,7 @@ import type { MessageLanguage } from "../orders/order-values.shared";
 /** What a text says of its order. */
 export type TextOrder = {
   id: string;
+  /** The name the order keeps; a text writes it through textName (shared/text-name.shared.ts). */
   customerName: string;
   totalPrice: number;
   storeName: string;
@@ -78,17 +80,19 @@ export function orderText(
   cause: CancellationCause = "not-confirmed",
 ): string {
   const texts = TEXTS[language];
-  if (kind === "cancellation") return texts.cancellation(order, cause);
-  return texts[kind](order);
+  const named = { ...order, customerName: textName(order.customerName, language) };
+  if (kind === "cancellation") return texts.cancellation(named, cause);
+  return texts[kind](named);
 }
 
 /**
  * The WhatsApp template's body parameters, in the order the approved templates use them:
- * {{1}} the customer's name, {{2}} the order number, {{3}} the amount, {{4}} the link.
- * The templates' words, for registering them with Meta, are the confirmation texts above.
+ * {{1}} the customer's name (textName, in the template's language), {{2}} the order number,
+ * {{3}} the amount, {{4}} the link. The templates' words, for registering them with Meta, are
+ * the confirmation texts above.
  */
-export function templateParameters(order: TextOrder): string[] {
-  return [order.customerName, orderNumber(order), formatRupees(order.totalPrice), order.link];
+export function templateParameters(language: MessageLanguage, order: TextOrder): string[] {
+  return [textName(order.customerName, language), orderNumber(order), formatRupees(order.totalPrice), order.link];
 }
 
 /** An order a "which order?" text lists: its number as the pages show it, its amount and its link. */

@@ -105,6 +105,16 @@ export const DESK_CONFIRMATION_FILTERS = {
 } as const;
 export type DeskConfirmationFilter = keyof typeof DESK_CONFIRMATION_FILTERS;
 
+/**
+ * Checkout sends a number at most this many orders' confirmation requests in any 24 hours,
+ * whatever accounts place them: a further order is placed without its text and marked "text
+ * limit" (docs/product.md, "Confirming an order"). The admin's "Send again" is not held to it.
+ */
+export const CONFIRMATION_REQUESTS_PER_NUMBER = 3;
+
+/** How the admin pages mark an order placed without its confirmation text. */
+export const TEXT_LIMIT_LABEL = "Text limit";
+
 /** "Send again": at most this many confirmation texts per order, the first included. */
 export const CONFIRMATION_TEXTS_MAX = 4;
 export const SENT_TOO_OFTEN = "This order's confirmation was already sent 4 times";

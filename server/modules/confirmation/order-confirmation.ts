@@ -4,6 +4,7 @@ import type { StatementPart } from "../shared/statement";
 import { NotFoundError } from "../shared/errors.shared";
 import { Order } from "../orders/order.model";
 import type { OrderMessageKind, TextChannel } from "./order-confirmation.shared";
+import { CONFIRMATION_REQUESTS_PER_NUMBER } from "./order-confirmation.shared";
 import type { ConfirmationChannel, Confirmer, MessageLanguage } from "../orders/order-values.shared";
 
 /**
@@ -123,15 +124,43 @@ export type OrderTextToQueue = {
   shipmentEventId?: string | null;
 };
 
-/** Texts written as a part of the caller's statement (`name` answers each text's `id`, `order_id`). */
-export function orderTextsInsertPart(name: string, texts: OrderTextToQueue[]): StatementPart {
+/**
+ * Whether the number has had its confirmation requests of the last 24 hours, as a part of the
+ * caller's statement (`name`, one row: `limited`): the orders sent a confirmation text to it, by
+ * any channel (files too: the cap keeps the number from floods, whichever way they go) and by any
+ * account, counted once each however many texts an order took (the SMS that replaced a refused
+ * WhatsApp text, the admin's "Send again"). Checkout reads it under the phone's lock, in the
+ * statement that writes the order: the statement's snapshot is taken after the lock was
+ * granted, so it counts the requests of every checkout of the number committed before.
+ */
+export function confirmationCapPart(name: string, phone: string): StatementPart {
+  return {
+    name,
+    sql: `SELECT COUNT(DISTINCT order_id) >= ${CONFIRMATION_REQUESTS_PER_NUMBER} AS limited
+            FROM order_messages
+           WHERE phone = :cappedPhone AND kind = 'confirmation' AND created_at > now() - interval '24 hours'`,
+    bindings: { cappedPhone: phone },
+  };
+}
+
+/**
+ * Texts written as a part of the caller's statement (`name` answers each text's `id`, `order_id`);
+ * with `unlessLimitedBy`, the name of an earlier confirmationCapPart, none when it says `limited`.
+ */
+export function orderTextsInsertPart(
+  name: string,
+  texts: OrderTextToQueue[],
+  options: { unlessLimitedBy?: string } = {},
+): StatementPart {
   const binding = `${name}Texts`;
+  const unless = options.unlessLimitedBy ? `WHERE NOT (SELECT limited FROM ${options.unlessLimitedBy})` : "";
   return {
     name,
     sql: `INSERT INTO order_messages (order_id, channel, kind, language, phone)
           SELECT text.order_id, text.channel, text.kind, text.language, text.phone
             FROM jsonb_to_recordset(:${binding}::jsonb) AS text(order_id uuid, channel text, kind text, language text,
                                                                 phone text)
+           ${unless}
           RETURNING id, order_id`,
     bindings: {
       [binding]: JSON.stringify(
@@ -258,10 +287,11 @@ export async function recordTextStatus(
 /**
  * The order's confirmation request as its life reads it (server/modules/order-life/), an SQL
  * expression on `orders`: `texted` once a confirmation text really left the store by WhatsApp or
- * SMS (its provider took it), `unsent` while it is only a file, queued or failed, `none` without one.
+ * SMS (its provider took it), `unsent` while it is only a file, queued or failed; without one,
+ * `limited` when the number had had its requests of the day at checkout, else `none`.
  */
 export const CONFIRMATION_REQUEST_SQL = `(SELECT CASE
-      WHEN COUNT(*) = 0 THEN 'none'
+      WHEN COUNT(*) = 0 THEN CASE WHEN orders.confirmation_text_limited THEN 'limited' ELSE 'none' END
       WHEN bool_or(sent.channel IN ('whatsapp', 'sms') AND sent.status IN ('sent', 'delivered', 'read')) THEN 'texted'
       ELSE 'unsent' END
     FROM order_messages sent WHERE sent.order_id = orders.id AND sent.kind = 'confirmation')`;

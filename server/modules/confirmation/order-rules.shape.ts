@@ -29,7 +29,7 @@ export const orderSettingsShape = object({
   ),
   openCodOrders: described(
     nullable(integer({ minimum: 1 })),
-    "Open (Pending or Shipped) cash-on-delivery orders a phone may have, the new one included; null: off (default 2)",
+    "Open (Pending or Shipped) cash-on-delivery orders a phone may have, the new one included, those its customer cancelled themselves in the last 24 hours counting as open; an order without a phone is held to it by its account's orders; null: off (default 2)",
   ),
   parcelShippingCost: described(
     nullable(number({ minimum: 0 })),

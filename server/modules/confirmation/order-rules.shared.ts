@@ -14,7 +14,10 @@ export type OrderRules = {
   firstTimeCodLimit: number | null;
   /** The most (rupees) anyone may order on cash on delivery. */
   codLimit: number | null;
-  /** Open (not yet delivered) cash-on-delivery orders a phone may have, this one included. */
+  /**
+   * Open (not yet delivered) cash-on-delivery orders a phone (or, for an order without one, an
+   * account) may have, this one included; those its customer cancelled in the last 24 hours count.
+   */
   openCodOrders: number | null;
 };
 
@@ -41,18 +44,25 @@ export type CodRuleName = (typeof COD_RULE_NAMES)[keyof typeof COD_RULE_NAMES];
 
 export type CodRefusal = { code: CodRefusalCode; rule: CodRuleName; message: string };
 
-/** What checkout knows of the order when it judges it, read under the phone's lock. */
+/**
+ * What checkout knows of the order when it judges it, read under the phone's lock: the phone's
+ * record, or for an order without a phone the account's (RULINGS, sixth wave).
+ */
 export type CodFacts = {
   /** What the order comes to, in rupees. */
   total: number;
-  /** The order's mobile number (+923…), or null: then only the amount limits apply (RULINGS). */
+  /** The order's mobile number (+923…), or null: then the account is judged. */
   phone: string | null;
-  /** The phone or the customer's email is on the blocklist. */
+  /** The phone or the customer's email is on the blocklist (without a phone, the email). */
   blocked: boolean;
-  /** The phone's orders: delivered, returned to sender, open on cash on delivery (zeros without a phone). */
-  phoneRecord: { delivered: number; returned: number; openCod: number };
-  /** The account's delivered orders: first-time is judged by them for an order without a phone (null with one: not read). */
-  accountDelivered: number | null;
+  /** Delivered orders of the phone (else the account): none makes the order first-time. */
+  delivered: number;
+  /** Parcels of the phone returned to sender (0 without a phone: returns count phones only). */
+  returned: number;
+  /** Open cash-on-delivery orders of the phone (else the account). */
+  openCod: number;
+  /** Cash-on-delivery orders of the phone (else the account) its customer cancelled in the last 24 hours: open for the limit. */
+  cancelledRecently: number;
 };
 
 /** What the shopper can still do: pay in advance by bank transfer when the store offers it, else ask. */
@@ -67,37 +77,46 @@ const advanceWords = (offered: boolean) =>
         clause: "pay in advance: please contact us.",
       };
 
+const orders = (count: number) => `${count} cash-on-delivery ${count === 1 ? "order" : "orders"}`;
+
 /**
  * Whether a cash-on-delivery order passes the rules, and if not which rule refused it and why, in
  * plain words. Limits are "at most" (an order of exactly the limit passes); a phone is blocked at
  * N or more returns; "first-time" means the phone (or, without one, the account) has no delivered
- * order; the blocklist, the returns and the open orders count phones only.
+ * order; the open orders are the phone's (or, without one, the account's), with those its customer
+ * cancelled in the last 24 hours; the blocklist is the phone and the email (without a phone, the
+ * account's email); returns count phones only.
  */
 export function codRefusal(rules: OrderRules, facts: CodFacts, advanceOffered = false): CodRefusal | null {
-  const { phone, phoneRecord } = facts;
+  const { phone } = facts;
   const advance = advanceWords(advanceOffered);
-  if (phone && facts.blocked) {
+  if (facts.blocked) {
     return {
       code: "COD_BLOCKED",
       rule: COD_RULE_NAMES.blocklist,
-      message: `Cash on delivery is not available for this mobile number or email. ${advance.sentence}`,
+      message: `Cash on delivery is not available for ${phone ? "this mobile number or email" : "this account's email"}. ${advance.sentence}`,
     };
   }
-  if (phone && rules.blockAfterReturns !== null && phoneRecord.returned >= rules.blockAfterReturns) {
+  if (phone && rules.blockAfterReturns !== null && facts.returned >= rules.blockAfterReturns) {
     return {
       code: "COD_BLOCKED",
       rule: COD_RULE_NAMES.returns,
-      message: `Cash on delivery is not available for this mobile number: ${phoneRecord.returned} earlier ${phoneRecord.returned === 1 ? "parcel was" : "parcels were"} returned to sender. ${advance.sentence}`,
+      message: `Cash on delivery is not available for this mobile number: ${facts.returned} earlier ${facts.returned === 1 ? "parcel was" : "parcels were"} returned to sender. ${advance.sentence}`,
     };
   }
-  if (phone && rules.openCodOrders !== null && phoneRecord.openCod >= rules.openCodOrders) {
+  const counted = facts.openCod + facts.cancelledRecently;
+  if (rules.openCodOrders !== null && counted >= rules.openCodOrders) {
+    const holder = phone ? "This mobile number" : "Your account";
     return {
       code: "COD_OPEN_ORDERS",
       rule: COD_RULE_NAMES.openOrders,
-      message: `This mobile number already has ${phoneRecord.openCod} cash-on-delivery ${phoneRecord.openCod === 1 ? "order" : "orders"} on the way, the most we take at once. You can order again when one is delivered, or ${advance.clause}`,
+      message:
+        facts.cancelledRecently === 0
+          ? `${holder} already has ${orders(facts.openCod)} on the way, the most we take at once. You can order again when one is delivered, or ${advance.clause}`
+          : `${holder} already has ${orders(facts.openCod)} on the way and ${facts.cancelledRecently} cancelled in the last 24 hours, the most we take in a day. You can order again when one is delivered or a day after the cancellation, or ${advance.clause}`,
     };
   }
-  const firstTime = (phone ? phoneRecord.delivered : facts.accountDelivered) === 0;
+  const firstTime = facts.delivered === 0;
   const totalPaisa = toPaisa(facts.total);
   if (firstTime && rules.firstTimeCodLimit !== null && totalPaisa > toPaisa(rules.firstTimeCodLimit)) {
     return {

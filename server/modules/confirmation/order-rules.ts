@@ -12,7 +12,7 @@ import {
   normalisePakistaniMobile,
 } from "../shared/phone.shared";
 import { validateInput } from "../shared/validation";
-import { PHONE_RECORD_COLUMNS } from "./phone-record";
+import { OPEN_COD_COLUMNS, PHONE_RECORD_COLUMNS } from "./phone-record";
 import type { CodFacts, CodRefusal, CodRuleName, CodRefusalCode, OrderRules } from "./order-rules.shared";
 import { IBAN_MESSAGE, IBAN_PATTERN, type BankTransferSettings } from "../payments/bank-transfer.shared";
 
@@ -313,29 +313,33 @@ export function orderRulesFrom(json: Record<string, unknown> | null): OrderRules
 /**
  * What the rules judge, as a part of checkout's write statement (`cod_facts`, one row; its
  * columns are read back by codFactsFrom): for an order with a phone, the phone's record and
- * whether the phone or the email is blocked; without one, the account's delivered orders (the
- * only input the amount limits then take, RULINGS). A part of the write rather than a statement
- * of its own saves a round trip per order (docs/decisions/2026-11-26-cod-rules.md): the write's
- * snapshot is taken after the phone's lock was granted, so it sees every order of the phone
- * committed before, and not the order it inserts itself (the parts of one statement share one
- * snapshot).
+ * whether the phone or the email is blocked; without one, the account's (RULINGS, sixth wave):
+ * its email on the blocklist, its delivered orders and its open ones, with or without a phone.
+ * The open orders count those their customer cancelled in the last 24 hours (OPEN_COD_COLUMNS).
+ * A part of the write rather than a statement of its own saves a round trip per order
+ * (docs/decisions/2026-11-26-cod-rules.md): the write's snapshot is taken after the phone's lock
+ * was granted, so it sees every order of the phone committed before, and not the order it inserts
+ * itself (the parts of one statement share one snapshot). An order without a phone takes no
+ * phone's lock: its account's checkouts wait for one another at the lock on the account's one
+ * cart (server/flows/checkout-lock.ts), taken before this statement too.
  */
 export function codFactsPart(order: { phone: string | null; email: string; userId: string }): StatementPart {
   if (!order.phone) {
     return {
       name: "cod_facts",
-      sql: `SELECT 0 AS delivered, 0 AS returned, 0 AS "openCod", false AS blocked,
-                   (SELECT COUNT(*)::int FROM orders WHERE user_id = :codUserId AND status = 'Delivered') AS "accountDelivered"`,
-      bindings: { codUserId: order.userId },
+      sql: `SELECT record.delivered, 0 AS returned, record."openCod", record."cancelledRecently",
+                   EXISTS (SELECT 1 FROM order_blocklist WHERE kind = 'email' AND value = lower(:codEmail)) AS blocked
+              FROM (SELECT (COUNT(*) FILTER (WHERE status = 'Delivered'))::int AS delivered, ${OPEN_COD_COLUMNS}
+                      FROM orders WHERE user_id = :codUserId) AS record`,
+      bindings: { codUserId: order.userId, codEmail: order.email },
     };
   }
   return {
     name: "cod_facts",
-    sql: `SELECT record.delivered, record.returned, record."openCod",
+    sql: `SELECT record.delivered, record.returned, record."openCod", record."cancelledRecently",
                  EXISTS (SELECT 1 FROM order_blocklist
-                          WHERE (kind = 'phone' AND value = :codPhone) OR (kind = 'email' AND value = lower(:codEmail))) AS blocked,
-                 NULL::int AS "accountDelivered"
-            FROM (SELECT ${PHONE_RECORD_COLUMNS} FROM orders WHERE phone = :codPhone) AS record`,
+                          WHERE (kind = 'phone' AND value = :codPhone) OR (kind = 'email' AND value = lower(:codEmail))) AS blocked
+            FROM (SELECT ${PHONE_RECORD_COLUMNS}, ${OPEN_COD_COLUMNS} FROM orders WHERE phone = :codPhone) AS record`,
     bindings: { codPhone: order.phone, codEmail: order.email },
   };
 }
@@ -345,8 +349,8 @@ export type CodFactsRow = {
   delivered: number;
   returned: number;
   openCod: number;
+  cancelledRecently: number;
   blocked: boolean;
-  accountDelivered: number | null;
 };
 
 /** What the rules judge of an order, from its `cod_facts` row (codFactsPart). */
@@ -355,8 +359,10 @@ export function codFactsFrom(row: CodFactsRow, order: { phone: string | null; to
     total: order.total,
     phone: order.phone,
     blocked: row.blocked,
-    phoneRecord: { delivered: row.delivered, returned: row.returned, openCod: row.openCod },
-    accountDelivered: row.accountDelivered,
+    delivered: row.delivered,
+    returned: row.returned,
+    openCod: row.openCod,
+    cancelledRecently: row.cancelledRecently,
   };
 }
 

@@ -5,6 +5,7 @@ import type { TextOrder } from "./confirmation-texts.shared";
 import type { PaymentTextKind } from "./order-confirmation.shared";
 import { shortOrderId } from "../orders/order-values.shared";
 import type { MessageLanguage } from "../orders/order-values.shared";
+import { textName } from "../shared/text-name.shared";
 
 /**
  * Every word of the texts about an order paid in advance (docs/product.md, "Paying in advance"),
@@ -82,12 +83,12 @@ const TEXTS: Record<MessageLanguage, Record<PaymentTextKind, (order: PaymentText
 
 /** The text of an order's payment message of this kind, in this language. */
 export function paymentText(language: MessageLanguage, kind: PaymentTextKind, order: PaymentTextOrder): string {
-  return TEXTS[language][kind](order);
+  return TEXTS[language][kind]({ ...order, customerName: textName(order.customerName, language) });
 }
 
 /**
  * The WhatsApp template's body parameters, by kind, in the order the approved templates use them
- * (README.md, WHATSAPP_TEMPLATE_PAYMENT_*): {{1}} the customer's name, {{2}} the order number, then
+ * (README.md, WHATSAPP_TEMPLATE_PAYMENT_*): {{1}} the customer's name (textName), {{2}} the order number, then
  * for `payment-awaited` {{3}} the amount, {{4}} the account, {{5}} by when, {{6}} the order's page;
  * for `payment-rejected` {{3}} the reason, {{4}} the order's page; for the others {{3}} the amount,
  * {{4}} the order's page.
@@ -97,7 +98,7 @@ export function paymentTemplateParameters(
   kind: PaymentTextKind,
   order: PaymentTextOrder,
 ): string[] {
-  const head = [order.customerName, orderNumber(order)];
+  const head = [textName(order.customerName, language), orderNumber(order)];
   if (kind === "payment-awaited") {
     return [
       ...head,

@@ -1,5 +1,6 @@
 import { shortOrderId } from "../orders/order-values.shared";
 import type { MessageLanguage } from "../orders/order-values.shared";
+import { textName } from "../shared/text-name.shared";
 
 /**
  * Every word of the text about a delivery attempt (the courier tried and could not: its reason),
@@ -35,14 +36,21 @@ const TEXTS: Record<MessageLanguage, (order: AttemptTextOrder) => string> = {
 
 /** The text of a delivery attempt, in this language. */
 export function attemptText(language: MessageLanguage, order: AttemptTextOrder): string {
-  return TEXTS[language](order);
+  return TEXTS[language]({ ...order, customerName: textName(order.customerName, language) });
 }
 
 /**
  * The WhatsApp template's body parameters (README.md, WHATSAPP_TEMPLATE_DELIVERY_ATTEMPT): {{1}}
- * the customer's name, {{2}} the order number, {{3}} the courier, {{4}} its reason, {{5}} the
- * tracking number, {{6}} the order's page.
+ * the customer's name (textName, in the template's language), {{2}} the order number, {{3}} the
+ * courier, {{4}} its reason, {{5}} the tracking number, {{6}} the order's page.
  */
-export function attemptTemplateParameters(order: AttemptTextOrder): string[] {
-  return [order.customerName, orderNumber(order), order.courier, order.reason, order.trackingNumber, order.link];
+export function attemptTemplateParameters(language: MessageLanguage, order: AttemptTextOrder): string[] {
+  return [
+    textName(order.customerName, language),
+    orderNumber(order),
+    order.courier,
+    order.reason,
+    order.trackingNumber,
+    order.link,
+  ];
 }

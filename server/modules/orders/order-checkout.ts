@@ -63,22 +63,30 @@ export type NewOrderItem = {
 };
 
 /**
- * The order (`placed`, which answers its `created_at` and `updated_at` as the database set them)
- * and its items (`items`), for one statement. Data-modifying WITH queries run together, and the
- * items' reference to the new order is checked at the end of the statement (PostgreSQL manual,
- * "Data-Modifying Statements in WITH").
+ * The order (`placed`, which answers its `created_at`, `updated_at` and `confirmation_text_limited`
+ * as the statement set them) and its items (`items`), for one statement. Data-modifying WITH
+ * queries run together, and the items' reference to the new order is checked at the end of the
+ * statement (PostgreSQL manual, "Data-Modifying Statements in WITH"). `textLimitedBy` names an
+ * earlier part of the statement whose one row's `limited` says the order goes without its
+ * confirmation text (the confirmation's cap on a number, confirmationCapPart); without it, false.
  */
-export function orderPlacedParts(order: NewOrder, items: NewOrderItem[]): StatementPart[] {
+export function orderPlacedParts(
+  order: NewOrder,
+  items: NewOrderItem[],
+  options: { textLimitedBy?: string } = {},
+): StatementPart[] {
+  const textLimited = options.textLimitedBy ? `(SELECT limited FROM ${options.textLimitedBy})` : "false";
   return [
     {
       name: "placed",
       sql: `INSERT INTO orders (id, user_id, customer_name, customer_email, street, city, state, zip_code, country,
                                 phone, total_price, status, payment_method, payment_status, payment_discount, idempotency_key,
-                                discount_code_id, discount_code, discount_amount, language, confirmation_token_hash)
+                                discount_code_id, discount_code, discount_amount, language, confirmation_token_hash,
+                                confirmation_text_limited)
             VALUES (:orderId, :userId, :customerName, :customerEmail, :street, :city, :state, :zipCode, :country,
                     :phone, :totalPrice, 'Pending', :paymentMethod, :paymentStatus, :paymentDiscount, :idempotencyKey,
-                    :discountCodeId, :discountCode, :discountAmount, :language, :confirmationTokenHash)
-            RETURNING created_at, updated_at`,
+                    :discountCodeId, :discountCode, :discountAmount, :language, :confirmationTokenHash, ${textLimited})
+            RETURNING created_at, updated_at, confirmation_text_limited`,
       bindings: {
         orderId: order.id,
         userId: order.userId,

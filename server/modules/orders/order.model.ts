@@ -91,6 +91,8 @@ export class Order extends BaseModel {
   confirmationBy!: Confirmer | null;
   confirmationChannel!: ConfirmationChannel | null;
   confirmationAt!: Date | null;
+  /** Placed without its confirmation text: its number had had 3 in the last 24 hours (docs/product.md, "Confirming an order"). */
+  confirmationTextLimited!: boolean;
   /** The language of the order's messages and confirmation page. */
   language!: MessageLanguage;
   /** Why the store cancelled it ("Not confirmed"); null otherwise. */
@@ -207,6 +209,7 @@ export class Order extends BaseModel {
         by: this.confirmationBy ?? null,
         channel: this.confirmationChannel ?? null,
         at: this.confirmationAt ? new Date(this.confirmationAt).toISOString() : null,
+        textLimited: this.confirmationTextLimited ?? false,
       },
       language: this.language ?? "ur",
       cancelReason: this.cancelReason ?? null,

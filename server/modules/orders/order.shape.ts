@@ -109,6 +109,10 @@ export const orderShape = object({
         "How: a WhatsApp button, an SMS reply, the confirmation link's page, or the admin's call; null while pending",
       ),
       at: described(nullable(dateTime()), "When the answer came; null while pending"),
+      textLimited: described(
+        boolean(),
+        "True when the order was placed without its confirmation message because its mobile number had already been sent 3 confirmation requests in the last 24 hours, by any account's orders (\"text limit\"): it waits for an admin's call or the admin's Send again, and the store never cancels it for want of an answer",
+      ),
     }),
     "The customer's answer to the store's confirmation message (cancelled: the customer cancelled from it). Every confirmation also sets confirmedAt",
   ),
