@@ -1,3 +1,4 @@
+import { paymentMethodNamed } from "../../server/providers/payment-methods/payment-methods.shared";
 import { Form } from "react-router";
 import type { DeskOrder } from "../../server/modules/order-life/order-desk";
 import type { BookingView } from "../../server/flows/courier-papers";
@@ -64,11 +65,16 @@ export function CourierBookingPanel({
       </section>
     );
   }
-  if (!order.confirmedAt) {
+  // Booked only once confirmed: by the customer's answer or a call, or by its verified payment.
+  if (!order.readyToShip) {
     return (
       <section className="courier-booking" aria-labelledby="courier-booking-title">
         <h2 id="courier-booking-title">Courier booking</h2>
-        <p className="muted">Confirm the order by phone before booking a courier.</p>
+        <p className="muted">
+          {paymentMethodNamed(order.paymentMethod).paidBeforeShipping
+            ? "Verify the order's payment before booking a courier."
+            : "Confirm the order by phone before booking a courier."}
+        </p>
       </section>
     );
   }

@@ -2,11 +2,8 @@ import { Form, useLocation } from "react-router";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { shortOrderId } from "../../server/modules/orders/order-values.shared";
 import type { DeskOrder } from "../../server/modules/order-life/order-desk";
-import {
-  NOT_CONFIRMED_REASON,
-  TEXT_LIMIT_LABEL,
-  isConfirmedByAnswer,
-} from "../../server/modules/confirmation/order-confirmation.shared";
+import { NOT_CONFIRMED_REASON, TEXT_LIMIT_LABEL } from "../../server/modules/confirmation/order-confirmation.shared";
+import { paymentMethodNamed } from "../../server/providers/payment-methods/payment-methods.shared";
 import { phoneRecordText } from "../../server/modules/confirmation/phone-record.shared";
 import type { ConfirmationChannel } from "../../server/modules/orders/order-values.shared";
 
@@ -22,8 +19,8 @@ export const CHANNEL_NAMES: Record<ConfirmationChannel | "file", string> = {
 /**
  * The order's confirmation (docs/product.md, "Confirming an order"): the customer's answer by
  * WhatsApp, SMS or the link, or the store's cancel when nobody answered; else "Confirmed by
- * phone": a Pending order not yet confirmed has the button; a confirmed one says who confirmed it
- * and when, and while it is Pending the confirmation can be undone. Plain forms answered by a redirect.
+ * phone": an order its life lets be confirmed has the button; a confirmed one says who confirmed it
+ * and when, and while its life allows (Pending, no parcel booked) the confirmation can be undone. Plain forms answered by a redirect.
  */
 export function OrderConfirmation({ order }: { order: DeskOrder }) {
   const location = useLocation();
@@ -61,7 +58,7 @@ export function OrderConfirmation({ order }: { order: DeskOrder }) {
       <div className="confirmation">
         <span className="confirmation__badge">Confirmed by phone</span>
         <span className="muted">{`by ${order.confirmedBy ?? "an admin"}, ${formatStoreDateTime(order.confirmedAt)}`}</span>
-        {order.status === "Pending" ? (
+        {order.actions.undoConfirmation ? (
           <Form method="post" action="/admin/orders" preventScrollReset>
             {hidden("unconfirm")}
             <button type="submit" className="button button--small button--ghost">
@@ -72,14 +69,15 @@ export function OrderConfirmation({ order }: { order: DeskOrder }) {
       </div>
     );
   }
-  if (!isConfirmedByAnswer({ paymentStatus: order.payment.status })) {
-    return order.payment.status === "verified" ? (
+  // An order paid in advance is confirmed by its payment, never by an answer (docs/product.md, "An order's life").
+  if (paymentMethodNamed(order.paymentMethod).paidBeforeShipping) {
+    return order.readyToShip ? (
       <span className="confirmation__badge">Confirmed by its verified payment</span>
     ) : (
       <span className="muted">Confirmed once its payment is verified</span>
     );
   }
-  if (order.status !== "Pending") return <span className="muted">Not confirmed by phone</span>;
+  if (!order.actions.confirm) return <span className="muted">Not confirmed by phone</span>;
   return (
     <div className="confirmation">
       <span className="confirmation__missing">Not confirmed yet</span>

@@ -1,11 +1,12 @@
 import { Link, data, redirect } from "react-router";
 import { DomainError, InvalidInputError, NotFoundError, statusOf } from "../../server/modules/shared/errors.shared";
-import { flashRefusal, formValues } from "../lib/forms";
+import { flashRefusal, formFailure, formValues } from "../lib/forms";
 import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
 import { OrderNumber } from "../orders/order-display";
+import { AdminOrderRefund } from "./order-refund";
 import { OrderDetailsBody } from "./order-details-body";
 import { OrderTexts } from "./order-texts";
 import { CourierBookingPanel, type BookingFailure } from "./courier-booking";
@@ -30,6 +31,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { services, session } = context.get(requestContext);
   const values = formValues(await request.formData());
   if (values.intent === "book") return bookWithCourier(context, params.orderId, values, admin);
+  if (values.intent === "record-refund") {
+    // How a cancelled order's money went back (the same call as POST /api/v1/orders/{id}/refund).
+    try {
+      await services.fulfilment.recordRefund(params.orderId, values, admin);
+    } catch (error) {
+      if (error instanceof NotFoundError) throw data(error.message, { status: 404 });
+      return formFailure(error, values, { fallback: "Failed to record the refund" });
+    }
+    session.setFlash({ tone: "success", message: "Refund recorded." });
+    throw redirect(`/admin/orders/${encodeURIComponent(params.orderId)}`, 303);
+  }
   if (values.intent === "cancel-booking") {
     try {
       await services.shipping.cancel(params.orderId);
@@ -126,6 +138,8 @@ export const meta: Route.MetaFunction = routeMeta({ title: "Order Details", noin
 export default function AdminOrderDetails({ loaderData, actionData }: Route.ComponentProps) {
   const { order, texts, replies, couriers, booking } = loaderData;
   const failure = actionData && "booking" in actionData ? actionData.booking : null;
+  const refundFailure =
+    actionData && "fieldErrors" in actionData && actionData.values.intent === "record-refund" ? actionData : null;
   return (
     <section className="card order-details">
       <p>
@@ -135,6 +149,7 @@ export default function AdminOrderDetails({ loaderData, actionData }: Route.Comp
         Order <OrderNumber id={order._id} />
       </h1>
       <OrderDetailsBody order={order} />
+      <AdminOrderRefund order={order} failure={refundFailure} />
       <CourierBookingPanel order={order} couriers={couriers} booking={booking} failure={failure} />
       <OrderTexts order={order} texts={texts} replies={replies} />
     </section>

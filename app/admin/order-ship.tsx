@@ -1,5 +1,5 @@
 import { Form, Link, data, redirect } from "react-router";
-import { isConfirmed } from "../../server/modules/confirmation/order-confirmation.shared";
+import { paymentMethodNamed } from "../../server/providers/payment-methods/payment-methods.shared";
 import { shortOrderId } from "../../server/modules/orders/order-values.shared";
 import { trackingNumberRuleOf } from "../../server/providers/couriers/courier-providers.shared";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
@@ -23,7 +23,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
   const order = await foundOr404(services.orderDesk.getDeskOrder(params.orderId));
   const returnTo = safeRedirectPath(new URL(request.url).searchParams.get("returnTo"), `/admin/orders/${order._id}`);
-  return { order, returnTo, courierNames: services.fulfilment.courierNames };
+  // An order its life does not let ship (an unverified transfer, a cancelled order) says why up
+  // front instead of after the form (docs/product.md, "An order's life").
+  const refusal =
+    order.status === "Shipped" || order.actions.ship
+      ? null
+      : await services.orders.refusal(order._id, { kind: "shipped" });
+  return { order, returnTo, refusal: refusal?.message ?? null, courierNames: services.fulfilment.courierNames };
 }
 
 type AskAgain = { askAgain: true; values: Record<string, string> };
@@ -39,9 +45,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     // it is). The order is read for the question before the change's own transaction, which is
     // enough for a question: a confirmation undone meanwhile ships unasked.
     const order = await services.orderDesk.getDeskOrder(params.orderId);
-    const unconfirmed =
-      order.status !== "Shipped" &&
-      !isConfirmed({ confirmedAt: order.confirmedAt, paymentStatus: order.payment.status });
+    const unconfirmed = order.status !== "Shipped" && !order.readyToShip;
     await services.fulfilment.updateStatus(params.orderId, shippingInput(values, { unconfirmed }));
   } catch (error) {
     if (isOnlyTheSecondAsk(error)) return data<AskAgain>({ askAgain: true, values }, { status: 409 });
@@ -54,7 +58,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = routeMeta({ title: "Ship Order", noindex: true });
 
 export default function ShipOrder({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, returnTo, courierNames } = loaderData;
+  const { order, returnTo, refusal, courierNames } = loaderData;
   const short = shortOrderId(order._id);
   if (actionData && "askAgain" in actionData) {
     const { courier = "", trackingNumber = "" } = actionData.values;
@@ -105,20 +109,19 @@ export default function ShipOrder({ loaderData, actionData }: Route.ComponentPro
           <OrderAddress order={order} />
         </dd>
         <dt>Collect</dt>
-        <dd>{formatRupees(order.totalPrice)}</dd>
+        <dd>{order.collectOnDelivery > 0 ? formatRupees(order.collectOnDelivery) : "Nothing: paid in advance"}</dd>
         <dt>Status</dt>
         <dd>
           <StatusBadge status={order.status} />
         </dd>
-        <dt>Phone confirmation</dt>
-        <dd>
-          {order.confirmedAt
-            ? `Confirmed by phone by ${order.confirmedBy ?? "an admin"}`
-            : order.payment.status === "verified"
-              ? "Confirmed by its payment, verified"
-              : "Not confirmed yet"}
-        </dd>
+        <dt>Confirmation</dt>
+        <dd>{confirmationWords(order)}</dd>
       </dl>
+      {refusal ? (
+        <p className="form-error" role="alert">
+          {`This order cannot be shipped: ${refusal}.`}
+        </p>
+      ) : null}
       <FormError message={failure?.formError} />
       <Form method="post" noValidate className="card">
         <input type="hidden" name="returnTo" value={failure?.values.returnTo ?? returnTo} />
@@ -160,3 +163,24 @@ export default function ShipOrder({ loaderData, actionData }: Route.ComponentPro
     </section>
   );
 }
+
+/** How the order came to be confirmed, in the admin's words: by whom and through which channel. */
+function confirmationWords(order: Route.ComponentProps["loaderData"]["order"]): string {
+  if (paymentMethodNamed(order.paymentMethod).paidBeforeShipping) {
+    return order.readyToShip ? "Confirmed by its payment, verified" : "Waiting for its payment to be verified";
+  }
+  const { confirmation } = order;
+  if (confirmation.status === "confirmed") {
+    if (confirmation.by === "admin") return `Confirmed by phone by ${order.confirmedBy ?? "an admin"}`;
+    return `Confirmed by the customer ${CHANNEL_WORDS[confirmation.channel ?? "link"]}`;
+  }
+  if (confirmation.status === "cancelled") return "Cancelled by the customer";
+  return "Not confirmed yet";
+}
+
+const CHANNEL_WORDS = {
+  whatsapp: "on WhatsApp",
+  sms: "by SMS",
+  link: "through the link in their message",
+  phone: "by phone",
+} as const;

@@ -150,11 +150,11 @@ function BookSelectedForm({ couriers, returnTo }: { couriers: { id: string; name
   );
 }
 
-/** A tick for each order that can be booked: confirmed, Pending, with no courier yet. */
+/** A tick for each order its life lets be booked: confirmed (or paid), Pending, with no parcel yet. */
 const bookColumn: ListColumn<DeskOrder> = {
   header: "Book",
   cell: (order) =>
-    order.status === "Pending" && order.confirmedAt && !order.courier ? (
+    order.actions.book ? (
       <input
         type="checkbox"
         name="orderId"

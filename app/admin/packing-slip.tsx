@@ -130,9 +130,13 @@ export function PackingSlip({
           {`Subtotal ${formatRupees(order.subtotal)}, discount (${order.discount.code}) −${formatRupees(order.discount.amount)}`}
         </p>
       ) : null}
-      {/* What the courier collects at the door, for a method paid on delivery. */}
-      {paymentMethodNamed(order.paymentMethod).paidBeforeShipping ? null : (
-        <p className="slip__cod">{`${paymentMethodNamed(order.paymentMethod).label}: collect ${formatRupees(order.totalPrice)}`}</p>
+      {/* What the courier collects at the door: nothing for an order whose payment the store holds. */}
+      {order.collectOnDelivery > 0 ? (
+        <p className="slip__cod">{`${paymentMethodNamed(order.paymentMethod).label}: collect ${formatRupees(order.collectOnDelivery)}`}</p>
+      ) : order.status === "Cancelled" ? null : order.amountDue === 0 ? (
+        <p className="slip__cod">PAID: collect nothing</p>
+      ) : (
+        <p className="slip__warning">Payment not verified yet: do not send it.</p>
       )}
       {order.status === "Cancelled" ? <p className="slip__warning">This order is cancelled: do not send it.</p> : null}
     </article>

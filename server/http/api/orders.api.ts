@@ -7,6 +7,7 @@ import { placeOrderSchema, shippingAddressSchema } from "../../flows/checkout.sc
 import { orderOutcomeSchema, orderStatusSchema } from "../../flows/fulfilment.schemas";
 import { paymentReferenceSchema, paymentVerdictSchema } from "../../modules/payments/order-payment";
 import { SCREENSHOT_FIELD } from "../../modules/orders/order-values.shared";
+import { refundRecordSchema } from "../../modules/orders/returns.schemas";
 
 /** /api/v1/orders (docs/api.md). */
 export const ordersApiRoutes: ApiRoute[] = [
@@ -172,6 +173,21 @@ export const ordersApiRoutes: ApiRoute[] = [
     handler: async ({ services, params, body }) => ({
       message: "Order marked returned to sender",
       data: await services.fulfilment.recordOutcome(params.id, body),
+    }),
+  }),
+  defineApiRoute({
+    method: "post",
+    path: "/orders/:id/refund",
+    tag: "Orders",
+    summary:
+      'Record how a cancelled order\'s refund was paid back: {method, reference}, the method one of "Cash", "Bank transfer", "JazzCash", "Easypaisa", the reference (at most 100 characters) required unless cash. The order\'s refund becomes paid. Only an order whose refund is due (cancelled after the store received its money: refund.status "due"); else 409',
+    access: "admin",
+    body: refundRecordSchema,
+    responseData: orderShape,
+    errorStatuses: [404, 409],
+    handler: async ({ services, params, body, user }) => ({
+      message: "Refund recorded",
+      data: await services.fulfilment.recordRefund(params.id, body, user!),
     }),
   }),
   defineApiRoute({

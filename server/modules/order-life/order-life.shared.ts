@@ -18,7 +18,7 @@ import {
  * mails, slips and the API read `offers` and the amounts below. Plain data and functions: the
  * pages' bundle reads it too.
  *
- * The invariants it keeps (checked after every step by tests/integration/order-life-model.test.ts):
+ * The invariants it keeps (checked after every event of random runs by server/modules/order-life/order-life.test.ts):
  * - a paid order (an advance payment in progress or verified) is never cancelled by the confirmation
  *   rules, and those rules act only on cash-on-delivery orders whose request really left the store
  *   by WhatsApp or SMS;
@@ -481,7 +481,7 @@ export function refusalOf(state: LifeState, event: LifeEvent, now: Date): LifeRe
 
 /**
  * The invariants, as predicates over one order's state; each holds after every event of the
- * table (the model test checks them on the database after every step).
+ * table (the model test, order-life.test.ts beside it, checks them after every event).
  */
 export const LIFE_INVARIANTS: { name: string; holds: (state: LifeState) => boolean }[] = [
   {
