@@ -124,12 +124,12 @@ const rawBody = (value: unknown): fc.Arbitrary<RawBody> =>
     ),
   );
 
-/** The API's error envelope: success false, a message in words, and field errors when any. */
+/** The API's error envelope: success false, a message in words, field errors when any, and a refusal's code when it has one. */
 function expectErrorEnvelope(context: string, body: unknown) {
   expect(body, context).toBeTypeOf("object");
   const envelope = body as { success: unknown; message: unknown; errors?: unknown };
   expect(
-    Object.keys(envelope).every((key) => ["success", "message", "errors"].includes(key)),
+    Object.keys(envelope).every((key) => ["success", "message", "errors", "code"].includes(key)),
     `${context}: keys ${Object.keys(envelope)}`,
   ).toBe(true);
   expect(envelope.success, context).toBe(false);

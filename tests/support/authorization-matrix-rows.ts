@@ -282,6 +282,8 @@ export const EXPRESS_MATRIX: Record<string, Row> = {
   "GET /api/v1/reports/payments": row(401, 403, 403, 200),
   "GET /api/v1/reports/stock": row(401, 403, 403, 200),
   "POST /api/v1/orders/:id/received-back": row(401, 403, 403, 409, { params: (f) => ({ id: f.customerOrderId }) }),
+  // Recording a refund: admins only; an empty body names no method (400).
+  "POST /api/v1/orders/:id/refund": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
   // Booking with a courier's API: an empty body names no courier (400); there is no booking to cancel (409).
   "POST /api/v1/orders/:id/shipment": row(401, 403, 403, 400, { params: (f) => ({ id: f.customerOrderId }) }),
   "DELETE /api/v1/orders/:id/shipment": row(401, 403, 403, 409, { params: (f) => ({ id: f.customerOrderId }) }),
