@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { MODULE_ORDER, STANDALONE_MODULES } from "../../lint/house-rules.js";
 import { SETTING_NAMES } from "../../server/config";
 import {
   checkedDocs,
@@ -11,6 +12,8 @@ import {
   headingAnchors,
   indexRepository,
   missingPaths,
+  modulesNotNamed,
+  orderChains,
   settingsProblems,
   settingsReadInSource,
   type RepositoryIndex,
@@ -53,6 +56,22 @@ describe("the documentation", () => {
     expect(read).toContain("SITE_NAME");
     const documented = documentedSettings(readDoc("docs/operations.md")!, "Settings");
     expect(settingsProblems(read, documented)).toEqual({ missing: [], stale: [] });
+  });
+
+  it("writes the modules' import order as the lint enforces it, and names every module in the README", () => {
+    for (const doc of ["README.md", "docs/recipes.md"]) {
+      const chains = orderChains(readDoc(doc)!);
+      expect(chains.length, `${doc} writes the modules' order`).toBeGreaterThan(0);
+      for (const chain of chains) expect(chain, `${doc}: the order of lint/house-rules.js`).toEqual([...MODULE_ORDER]);
+    }
+    const modules = fs
+      .readdirSync(path.join(ROOT, "server/modules"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(modules).toEqual(
+      expect.arrayContaining([...MODULE_ORDER.filter((name) => name !== "providers"), ...STANDALONE_MODULES]),
+    );
+    expect(modulesNotNamed(readDoc("README.md")!, modules)).toEqual([]);
   });
 
   it("keeps README.md to what a newcomer reads first: at most 200 lines", () => {
@@ -209,6 +228,14 @@ describe("the documentation's checker", () => {
     expect([...documented].sort()).toEqual(["MAIL_FROM", "OLD_SETTING", "PORT", "SMTP_URL"]);
     const read = new Set(["PORT", "SMTP_URL", "MAIL_FROM", "HOST"]);
     expect(settingsProblems(read, documented)).toEqual({ missing: ["HOST"], stale: ["OLD_SETTING"] });
+  });
+
+  it("reads an import order written as a chain, and finds a module the README leaves out", () => {
+    const doc =
+      "Modules import down (shared < mail <\nproviders < accounts; contact alone): `shared/`, `mail/`, `accounts/`.";
+    expect(orderChains(doc)).toEqual([["shared", "mail", "providers", "accounts"]]);
+    expect(orderChains("a < b, and x < y < z")).toEqual([]);
+    expect(modulesNotNamed(doc, ["shared", "mail", "accounts", "payments"])).toEqual(["payments"]);
   });
 
   it("finds the settings a source reads by name", () => {

@@ -304,3 +304,19 @@ export function settingsProblems(
     stale: [...documented].filter((name) => !read.has(name)).sort(),
   };
 }
+
+/**
+ * The import orders a Markdown text writes as a chain, `shared < mail < providers < …` (four
+ * names or more, across line breaks), each as its list of names.
+ */
+export function orderChains(markdown: string): string[][] {
+  const text = markdown.replace(/`/g, "").replace(/\s+/g, " ");
+  return [...text.matchAll(/[a-z][a-z-]*(?: < [a-z][a-z-]*){3,}/g)].map((match) => match[0].split(" < "));
+}
+
+/** The module folders (`server/modules/<name>/`) that a text does not name as `<name>/` in backticks. */
+export function modulesNotNamed(markdown: string, modules: readonly string[]): string[] {
+  return modules.filter(
+    (name) => !markdown.includes(`\`${name}/\``) && !markdown.includes(`\`server/modules/${name}/\``),
+  );
+}
