@@ -1,6 +1,6 @@
 import path from "node:path";
 import * as yup from "yup";
-import type { OrderMessageKind } from "./modules/orders/order-confirmation.shared";
+import type { OrderMessageKind } from "./modules/confirmation/order-confirmation.shared";
 import { ConfigError, httpUrl } from "./setting-rules";
 
 /**

@@ -33,19 +33,19 @@ import { ContactService } from "./modules/contact/contact.service";
 import { DiscountCodeGuard, DiscountsService } from "./modules/discounts/discounts.service";
 import type { MailContext } from "./modules/mail/mail-layout";
 import { OutboxService } from "./modules/mail/outbox.service";
-import { CourierLedgerService } from "./modules/orders/courier-ledger";
+import { CourierLedgerService } from "./modules/fulfilment/courier-ledger";
 import { LastDeliveryService } from "./modules/orders/last-delivery";
-import { OrderDeskService } from "./modules/orders/order-desk";
-import { OrderRulesService } from "./modules/orders/order-rules";
-import { OrdersService } from "./modules/orders/orders.service";
+import { OrderDeskService } from "./modules/order-life/order-desk";
+import { OrderRulesService } from "./modules/confirmation/order-rules";
 import { ReturnDeskService } from "./modules/orders/return-desk";
-import type { TextChannel } from "./modules/orders/order-confirmation.shared";
+import type { TextChannel } from "./modules/confirmation/order-confirmation.shared";
 import { ReportsService } from "./modules/reports/reports.service";
 import type { Clock } from "./modules/shared/clock";
 import { RateLimiter } from "./modules/shared/rate-limiter";
 import { courierProvidersChosen } from "./providers/couriers/courier-providers.shared";
 import { MessageChannels } from "./providers/message-channels/message-channels";
 import { paymentMethodsChosen } from "./providers/payment-methods/payment-methods.shared";
+import { OrdersService } from "./modules/order-life/orders-reading";
 
 /**
  * The domain, put together once and shared by the pages and the API: each module's service,

@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import type { DeskOrder } from "../../server/modules/orders/order-desk";
+import type { DeskOrder } from "../../server/modules/order-life/order-desk";
 import type { BookingView } from "../../server/flows/courier-papers";
 import { FormError } from "../lib/forms";
 

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import type { CourierLedgerRow, LedgerFigure } from "../../server/modules/orders/courier-ledger.shared";
+import type { CourierLedgerRow, LedgerFigure } from "../../server/modules/fulfilment/courier-ledger.shared";
 import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";

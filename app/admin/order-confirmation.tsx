@@ -1,13 +1,10 @@
 import { Form, useLocation } from "react-router";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { shortOrderId } from "../../server/modules/orders/order-values.shared";
-import type { DeskOrder } from "../../server/modules/orders/order-desk";
-import {
-  NOT_CONFIRMED_REASON,
-  isConfirmedByAnswer,
-  type ConfirmationChannel,
-} from "../../server/modules/orders/order-confirmation.shared";
-import { phoneRecordText } from "../../server/modules/orders/phone-record.shared";
+import type { DeskOrder } from "../../server/modules/order-life/order-desk";
+import { NOT_CONFIRMED_REASON, isConfirmedByAnswer } from "../../server/modules/confirmation/order-confirmation.shared";
+import { phoneRecordText } from "../../server/modules/confirmation/phone-record.shared";
+import type { ConfirmationChannel } from "../../server/modules/orders/order-values.shared";
 
 /** How an answer came, in the admin's words. */
 export const CHANNEL_NAMES: Record<ConfirmationChannel | "file", string> = {

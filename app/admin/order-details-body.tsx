@@ -1,6 +1,6 @@
 import { Link, useLocation } from "react-router";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
-import type { DeskOrder } from "../../server/modules/orders/order-desk";
+import type { DeskOrder } from "../../server/modules/order-life/order-desk";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { formatRupees } from "../lib/money";
 import { OrderAddress, OrderItems, ParcelTimeline, ReturnStatusBadge, StatusBadge } from "../orders/order-display";

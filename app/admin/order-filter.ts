@@ -1,7 +1,7 @@
 import {
   DESK_CONFIRMATION_FILTERS,
   type DeskConfirmationFilter,
-} from "../../server/modules/orders/order-confirmation.shared";
+} from "../../server/modules/confirmation/order-confirmation.shared";
 import {
   DESK_STATUS_FILTERS,
   ORDER_SEARCH_MAX,

@@ -1,5 +1,5 @@
 import { Form, Link, data, redirect } from "react-router";
-import { isConfirmed } from "../../server/modules/orders/order-confirmation.shared";
+import { isConfirmed } from "../../server/modules/confirmation/order-confirmation.shared";
 import { shortOrderId } from "../../server/modules/orders/order-values.shared";
 import { trackingNumberRuleOf } from "../../server/providers/couriers/courier-providers.shared";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";

@@ -1,5 +1,4 @@
 import { data } from "react-router";
-import type { PublicOrder } from "../../server/modules/orders/orders.service";
 import { InvalidInputError } from "../../server/modules/shared/errors.shared";
 import { requestContext } from "../context";
 import { requireAdmin } from "../lib/guards";
@@ -8,6 +7,7 @@ import { orderFilterFromUrl, withOrderFilter } from "./order-filter";
 import { PackingSlip, SlipToolbar, paperFromUrl, printableHandle } from "./packing-slip";
 import { trackingBarcodeSvg } from "./tracking-barcode.server";
 import type { Route } from "./+types/order-slips";
+import type { PublicOrder } from "../../server/modules/orders/order.shape";
 
 /**
  * The packing slips of the orders the admin list shows for a filter (docs/product.md, "Packing

@@ -1,11 +1,11 @@
 import { Form } from "react-router";
-import type { DeskOrder } from "../../server/modules/orders/order-desk";
+import type { DeskOrder } from "../../server/modules/order-life/order-desk";
 import {
   isConfirmedByAnswer,
   type OrderMessageKind,
   type OrderReplyRecord,
   type OrderTextRecord,
-} from "../../server/modules/orders/order-confirmation.shared";
+} from "../../server/modules/confirmation/order-confirmation.shared";
 import { formatOrderDateTime } from "../orders/order-display";
 import { CHANNEL_NAMES } from "./order-confirmation";
 

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, data, redirect } from "react-router";
 import { ORDER_STATUSES, UNCONFIRMED_FILTER, shortOrderId } from "../../server/modules/orders/order-values.shared";
-import { DESK_CONFIRMATION_FILTERS } from "../../server/modules/orders/order-confirmation.shared";
-import type { DeskOrder, DeskOrderList } from "../../server/modules/orders/order-desk";
+import { DESK_CONFIRMATION_FILTERS } from "../../server/modules/confirmation/order-confirmation.shared";
+import type { DeskOrder, DeskOrderList } from "../../server/modules/order-life/order-desk";
 import { InvalidInputError } from "../../server/modules/shared/errors.shared";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { requestContext, type RequestContext } from "../context";

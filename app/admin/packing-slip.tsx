@@ -1,10 +1,10 @@
 import { shortOrderId } from "../../server/modules/orders/order-values.shared";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { paymentMethodNamed } from "../../server/providers/payment-methods/payment-methods.shared";
-import type { PublicOrder } from "../../server/modules/orders/orders.service";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import type { StoreDetails } from "../../server/store-details";
 import { formatRupees } from "../lib/money";
+import type { PublicOrder } from "../../server/modules/orders/order.shape";
 
 /**
  * Packing slips (docs/product.md, "Packing slips"): printable pages without the site's header

@@ -1,6 +1,6 @@
 import { Form, redirect } from "react-router";
-import { DEFAULT_ORDER_RULES, type OrderRules } from "../../server/modules/orders/order-rules.shared";
-import { formatIban, type BankTransferSettings } from "../../server/modules/orders/bank-transfer.shared";
+import { DEFAULT_ORDER_RULES, type OrderRules } from "../../server/modules/confirmation/order-rules.shared";
+import { formatIban, type BankTransferSettings } from "../../server/modules/payments/bank-transfer.shared";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { requestContext } from "../context";

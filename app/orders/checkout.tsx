@@ -2,8 +2,8 @@ import { Form, Link, data, redirect, useNavigation } from "react-router";
 import { DISCOUNT_CODE_MAX } from "../../server/modules/discounts/discount-values.shared";
 import type { CheckoutQuote } from "../../server/flows/checkout";
 import { CodedConflictError, DomainError } from "../../server/modules/shared/errors.shared";
-import { COD_REFUSAL_CODES } from "../../server/modules/orders/order-rules.shared";
-import { advanceDiscount } from "../../server/modules/orders/bank-transfer.shared";
+import { COD_REFUSAL_CODES } from "../../server/modules/confirmation/order-rules.shared";
+import { advanceDiscount } from "../../server/modules/payments/bank-transfer.shared";
 import { countryOrDefault } from "../../server/modules/shared/address.shared";
 import { lineTotal } from "../../server/modules/cart/cart-lines.shared";
 import {
@@ -11,7 +11,7 @@ import {
   formatPakistaniMobile,
   normalisePakistaniMobile,
 } from "../../server/modules/shared/phone.shared";
-import { LANGUAGE_CHOICE } from "../../server/modules/orders/confirmation-texts.shared";
+import { LANGUAGE_CHOICE } from "../../server/modules/confirmation/confirmation-texts.shared";
 import { SummaryTotals } from "../cart/summary-totals";
 import { ProductImage } from "../components/product-image";
 import { requestContext } from "../context";

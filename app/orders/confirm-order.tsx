@@ -1,11 +1,11 @@
 import { Form, data, useNavigation } from "react-router";
-import { CONFIRMATION_PAGE } from "../../server/modules/orders/confirmation-texts.shared";
-import type { MessageLanguage } from "../../server/modules/orders/order-confirmation.shared";
+import { CONFIRMATION_PAGE } from "../../server/modules/confirmation/confirmation-texts.shared";
 import { shortOrderId } from "../../server/modules/orders/order-values.shared";
 import { ConflictError, NotFoundError } from "../../server/modules/shared/errors.shared";
 import { requestContext } from "../context";
 import { formatRupees } from "../lib/money";
 import type { Route } from "./+types/confirm-order";
+import type { MessageLanguage } from "../../server/modules/orders/order-values.shared";
 
 /**
  * The link in every confirmation message, /c/{token} (docs/product.md, "Confirming an order"):

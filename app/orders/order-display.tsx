@@ -1,6 +1,5 @@
 import { Link } from "react-router";
 import { shortOrderId, type OrderStatus } from "../../server/modules/orders/order-values.shared";
-import type { PublicOrder } from "../../server/modules/orders/orders.service";
 import type { PublicReturn } from "../../server/modules/orders/return.shape";
 import type { ReturnStatus } from "../../server/modules/orders/return-values.shared";
 import { formatStoreDate, formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
@@ -8,6 +7,7 @@ import { ProductImage } from "../components/product-image";
 import { formatRupees } from "../lib/money";
 import { PARCEL_STAGE_LABELS } from "../../server/providers/couriers/courier-provider.shared";
 import { TrackingNumber } from "./tracking-number";
+import type { PublicOrder } from "../../server/modules/orders/order.shape";
 
 /** Pending yellow, Shipped blue, Delivered green, Cancelled red (docs/product.md, "Orders"). */
 export function StatusBadge({ status }: { status: OrderStatus }) {

@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { PHOTO_MAX_BYTES, photoFormatsText } from "../../server/modules/catalog/photo-values.shared";
-import { formatIban } from "../../server/modules/orders/bank-transfer.shared";
+import { formatIban } from "../../server/modules/payments/bank-transfer.shared";
 import {
   PAYMENT_REFERENCE_MAX,
   PAYMENT_STATUS_LABELS,

@@ -3,10 +3,10 @@ import type { Database } from "../db/database";
 import { isUuid } from "../db/ids";
 import { prepareScreenshot, type PhotoUpload, type PreparedScreenshot } from "../modules/catalog/photo-processing";
 import type { MailContext } from "../modules/mail/mail-layout";
-import { bankAccountOf } from "../modules/orders/bank-transfer.shared";
-import { queueOrderTexts, recordCancelReason } from "../modules/orders/order-confirmation";
-import type { PaymentTextKind, TextChannel } from "../modules/orders/order-confirmation.shared";
-import { setOrderStatus } from "../modules/orders/order-life";
+import { bankAccountOf } from "../modules/payments/bank-transfer.shared";
+import { queueOrderTexts, recordCancelReason } from "../modules/confirmation/order-confirmation";
+import type { PaymentTextKind, TextChannel } from "../modules/confirmation/order-confirmation.shared";
+import { setOrderStatus } from "../modules/orders/order-state";
 import { orderStatusMail } from "../modules/orders/order-mails";
 import {
   type PaymentOrder,
@@ -16,23 +16,23 @@ import {
   recordPaymentReference,
   recordPaymentVerdict,
   unpaidTransferIds,
-} from "../modules/orders/order-payment";
-import { bankTransferSettings } from "../modules/orders/order-rules";
+} from "../modules/payments/order-payment";
+import { bankTransferSettings } from "../modules/confirmation/order-rules";
 import { NOT_PAID_REASON, SCREENSHOT_FIELD } from "../modules/orders/order-values.shared";
 import type { PublicOrder } from "../modules/orders/order.shape";
-import { readOrder } from "../modules/orders/orders.service";
 import {
   type ScreenshotSize,
   type ScreenshotViewer,
   readPaymentScreenshot,
   storePaymentScreenshot,
-} from "../modules/orders/payment-screenshots";
-import { paymentRejectedMail, paymentSubmittedMail, paymentVerifiedMail } from "../modules/orders/payment-mails";
+} from "../modules/payments/payment-screenshots";
+import { paymentRejectedMail, paymentSubmittedMail, paymentVerifiedMail } from "../modules/payments/payment-mails";
 import { systemClock, type Clock } from "../modules/shared/clock";
 import { InvalidInputError, NotFoundError, TooLargeError } from "../modules/shared/errors.shared";
 import { validateInput } from "../modules/shared/validation";
 import { messageOf, type MessageChannels } from "../providers/message-channels/message-channels";
 import { giveStockBack } from "./cancellation";
+import { readOrder } from "../modules/order-life/orders-reading";
 
 /** Orders cancelled by one sweep at most; the next minute's takes the rest. */
 const UNPAID_BATCH = 200;

@@ -5,14 +5,14 @@ import { claimUnits, returnUnits } from "../modules/catalog/stock";
 import { reclaimDiscount } from "../modules/discounts/discounts.service";
 import type { MailContext } from "../modules/mail/mail-layout";
 import { cancelledByCustomerMail, orderStatusMail } from "../modules/orders/order-mails";
-import { lockOrder, orderLines, orderUnits, setOrderStatus, type LockedOrder } from "../modules/orders/order-life";
+import { lockOrder, orderLines, orderUnits, setOrderStatus, type LockedOrder } from "../modules/orders/order-state";
 import { CANCEL_NOT_PENDING, CANCEL_TOO_LATE, isCancellableByCustomer } from "../modules/orders/order-values.shared";
 import type { PublicOrder } from "../modules/orders/order.shape";
-import { readOrder } from "../modules/orders/orders.service";
 import { systemClock, type Clock } from "../modules/shared/clock";
 import { ConflictError, NotFoundError } from "../modules/shared/errors.shared";
 import { messageOf, type MessageChannels } from "../providers/message-channels/message-channels";
 import { alertRestocked } from "./stock-alerts";
+import { readOrder } from "../modules/order-life/orders-reading";
 
 /**
  * Cancelling an order (docs/product.md, "Cancelling an order"), by its customer here, or by an

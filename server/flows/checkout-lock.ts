@@ -2,10 +2,10 @@ import type { Knex } from "knex";
 import { customerLockPart } from "../modules/accounts/checkout-customer";
 import { CART_READ_AS_LOCKED, cartLockParts, type CheckoutLine } from "../modules/cart/cart-checkout";
 import { earlierOrderExpression } from "../modules/orders/order-checkout";
-import type { MessageLanguage } from "../modules/orders/order-confirmation.shared";
-import { ORDER_RULES_EXPRESSION, orderRulesFrom } from "../modules/orders/order-rules";
+import { ORDER_RULES_EXPRESSION, orderRulesFrom } from "../modules/confirmation/order-rules";
 import { PHONE_INPUT_MAX } from "../modules/shared/phone.shared";
 import { composeStatement, type StatementPart } from "../modules/shared/statement";
+import type { MessageLanguage } from "../modules/orders/order-values.shared";
 
 /**
  * Checkout's reads in one round trip, under their locks: the customer (key-share), then the

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
-import { bankAccountOf } from "../modules/orders/bank-transfer.shared";
-import { bankTransferSettings } from "../modules/orders/order-rules";
+import { bankAccountOf } from "../modules/payments/bank-transfer.shared";
+import { bankTransferSettings } from "../modules/confirmation/order-rules";
 import type { PaymentMethod } from "../providers/payment-methods/payment-methods.shared";
 
 /** What checkout offers: the methods, and for a bank transfer the store's account and its discount. */

@@ -1,6 +1,5 @@
 import * as yup from "yup";
 import { discountCodeField } from "../modules/discounts/discounts.schemas";
-import { MESSAGE_LANGUAGES } from "../modules/orders/order-confirmation.shared";
 import { PAYMENT_METHOD_NAMES } from "../providers/payment-methods/payment-methods.shared";
 import { blankToUndefined } from "../modules/shared/list-query";
 import {
@@ -9,6 +8,7 @@ import {
   isStoredPakistaniMobile,
   normalisePakistaniMobile,
 } from "../modules/shared/phone.shared";
+import { MESSAGE_LANGUAGES } from "../modules/orders/order-values.shared";
 
 // Trimmed only when it is text: yup's .trim() calls value.trim() on whatever arrives, so a JSON
 // object or array in an address field crashed validation (500). Now it is a 400 naming the field.

@@ -8,18 +8,17 @@ import { stockTakenPart } from "../modules/catalog/stock";
 import { applyDiscount, type DiscountCodeGuard } from "../modules/discounts/discounts.service";
 import type { MailContext } from "../modules/mail/mail-layout";
 import { orderPlacedParts, type NewOrder } from "../modules/orders/order-checkout";
-import { confirmationToken, confirmationTokenHash, orderTextsInsertPart } from "../modules/orders/order-confirmation";
 import {
-  defaultMessageLanguage,
-  type MessageLanguage,
-  type TextChannel,
-} from "../modules/orders/order-confirmation.shared";
+  confirmationToken,
+  confirmationTokenHash,
+  orderTextsInsertPart,
+} from "../modules/confirmation/order-confirmation";
+import type { TextChannel } from "../modules/confirmation/order-confirmation.shared";
 import { newOrderMail, orderPlacedMail, type MailOrder } from "../modules/orders/order-mails";
-import { advanceDiscountPaisa } from "../modules/orders/bank-transfer.shared";
-import { codFactsFrom, codFactsPart, recordCodRefusal, type CodFactsRow } from "../modules/orders/order-rules";
-import { codRefusal, type CodRefusal } from "../modules/orders/order-rules.shared";
+import { advanceDiscountPaisa } from "../modules/payments/bank-transfer.shared";
+import { codFactsFrom, codFactsPart, recordCodRefusal, type CodFactsRow } from "../modules/confirmation/order-rules";
+import { codRefusal, type CodRefusal } from "../modules/confirmation/order-rules.shared";
 import type { PublicOrder } from "../modules/orders/order.shape";
-import { readOrder } from "../modules/orders/orders.service";
 import { systemClock, type Clock } from "../modules/shared/clock";
 import {
   CallerAccountGoneError,
@@ -42,6 +41,8 @@ import {
 import { checkoutQuoteSchema, placeOrderSchema } from "./checkout.schemas";
 import { PHONE_LOCK_SQL, lockCheckout } from "./checkout-lock";
 import { paymentChoice, type PaymentChoice } from "./checkout-payment";
+import { defaultMessageLanguage, type MessageLanguage } from "../modules/orders/order-values.shared";
+import { readOrder } from "../modules/order-life/orders-reading";
 
 export type { PaymentChoice };
 

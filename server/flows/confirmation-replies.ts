@@ -9,7 +9,7 @@ import {
   recordTextStatus,
   type AnsweringOrder,
   type ReplyReceived,
-} from "../modules/orders/order-confirmation";
+} from "../modules/confirmation/order-confirmation";
 import { systemClock, type Clock } from "../modules/shared/clock";
 import { ConflictError, InvalidInputError, NotFoundError } from "../modules/shared/errors.shared";
 import { isStoredPakistaniMobile } from "../modules/shared/phone.shared";

@@ -1,6 +1,6 @@
 import type { Database } from "../db/database";
 import { isUuid } from "../db/ids";
-import { lastShipment, type ApiCourier, type ShipmentState } from "../modules/orders/shipments";
+import { lastShipment, type ApiCourier, type ShipmentState } from "../modules/fulfilment/shipments";
 import { systemClock, type Clock } from "../modules/shared/clock";
 import { ConflictError, NotFoundError } from "../modules/shared/errors.shared";
 import type { AirwayBill } from "../providers/couriers/courier-provider.shared";

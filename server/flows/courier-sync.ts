@@ -1,10 +1,10 @@
 import type { Knex } from "knex";
 import type { Database } from "../db/database";
 import type { MailContext } from "../modules/mail/mail-layout";
-import { lockOrder, type LockedOrder } from "../modules/orders/order-life";
+import { lockOrder, type LockedOrder } from "../modules/orders/order-state";
 import { deliveryAttemptMail } from "../modules/orders/order-mails";
-import { queueOrderTexts } from "../modules/orders/order-confirmation";
-import type { TextChannel } from "../modules/orders/order-confirmation.shared";
+import { queueOrderTexts } from "../modules/confirmation/order-confirmation";
+import type { TextChannel } from "../modules/confirmation/order-confirmation.shared";
 import type { ReturnToSenderReason } from "../modules/orders/order-values.shared";
 import {
   backoffOf,
@@ -16,8 +16,8 @@ import {
   recordStage,
   storeEvents,
   type StoredEvent,
-} from "../modules/orders/shipment-events";
-import type { ApiCourier, ShipmentRow } from "../modules/orders/shipments";
+} from "../modules/fulfilment/shipment-events";
+import type { ApiCourier, ShipmentRow } from "../modules/fulfilment/shipments";
 import { systemClock, type Clock } from "../modules/shared/clock";
 import { ConflictError } from "../modules/shared/errors.shared";
 import type { ParcelTrack } from "../providers/couriers/courier-provider.shared";

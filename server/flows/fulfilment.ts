@@ -4,19 +4,16 @@ import { isUuid } from "../db/ids";
 import type { MailContext } from "../modules/mail/mail-layout";
 import { orderStatusMail, returnedToSenderMail } from "../modules/orders/order-mails";
 import {
-  confirmOrder,
   lockOrder,
   markReceivedBack,
   type LockedOrder,
   markReturnedToSender,
   refuseWithReturns,
   setOrderStatus,
-  undoConfirmation,
-} from "../modules/orders/order-life";
-import { refuseUnpaidShipping } from "../modules/orders/order-payment";
+} from "../modules/orders/order-state";
+import { refuseUnpaidShipping } from "../modules/payments/order-payment";
 import type { PublicOrder } from "../modules/orders/order.shape";
 import type { OrderStatus, ReturnToSenderReason } from "../modules/orders/order-values.shared";
-import { readOrder } from "../modules/orders/orders.service";
 import { systemClock, type Clock } from "../modules/shared/clock";
 import { InvalidInputError, NotFoundError } from "../modules/shared/errors.shared";
 import { validateInput } from "../modules/shared/validation";
@@ -24,6 +21,8 @@ import type { Courier, CourierProvider } from "../providers/couriers/courier-pro
 import { messageOf, type MessageChannels } from "../providers/message-channels/message-channels";
 import { giveStockBack, restoreCancelled } from "./cancellation";
 import { orderOutcomeSchema, orderStatusSchema } from "./fulfilment.schemas";
+import { confirmOrder, undoConfirmation } from "../modules/confirmation/order-confirmation";
+import { readOrder } from "../modules/order-life/orders-reading";
 
 /**
  * The store's side of an order after checkout (docs/product.md, "Orders", "Shipping an order",

@@ -10,26 +10,28 @@ import {
   recordCancelledByCustomer,
   recordConfirmed,
   type AnsweringOrder,
-} from "../modules/orders/order-confirmation";
+} from "../modules/confirmation/order-confirmation";
 import {
   CONFIRMATION_TEXTS_MAX,
   NOT_CONFIRMED_REASON,
   SENT_TOO_OFTEN,
   isAnswerable,
   isConfirmedByAnswer,
-  type ConfirmationChannel,
-  type ConfirmationStatus,
-  type MessageLanguage,
   type TextChannel,
-} from "../modules/orders/order-confirmation.shared";
-import { setOrderStatus } from "../modules/orders/order-life";
+} from "../modules/confirmation/order-confirmation.shared";
+import { setOrderStatus } from "../modules/orders/order-state";
 import { cancelledByCustomerMail, orderStatusMail } from "../modules/orders/order-mails";
-import { readOrderRows } from "../modules/orders/orders.service";
 import { systemClock, type Clock } from "../modules/shared/clock";
 import { ConflictError, NotFoundError } from "../modules/shared/errors.shared";
 import { isUuid } from "../db/ids";
 import { messageOf, type MessageChannels } from "../providers/message-channels/message-channels";
 import { giveStockBack } from "./cancellation";
+import {
+  type ConfirmationChannel,
+  type ConfirmationStatus,
+  type MessageLanguage,
+} from "../modules/orders/order-values.shared";
+import { readOrderRows } from "../modules/order-life/orders-reading";
 
 /** The customer's two answers to the confirmation. */
 export type ConfirmationAnswer = "confirm" | "cancel";

@@ -1,8 +1,8 @@
 import type { Knex } from "knex";
 import type { Database } from "../db/database";
-import { bankAccountOf } from "../modules/orders/bank-transfer.shared";
-import { orderText, templateParameters, type TextOrder } from "../modules/orders/confirmation-texts.shared";
-import { confirmationToken, queueOrderTexts } from "../modules/orders/order-confirmation";
+import { bankAccountOf } from "../modules/payments/bank-transfer.shared";
+import { orderText, templateParameters, type TextOrder } from "../modules/confirmation/confirmation-texts.shared";
+import { confirmationToken, queueOrderTexts } from "../modules/confirmation/order-confirmation";
 import {
   isPaymentTextKind,
   isTextStillDue,
@@ -10,11 +10,11 @@ import {
   type OrderMessageKind,
   type PaymentTextKind,
   type TextChannel,
-} from "../modules/orders/order-confirmation.shared";
-import { bankTransferSettings } from "../modules/orders/order-rules";
+} from "../modules/confirmation/order-confirmation.shared";
+import { bankTransferSettings } from "../modules/confirmation/order-rules";
 import { Order } from "../modules/orders/order.model";
-import { attemptTemplateParameters, attemptText } from "../modules/orders/parcel-texts.shared";
-import { paymentTemplateParameters, paymentText } from "../modules/orders/payment-texts.shared";
+import { attemptTemplateParameters, attemptText } from "../modules/fulfilment/parcel-texts.shared";
+import { paymentTemplateParameters, paymentText } from "../modules/confirmation/payment-texts.shared";
 import { systemClock, type Clock } from "../modules/shared/clock";
 import type { OutgoingText, SendOutcome, TextChannelClient } from "../providers/message-channels/text-channel";
 

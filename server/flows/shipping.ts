@@ -1,12 +1,11 @@
 import * as yup from "yup";
 import type { Database } from "../db/database";
 import { isUuid } from "../db/ids";
-import { lockOrder } from "../modules/orders/order-life";
-import { isConfirmed } from "../modules/orders/order-confirmation.shared";
+import { lockOrder } from "../modules/orders/order-state";
+import { isConfirmed } from "../modules/confirmation/order-confirmation.shared";
 import { shortOrderId } from "../modules/orders/order-values.shared";
 import { Order } from "../modules/orders/order.model";
 import type { PublicOrder } from "../modules/orders/order.shape";
-import { readOrder } from "../modules/orders/orders.service";
 import {
   cityKey,
   insertAttempt,
@@ -16,13 +15,14 @@ import {
   updateShipment,
   type ApiCourier,
   type ShipmentRow,
-} from "../modules/orders/shipments";
+} from "../modules/fulfilment/shipments";
 import { systemClock, type Clock } from "../modules/shared/clock";
 import { ConflictError, InvalidInputError, NotFoundError, OutsideServiceError } from "../modules/shared/errors.shared";
 import { validateInput } from "../modules/shared/validation";
 import type { CourierBooking, CourierCity } from "../providers/couriers/courier-provider.shared";
 import { COURIER_TIMEOUT_MS, CourierRefused, CourierUnreachable } from "../providers/couriers/courier-http";
 import { paymentMethodNamed } from "../providers/payment-methods/payment-methods.shared";
+import { readOrder } from "../modules/order-life/orders-reading";
 
 /** A courier booked through its API, as the settings turn it on (server/courier-settings.ts). */
 export type ApiCourierClient = { id: "postex" | "leopards"; name: ApiCourier; booking: CourierBooking };

@@ -1,6 +1,6 @@
 import type { FieldError } from "../modules/shared/errors.shared";
 import type { paginationShape } from "../modules/shared/list-query";
-import { COD_REFUSAL_CODES } from "../modules/orders/order-rules.shared";
+import { COD_REFUSAL_CODES } from "../modules/confirmation/order-rules.shared";
 import { arrayOf, constant, object, oneOf, optional, text, type Shape, type ShapeOf } from "../modules/shared/shapes";
 
 /**

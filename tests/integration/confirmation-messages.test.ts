@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashPassword } from "../../server/modules/accounts/passwords";
-import { confirmationToken } from "../../server/modules/orders/order-confirmation";
+import { confirmationToken } from "../../server/modules/confirmation/order-confirmation";
 import { TestClient } from "../support/http-client";
 import { apiToken, insertProducts } from "../support/fixtures";
 import { FakeTwilio, FakeWhatsAppCloud, messagingSettings } from "../support/messaging-fakes";

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loggableUrl } from "../../server/http/token-links";
 import { hashPassword } from "../../server/modules/accounts/passwords";
-import { confirmationToken } from "../../server/modules/orders/order-confirmation";
+import { confirmationToken } from "../../server/modules/confirmation/order-confirmation";
 import { TestClient } from "../support/http-client";
 import { apiToken, insertProducts } from "../support/fixtures";
 import {

@@ -1,5 +1,5 @@
 /**
- * What each courier owes and holds (/admin/couriers and its CSV; server/modules/orders/courier-ledger.ts),
+ * What each courier owes and holds (/admin/couriers and its CSV; server/modules/fulfilment/courier-ledger.ts),
  * against local fakes of PostEx and Leopards: parcels booked, followed and paid through the
  * sync, the figures hand-computed from the fixture below, the month counted in Pakistan, and the
  * page for admins only, in a store with a courier on.

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashPassword } from "../../server/modules/accounts/passwords";
-import { confirmationToken } from "../../server/modules/orders/order-confirmation";
+import { confirmationToken } from "../../server/modules/confirmation/order-confirmation";
 import { TestClient } from "../support/http-client";
 import { apiToken, insertProducts, insertUser } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/test-server";

@@ -5,7 +5,7 @@ import { arrayOf } from "../../modules/shared/shapes";
 import { orderListQuerySchema } from "../../modules/orders/orders.schemas";
 import { placeOrderSchema, shippingAddressSchema } from "../../flows/checkout.schemas";
 import { orderOutcomeSchema, orderStatusSchema } from "../../flows/fulfilment.schemas";
-import { paymentReferenceSchema, paymentVerdictSchema } from "../../modules/orders/order-payment";
+import { paymentReferenceSchema, paymentVerdictSchema } from "../../modules/payments/order-payment";
 import { SCREENSHOT_FIELD } from "../../modules/orders/order-values.shared";
 
 /** /api/v1/orders (docs/api.md). */

@@ -1,6 +1,6 @@
 import { defineApiRoute, type ApiRoute } from "../api-route";
-import { orderRulesSchema } from "../../modules/orders/order-rules";
-import { orderSettingsShape } from "../../modules/orders/order-rules.shape";
+import { orderRulesSchema } from "../../modules/confirmation/order-rules";
+import { orderSettingsShape } from "../../modules/confirmation/order-rules.shape";
 
 /** /api/v1/settings (docs/api.md, "Settings"): the merchant's cash-on-delivery rules. */
 export const settingsApiRoutes: ApiRoute[] = [

@@ -1,7 +1,7 @@
 import type { PaymentMethodName } from "../../providers/payment-methods/payment-methods.shared";
 import type { StatementPart } from "../shared/statement";
 import type { ProductImage } from "../shared/product-images.shared";
-import type { MessageLanguage } from "./order-confirmation.shared";
+import type { MessageLanguage } from "./order-values.shared";
 
 /**
  * The orders module's parts of checkout's two statements (server/flows/checkout.ts): the order

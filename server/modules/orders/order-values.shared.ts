@@ -82,3 +82,26 @@ export const NOT_PAID_REASON = "Not paid";
 /** Shipping a bank-transfer order before its payment is verified: the 409's words (RULINGS, fifth wave). */
 export const SHIP_UNPAID_REFUSED =
   "This order is paid by bank transfer and its payment is not verified yet: verify the payment before shipping it";
+
+/**
+ * An order's confirmation by its customer (docs/product.md, "Confirming an order"): the values of
+ * its columns on the order (the confirmation module keeps the texts and replies).
+ */
+export const CONFIRMATION_STATUSES = ["pending", "confirmed", "cancelled"] as const;
+export type ConfirmationStatus = (typeof CONFIRMATION_STATUSES)[number];
+
+export const CONFIRMERS = ["customer", "admin"] as const;
+export type Confirmer = (typeof CONFIRMERS)[number];
+
+/** How the answer came: a WhatsApp button, an SMS reply, the link's page, or the admin's call. */
+export const CONFIRMATION_CHANNELS = ["whatsapp", "sms", "link", "phone"] as const;
+export type ConfirmationChannel = (typeof CONFIRMATION_CHANNELS)[number];
+
+/** The languages of an order's messages and of its confirmation page. */
+export const MESSAGE_LANGUAGES = ["ur", "en"] as const;
+export type MessageLanguage = (typeof MESSAGE_LANGUAGES)[number];
+
+/** Without a choice, Urdu for a Pakistani mobile number (every number the store keeps is one), English without a number. */
+export function defaultMessageLanguage(phone: string | null | undefined): MessageLanguage {
+  return phone ? "ur" : "en";
+}

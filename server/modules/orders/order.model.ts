@@ -1,5 +1,4 @@
 import { Model } from "objection";
-import type { OrderShipment } from "./shipment-events";
 import { BaseModel } from "../../db/base.model";
 import { fromPaisa, toPaisa } from "../shared/money.shared";
 import { OrderReturn } from "./order-return.model";
@@ -7,8 +6,13 @@ import type { ProductImage } from "../shared/product-images.shared";
 import type { Courier } from "../../providers/couriers/courier-providers.shared";
 import type { PaymentMethodName } from "../../providers/payment-methods/payment-methods.shared";
 import type { OrderStatus, OutcomeKind, PaymentStatus, ReturnToSenderReason } from "./order-values.shared";
-import type { ConfirmationChannel, ConfirmationStatus, Confirmer, MessageLanguage } from "./order-confirmation.shared";
-import type { PublicOrder } from "./order.shape";
+import type { OrderShipment, PublicOrder } from "./order.shape";
+import {
+  type ConfirmationChannel,
+  type ConfirmationStatus,
+  type Confirmer,
+  type MessageLanguage,
+} from "./order-values.shared";
 
 /** A line of an order: a copy of what was sold (name, image, unit price), kept after product changes. */
 export class OrderItem extends BaseModel {
@@ -99,7 +103,7 @@ export class Order extends BaseModel {
   updatedAt!: Date;
   items?: OrderItem[];
   returns?: OrderReturn[];
-  /** The booked parcel and its events, when read with them (orders.service.ts readOrderRows); not a column. */
+  /** The booked parcel and its events, when read with them (order-life/orders-reading.ts); not a column. */
   shipment?: OrderShipment | null;
   /** Whether a screenshot of the transfer was sent, when read by readOrderRows (payment_screenshots); not a column. */
   hasPaymentScreenshot?: boolean;

@@ -19,13 +19,8 @@ import { COURIER_NAMES } from "../../providers/couriers/courier-providers.shared
 import { PARCEL_STAGES } from "../../providers/couriers/courier-provider.shared";
 import { PAYMENT_METHOD_NAMES } from "../../providers/payment-methods/payment-methods.shared";
 import { ORDER_STATUSES, OUTCOME_KINDS, PAYMENT_STATUSES, RETURN_TO_SENDER_REASONS } from "./order-values.shared";
-import {
-  CONFIRMATION_CHANNELS,
-  CONFIRMATION_STATUSES,
-  CONFIRMERS,
-  MESSAGE_LANGUAGES,
-} from "./order-confirmation.shared";
 import { returnShape } from "./return.shape";
+import { CONFIRMATION_CHANNELS, CONFIRMATION_STATUSES, CONFIRMERS, MESSAGE_LANGUAGES } from "./order-values.shared";
 
 /** The discount an order took: the code as applied and the amount in rupees; null without one. */
 export const orderDiscountShape = described(
@@ -187,6 +182,8 @@ export const orderShape = object({
   updatedAt: dateTime(),
 });
 export type PublicOrder = ShapeOf<typeof orderShape>;
+/** The parcel booked through a courier's API, as an order shows it (the fulfilment module reads it). */
+export type OrderShipment = NonNullable<PublicOrder["shipment"]>;
 
 /** Beside a list of orders: how many match, and what they come to (Cancelled orders left out). */
 export const orderListMetaShape = object({ count: integer({ minimum: 0 }), totalAmount: number({ minimum: 0 }) });

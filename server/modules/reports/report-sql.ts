@@ -161,7 +161,7 @@ export const ORDER_REFUNDS_PAID = `SELECT SUM(order_returns.refund_amount) AS re
  * too), as select-list columns over `orders` LEFT JOIN the refunds (REFUNDS_PAID) AS `refunds`;
  * one binding (the methods paid on delivery). Collected: delivered orders paid on delivery and
  * orders whose advance payment is verified (in the till before the parcel leaves; the verified
- * amount is the order's total, server/modules/orders/order-payment.ts), less the refunds paid, all
+ * amount is the order's total, server/modules/payments/order-payment.ts), less the refunds paid, all
  * on orders not cancelled. To collect: the other orders Pending or Shipped.
  */
 const COLLECTED = `orders.status <> 'Cancelled'

@@ -2,9 +2,8 @@ import type { Database } from "../../db/database";
 import { countAllProducts } from "../catalog/stock";
 import { Order } from "../orders/order.model";
 import type { PublicOrder } from "../orders/order.shape";
-import { readOrders } from "../orders/orders.service";
 import { STORE_TIME_ZONE } from "../orders/order-values.shared";
-import { CONFIRMED_BY_ANSWER, CONFIRMED_BY_PAYMENT } from "../orders/order-confirmation.shared";
+import { CONFIRMED_BY_ANSWER, CONFIRMED_BY_PAYMENT } from "../confirmation/order-confirmation.shared";
 import type { StoreCounts } from "./store-figures.shared";
 import type { Clock } from "../shared/clock";
 import { systemClock } from "../shared/clock";
@@ -29,6 +28,7 @@ import { salesWindowOf, stockReport } from "./stock-report";
 import { MONEY_COLUMNS, PAID_ON_DELIVERY, REFUNDS_PAID, moneyOf } from "./report-sql";
 
 import type { Reports } from "./report-kinds";
+import { readOrders } from "../order-life/orders-reading";
 
 export type { Reports };
 

@@ -14,7 +14,7 @@ import {
 import { validateInput } from "../shared/validation";
 import { PHONE_RECORD_COLUMNS } from "./phone-record";
 import type { CodFacts, CodRefusal, CodRuleName, CodRefusalCode, OrderRules } from "./order-rules.shared";
-import { IBAN_MESSAGE, IBAN_PATTERN, type BankTransferSettings } from "./bank-transfer.shared";
+import { IBAN_MESSAGE, IBAN_PATTERN, type BankTransferSettings } from "../payments/bank-transfer.shared";
 
 /**
  * The merchant's cash-on-delivery rules on their tables (docs/product.md, "Cash-on-delivery

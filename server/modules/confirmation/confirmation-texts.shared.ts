@@ -1,6 +1,7 @@
 import { formatRupees } from "../shared/money.shared";
-import type { ConfirmationTextKind, MessageLanguage } from "./order-confirmation.shared";
-import { shortOrderId } from "./order-values.shared";
+import type { ConfirmationTextKind } from "./order-confirmation.shared";
+import { shortOrderId } from "../orders/order-values.shared";
+import type { MessageLanguage } from "../orders/order-values.shared";
 
 /**
  * Every word of an order's confirmation, in both languages, in one place (docs/recipes.md, "A

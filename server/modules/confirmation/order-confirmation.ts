@@ -1,15 +1,11 @@
 import crypto from "node:crypto";
 import type { Knex } from "knex";
 import type { StatementPart } from "../shared/statement";
-import { NotFoundError } from "../shared/errors.shared";
-import { Order } from "./order.model";
-import type {
-  ConfirmationChannel,
-  Confirmer,
-  MessageLanguage,
-  OrderMessageKind,
-  TextChannel,
-} from "./order-confirmation.shared";
+import { ConflictError, NotFoundError } from "../shared/errors.shared";
+import { Order } from "../orders/order.model";
+import type { OrderMessageKind, TextChannel } from "./order-confirmation.shared";
+import { isConfirmedByAnswer } from "./order-confirmation.shared";
+import type { ConfirmationChannel, Confirmer, MessageLanguage } from "../orders/order-values.shared";
 
 /**
  * An order's confirmation by its customer (docs/product.md, "Confirming an order"): its token,
@@ -323,4 +319,36 @@ export async function recordTextStatus(
     .whereIn("status", earlier)
     .update({ status, ...(column ? { [column]: report.at } : {}), updated_at: report.at });
   return null;
+}
+
+/**
+ * Records that the store confirmed a Pending order with its customer by phone, and which admin
+ * did (docs/product.md, "Confirming an order"): the confirmation by an admin, channel `phone`.
+ * A second confirmation (by any channel) changes nothing; an order that is no longer Pending is
+ * refused (409).
+ */
+export async function confirmOrder(
+  trx: Knex,
+  orderId: string,
+  admin: { _id: string; name: string },
+  now: Date,
+): Promise<void> {
+  const order = await lockAnsweringOrder(trx, orderId);
+  if (order.status !== "Pending") throw new ConflictError("Only pending orders can be confirmed");
+  // The page offers no "Confirmed by phone" for such an order (app/admin/order-confirmation.tsx): the API agrees.
+  if (!isConfirmedByAnswer(order)) {
+    throw new ConflictError("An order paid in advance is confirmed by its verified payment, not by phone");
+  }
+  await recordConfirmed(trx, order, { by: "admin", channel: "phone", now, admin });
+}
+
+/** Undoes a confirmation made by mistake, while the order is still Pending: it waits for an answer again. */
+export async function undoConfirmation(trx: Knex, orderId: string): Promise<void> {
+  const order = await Order.query(trx).findById(orderId).forUpdate().select("status", "confirmedAt");
+  if (!order) throw new NotFoundError("Order not found");
+  if (order.status !== "Pending") {
+    throw new ConflictError("A confirmation can be undone only while the order is pending");
+  }
+  if (!order.confirmedAt) return;
+  await recordUnconfirmed(trx, orderId);
 }

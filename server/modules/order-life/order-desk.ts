@@ -6,21 +6,22 @@ import { paginationOf, type Pagination } from "../shared/list-query";
 import { formatPakistaniMobile } from "../shared/phone.shared";
 import { containsPattern } from "../shared/search";
 import { validateInput } from "../shared/validation";
-import { STORE_TIME_ZONE, UNCONFIRMED_FILTER, shortOrderId } from "./order-values.shared";
+import { STORE_TIME_ZONE, UNCONFIRMED_FILTER, shortOrderId } from "../orders/order-values.shared";
 import {
   CONFIRMED_BY_ANSWER,
   CONFIRMED_BY_PAYMENT,
   NOT_CONFIRMED_REASON,
   type OrderReplyRecord,
   type OrderTextRecord,
-} from "./order-confirmation.shared";
-import { Order } from "./order.model";
-import type { OrderListMeta, PublicOrder } from "./order.shape";
-import { ordersCsv } from "./orders-csv";
-import { phoneRecords } from "./phone-record";
-import { EMPTY_PHONE_RECORD, type PhoneRecord } from "./phone-record.shared";
-import { orderDeskQuerySchema, type OrderDeskQuery } from "./orders.schemas";
-import { REVENUE_SQL, readOrderRows, readOrders, type OrderQuery } from "./orders.service";
+} from "../confirmation/order-confirmation.shared";
+import { Order } from "../orders/order.model";
+import type { OrderListMeta, PublicOrder } from "../orders/order.shape";
+import { ordersCsv } from "../orders/orders-csv";
+import { phoneRecords } from "../confirmation/phone-record";
+import { EMPTY_PHONE_RECORD, type PhoneRecord } from "../confirmation/phone-record.shared";
+import { orderDeskQuerySchema, type OrderDeskQuery } from "./order-desk.schemas";
+import { REVENUE_SQL, type OrderQuery } from "../orders/orders.service";
+import { readOrderRows, readOrders } from "./orders-reading";
 
 /** How a customer has done with the store so far: orders delivered and orders cancelled. */
 export type CustomerRecord = { delivered: number; cancelled: number };

@@ -1,28 +1,15 @@
-import type { PaymentStatus } from "./order-values.shared";
+import type {
+  ConfirmationChannel,
+  ConfirmationStatus,
+  Confirmer,
+  MessageLanguage,
+  PaymentStatus,
+} from "../orders/order-values.shared";
 
 /**
  * An order's confirmation by its customer (docs/product.md, "Confirming an order"): plain data,
  * usable by the pages' browser bundle too.
  */
-export const CONFIRMATION_STATUSES = ["pending", "confirmed", "cancelled"] as const;
-export type ConfirmationStatus = (typeof CONFIRMATION_STATUSES)[number];
-
-export const CONFIRMERS = ["customer", "admin"] as const;
-export type Confirmer = (typeof CONFIRMERS)[number];
-
-/** How the answer came: a WhatsApp button, an SMS reply, the link's page, or the admin's call. */
-export const CONFIRMATION_CHANNELS = ["whatsapp", "sms", "link", "phone"] as const;
-export type ConfirmationChannel = (typeof CONFIRMATION_CHANNELS)[number];
-
-/** The languages of an order's messages and of its confirmation page. */
-export const MESSAGE_LANGUAGES = ["ur", "en"] as const;
-export type MessageLanguage = (typeof MESSAGE_LANGUAGES)[number];
-
-/** Without a choice, Urdu for a Pakistani mobile number (every number the store keeps is one), English without a number. */
-export function defaultMessageLanguage(phone: string | null | undefined): MessageLanguage {
-  return phone ? "ur" : "en";
-}
-
 /** The texts the store sends about an order, and how they travel (`file`: written under DATA_DIR, no channel configured). */
 export const CONFIRMATION_TEXT_KINDS = ["confirmation", "reminder", "cancellation"] as const;
 export type ConfirmationTextKind = (typeof CONFIRMATION_TEXT_KINDS)[number];

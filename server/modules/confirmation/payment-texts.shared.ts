@@ -1,9 +1,10 @@
 import { formatPakistaniMobile } from "../shared/phone.shared";
 import { formatRupees } from "../shared/money.shared";
-import { formatIban } from "./bank-transfer.shared";
+import { formatIban } from "../payments/bank-transfer.shared";
 import type { TextOrder } from "./confirmation-texts.shared";
-import type { MessageLanguage, PaymentTextKind } from "./order-confirmation.shared";
-import { shortOrderId } from "./order-values.shared";
+import type { PaymentTextKind } from "./order-confirmation.shared";
+import { shortOrderId } from "../orders/order-values.shared";
+import type { MessageLanguage } from "../orders/order-values.shared";
 
 /**
  * Every word of the texts about an order paid in advance (docs/product.md, "Paying in advance"),

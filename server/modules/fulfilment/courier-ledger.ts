@@ -2,8 +2,8 @@ import type { Knex } from "knex";
 import type { Database } from "../../db/database";
 import { systemClock, type Clock } from "../shared/clock";
 import { dateToZonedLocal } from "../shared/zoned-time.shared";
-import { STORE_TIME_ZONE } from "./order-values.shared";
-import { csvTable } from "./orders-csv";
+import { STORE_TIME_ZONE } from "../orders/order-values.shared";
+import { csvTable } from "../orders/orders-csv";
 import { COURIER_FIGURES, type CourierFigure, type CourierLedgerRow } from "./courier-ledger.shared";
 import type { ApiCourier } from "./shipments";
 

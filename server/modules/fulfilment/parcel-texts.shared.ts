@@ -1,5 +1,5 @@
-import type { MessageLanguage } from "./order-confirmation.shared";
-import { shortOrderId } from "./order-values.shared";
+import { shortOrderId } from "../orders/order-values.shared";
+import type { MessageLanguage } from "../orders/order-values.shared";
 
 /**
  * Every word of the text about a delivery attempt (the courier tried and could not: its reason),

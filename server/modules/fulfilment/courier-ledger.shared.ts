@@ -1,5 +1,5 @@
 /**
- * The figures of /admin/couriers (server/modules/orders/courier-ledger.ts): plain data, for the
+ * The figures of /admin/couriers (server/modules/fulfilment/courier-ledger.ts): plain data, for the
  * page and the order list's filter by courier figure alike.
  */
 export const COURIER_FIGURES = ["unpaid", "paid-this-month", "late", "returning"] as const;

@@ -2,14 +2,14 @@ import type { Knex } from "knex";
 import * as yup from "yup";
 import { paymentMethodNamed } from "../../providers/payment-methods/payment-methods.shared";
 import { ConflictError, NotFoundError } from "../shared/errors.shared";
-import { Order } from "./order.model";
+import { Order } from "../orders/order.model";
 import {
   PAYMENT_REFERENCE_MAX,
   PAYMENT_REJECT_REASON_MAX,
   SHIP_UNPAID_REFUSED,
   type OrderStatus,
   type PaymentStatus,
-} from "./order-values.shared";
+} from "../orders/order-values.shared";
 
 /**
  * An order's payment on its own columns (docs/product.md, "Paying in advance", migration

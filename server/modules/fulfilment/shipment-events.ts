@@ -1,7 +1,8 @@
 import type { Knex } from "knex";
+import type { OrderShipment } from "../orders/order.shape";
 import type { ParcelEvent, ParcelStage } from "../../providers/couriers/courier-provider.shared";
 import { dateToZonedLocal } from "../shared/zoned-time.shared";
-import { STORE_TIME_ZONE } from "./order-values.shared";
+import { STORE_TIME_ZONE } from "../orders/order-values.shared";
 import type { ApiCourier, ShipmentRow } from "./shipments";
 
 /**
@@ -154,14 +155,6 @@ export type TimelineEvent = {
   code: string | null;
   text: string;
   reason: string | null;
-};
-
-export type OrderShipment = {
-  courier: ApiCourier;
-  trackingNumber: string;
-  events: TimelineEvent[];
-  /** The courier's payment of a delivered cash-on-delivery parcel's cash; null until it was asked. */
-  payment: { paid: boolean; paidOn: string | null; receipt: string | null } | null;
 };
 
 /**

@@ -44,3 +44,10 @@ export async function readPaymentScreenshot(
   if (!row) throw new NotFoundError("Screenshot not found");
   return row.bytes;
 }
+
+/** Which of these orders have a screenshot of their transfer (its presence only: the bytes are read where it is served). */
+export async function screenshotSent(db: Knex, orderIds: readonly string[]): Promise<Set<string>> {
+  if (orderIds.length === 0) return new Set();
+  const rows: { orderId: string }[] = await db("payment_screenshots").whereIn("orderId", orderIds).select("orderId");
+  return new Set(rows.map((row) => row.orderId));
+}

@@ -1,7 +1,7 @@
 import { renderMail, siteLink, type MailContext } from "../mail/mail-layout";
 import type { MailToQueue } from "../mail/outbox";
 import { formatRupees } from "../shared/money.shared";
-import { shortOrderId } from "./order-values.shared";
+import { shortOrderId } from "../orders/order-values.shared";
 
 /** What the payment mails say about an order (docs/product.md, "Paying in advance"). */
 type PaymentMailOrder = { id: string; customerName: string; customerEmail: string; totalPrice: number };

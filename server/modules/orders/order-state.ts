@@ -4,8 +4,6 @@ import { ConflictError, NotFoundError } from "../shared/errors.shared";
 import type { OrderStatus, ReturnToSenderReason } from "./order-values.shared";
 import { Order, OrderItem } from "./order.model";
 import { OrderReturn } from "./order-return.model";
-import { lockAnsweringOrder, recordConfirmed, recordUnconfirmed } from "./order-confirmation";
-import { isConfirmedByAnswer } from "./order-confirmation.shared";
 
 /**
  * An order's life on its own table (docs/product.md, "Orders"): locked for a change, moved to a
@@ -155,36 +153,4 @@ export async function markReceivedBack(trx: Knex, orderId: string, now: Date): P
   }
   if (order.receivedBackAt) throw new ConflictError(RECEIVED_BACK_ALREADY);
   await Order.query(trx).findById(orderId).patch({ receivedBackAt: now });
-}
-
-/**
- * Records that the store confirmed a Pending order with its customer by phone, and which admin
- * did (docs/product.md, "Confirming an order"): the confirmation by an admin, channel `phone`.
- * A second confirmation (by any channel) changes nothing; an order that is no longer Pending is
- * refused (409).
- */
-export async function confirmOrder(
-  trx: Knex,
-  orderId: string,
-  admin: { _id: string; name: string },
-  now: Date,
-): Promise<void> {
-  const order = await lockAnsweringOrder(trx, orderId);
-  if (order.status !== "Pending") throw new ConflictError("Only pending orders can be confirmed");
-  // The page offers no "Confirmed by phone" for such an order (app/admin/order-confirmation.tsx): the API agrees.
-  if (!isConfirmedByAnswer(order)) {
-    throw new ConflictError("An order paid in advance is confirmed by its verified payment, not by phone");
-  }
-  await recordConfirmed(trx, order, { by: "admin", channel: "phone", now, admin });
-}
-
-/** Undoes a confirmation made by mistake, while the order is still Pending: it waits for an answer again. */
-export async function undoConfirmation(trx: Knex, orderId: string): Promise<void> {
-  const order = await Order.query(trx).findById(orderId).forUpdate().select("status", "confirmedAt");
-  if (!order) throw new NotFoundError("Order not found");
-  if (order.status !== "Pending") {
-    throw new ConflictError("A confirmation can be undone only while the order is pending");
-  }
-  if (!order.confirmedAt) return;
-  await recordUnconfirmed(trx, orderId);
 }
