@@ -219,6 +219,12 @@ const envSchema = yup
   .concat(confirmationSettingsSchema)
   .concat(courierSettingsSchema);
 
+/**
+ * The name of every setting the schema reads: the settings table of docs/operations.md lists
+ * each (tests/integration/docs-truth.test.ts). store-details.ts reads its own by name.
+ */
+export const SETTING_NAMES: readonly string[] = Object.keys(envSchema.fields);
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   let raw: yup.InferType<typeof envSchema>;
   try {

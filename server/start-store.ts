@@ -75,12 +75,12 @@ async function serve(
   const { db } = database;
   if (config.databaseUrl && (await connectsAsSuperuser(db))) {
     logger.warn(
-      'DATABASE_URL signs in as a superuser, which can run programs on the database server: give the store a role that owns its database and nothing more (README "Configuration")',
+      'DATABASE_URL signs in as a superuser, which can run programs on the database server: give the store a role that owns its database and nothing more (docs/operations.md, "The database")',
     );
   }
   if (!config.databaseUrl && backupDirSharesDataDirDisk(config)) {
     logger.warn(
-      `BACKUP_DIR (${config.backupDir}) is on the same disk as DATA_DIR (${config.dataDir}): losing that disk loses the backups too; put BACKUP_DIR on another disk or remote storage (README "Backups")`,
+      `BACKUP_DIR (${config.backupDir}) is on the same disk as DATA_DIR (${config.dataDir}): losing that disk loses the backups too; put BACKUP_DIR on another disk or remote storage (docs/operations.md, "Backups")`,
     );
   }
   const applied = await migrateToLatest(db);

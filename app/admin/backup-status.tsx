@@ -8,14 +8,16 @@ function formatMegabytes(bytes: number): string {
 /**
  * The dashboard's backup panel: the last base backup and the last archived WAL segment, and a
  * warning when archiving fails or the newest base backup is more than 25 hours old
- * (server/backups/backup-status.service.ts). README "Backups" says what to do about either.
+ * (server/backups/backup-status.service.ts). docs/operations.md ("Backups") says what to do about either.
  */
 export function BackupStatusPanel({ status }: { status: BackupStatus }) {
   return (
     <section className="section" aria-labelledby="backups">
       <h2 id="backups">Backups</h2>
       {status.kind === "operator" ? (
-        <p className="muted">The database at DATABASE_URL is backed up by its operator (see the README, "Backups").</p>
+        <p className="muted">
+          The database at DATABASE_URL is backed up by its operator (see docs/operations.md, "Backups").
+        </p>
       ) : (
         <>
           {status.archivingFailure ? (

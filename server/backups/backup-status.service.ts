@@ -5,7 +5,7 @@ import { archivingFails, readArchiverState } from "./wal-archive";
 
 /** What the admin dashboard shows about backups. Times are ISO 8601 strings. */
 export type BackupStatus =
-  /** DATABASE_URL: the database's operator owns backups (README "Backups"). */
+  /** DATABASE_URL: the database's operator owns backups (docs/operations.md, "Backups"). */
   | { kind: "operator" }
   | {
       kind: "embedded";

@@ -4,8 +4,9 @@ import { OLD_DEFAULT_BACKUP_FOLDER } from "./backup-dir";
 import type { CopyRule } from "./copy-tree";
 
 /**
- * What lives in DATA_DIR beside the cluster: the generated session secret, uploaded files (product
- * photos), the outbox's .eml files and whatever the store keeps there later. Base backups copy all
+ * What lives in DATA_DIR beside the cluster: the generated session secret, the outbox's .eml files,
+ * the texts written as files (photos live in the database) and whatever the store keeps there
+ * later. Base backups copy all
  * of it except the cluster itself (copied through PostgreSQL's backup API), the backups (when
  * BACKUP_DIR is inside DATA_DIR, or left in DATA_DIR/backups, the old default), clusters a restore
  * moved aside, a restore's unfinished work, and mails that carry a secret: a password reset mail

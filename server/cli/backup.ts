@@ -1,5 +1,5 @@
 /**
- * Backups of the embedded cluster (README "Backups"):
+ * Backups of the embedded cluster (docs/operations.md, "Backups"):
  *   npm run backup                                     take a base backup now
  *   npm run backup:list                                the base backups and the span a restore can reach
  *   npm run restore [-- --to <ISO 8601>] [--replace]   restore the latest point, or a moment
@@ -43,7 +43,7 @@ function loadSettings(): Config {
   }
   if (config.databaseUrl) {
     fail(
-      'DATABASE_URL is set: that database\'s operator owns its backups (managed snapshots, pg_dump or pg_basebackup; see README "Backups")',
+      'DATABASE_URL is set: that database\'s operator owns its backups (managed snapshots, pg_dump or pg_basebackup; see docs/operations.md, "Backups")',
     );
   }
   // Not while a store runs on this DATA_DIR: its PostgreSQL archives into BACKUP_DIR.

@@ -62,7 +62,7 @@ export async function checkDatabase(knex: Database): Promise<void> {
   await knex.raw("select 1");
 }
 
-/** Whether the connection's role is a superuser (README "Configuration": the store needs less). */
+/** Whether the connection's role is a superuser (docs/operations.md, "The database": the store needs less). */
 export async function connectsAsSuperuser(knex: Database): Promise<boolean> {
   const { rows } = await knex.raw("SELECT rolsuper FROM pg_roles WHERE rolname = current_user");
   return rows[0]?.rolsuper === true;

@@ -21,8 +21,8 @@ const SANE_REQUEST_ID = /^[\w.-]{1,64}$/;
  *
  * Nothing is done for a line the log level would drop: a general-purpose request logger binds a
  * child log with the serialized request (all its headers) to every request before knowing whether
- * a line will be written, which cost a cache-missed API read a tenth of its CPU (README.md,
- * "Performance"). Headers are never logged: they carry cookies and tokens.
+ * a line will be written, which cost a cache-missed API read a tenth of its CPU (bench/README.md,
+ * "The last run"). Headers are never logged: they carry cookies and tokens.
  */
 export function requestLog(logger: Logger, options: { ignore: (path: string) => boolean }): RequestHandler {
   return (req, res, next) => {

@@ -10,7 +10,7 @@ import Negotiator from "negotiator";
  * `@react-router/node` calls `res.flush()` after every chunk it writes (the page's stream hands
  * it a chunk every few kilobytes), and each flush makes `compression()` end a brotli or gzip
  * block: the compressor starts afresh after each, so a 33 kB page cost more CPU compressed than
- * rendered (README.md, "Performance"). Here a flush only asks for one at the end of the current
+ * rendered (bench/README.md, "The last run"). Here a flush only asks for one at the end of the current
  * turn of the event loop (setImmediate): the chunks React writes together go out as one block,
  * and whatever is written later (a part that streams in after the shell) is still flushed as soon
  * as it is written, so streaming behaves as before.

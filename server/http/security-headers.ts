@@ -18,8 +18,8 @@ declare global {
  *
  * Helmet chooses the other headers; they are the same for every answer, so helmet runs once, at
  * start, and its headers are set on each answer from that list (running helmet's dozen
- * middlewares for every request cost a cache-missed API read a tenth of its time; README.md,
- * "Performance"). Only the policy's nonce changes per request.
+ * middlewares for every request cost a cache-missed API read a tenth of its time; bench/README.md,
+ * "The last run"). Only the policy's nonce changes per request.
  */
 export function securityHeaders(options: { development: boolean }): RequestHandler {
   const { set: fixedHeaders, removed } = headersOf(

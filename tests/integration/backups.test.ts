@@ -300,7 +300,7 @@ describe("backups that restore", () => {
       const result = await runCommand(args, env);
       expect(result.code).toBe(1);
       expect(result.stderr.trim().split("\n")).toEqual([
-        'DATABASE_URL is set: that database\'s operator owns its backups (managed snapshots, pg_dump or pg_basebackup; see README "Backups")',
+        'DATABASE_URL is set: that database\'s operator owns its backups (managed snapshots, pg_dump or pg_basebackup; see docs/operations.md, "Backups")',
       ]);
     }
   }, 60_000);

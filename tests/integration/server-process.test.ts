@@ -280,7 +280,7 @@ describe("the server process", () => {
     }
   }, 120_000);
 
-  // nginx on the same machine (README, "Deploying"): HOST stays 127.0.0.1 and the store faces the
+  // nginx on the same machine (docs/operations.md, "Deploying"): HOST stays 127.0.0.1 and the store faces the
   // internet all the same. Its signs are PUBLIC_URL and TRUST_PROXY.
   it("refuses to start behind a proxy on this machine while a demo account keeps its published password", async () => {
     const refusals: [Record<string, string>, RegExp][] = [

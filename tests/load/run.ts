@@ -1,5 +1,5 @@
 /**
- * `npm run test:load`: the heavy runs that do not belong in `npm test` (README, "Load and faults"),
+ * `npm run test:load`: the heavy runs that do not belong in `npm test` (bench/README.md, "Load and faults"),
  * on loopback only and bounded in time.
  *
  *   A. a mixed workload at 200 keep-alive connections for 60 s: no 5xx, no connection error,

@@ -88,7 +88,7 @@ export function paymentText(language: MessageLanguage, kind: PaymentTextKind, or
 
 /**
  * The WhatsApp template's body parameters, by kind, in the order the approved templates use them
- * (README.md, WHATSAPP_TEMPLATE_PAYMENT_*): {{1}} the customer's name (textName), {{2}} the order number, then
+ * (docs/operations.md, WHATSAPP_TEMPLATE_PAYMENT_*): {{1}} the customer's name (textName), {{2}} the order number, then
  * for `payment-awaited` {{3}} the amount, {{4}} the account, {{5}} by when, {{6}} the order's page;
  * for `payment-rejected` {{3}} the reason, {{4}} the order's page; for the others {{3}} the amount,
  * {{4}} the order's page.

@@ -40,7 +40,7 @@ export function attemptText(language: MessageLanguage, order: AttemptTextOrder):
 }
 
 /**
- * The WhatsApp template's body parameters (README.md, WHATSAPP_TEMPLATE_DELIVERY_ATTEMPT): {{1}}
+ * The WhatsApp template's body parameters (docs/operations.md, WHATSAPP_TEMPLATE_DELIVERY_ATTEMPT): {{1}}
  * the customer's name (textName, in the template's language), {{2}} the order number, {{3}} the
  * courier, {{4}} its reason, {{5}} the tracking number, {{6}} the order's page.
  */
