@@ -1,10 +1,10 @@
-import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import knexFactory from "knex";
+import { ensureBuild } from "../../server/cli/ensure-build";
 import { connectDatabase, migrateToLatest } from "../../server/db/database";
 import { createDatabaseIfMissing } from "../../server/db/open-database";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../server/db/embedded-postgres";
@@ -32,8 +32,7 @@ let tempDir: string | null = null;
 
 export async function setup(project: TestProject) {
   // Pages are tested through the real build; make it when a source is newer (or none exists).
-  const build = spawnSync("npx", ["tsx", "server/cli/ensure-build.ts"], { stdio: "inherit" });
-  if (build.status !== 0) throw new Error("The build failed; pages cannot be tested");
+  if (ensureBuild() !== 0) throw new Error("The build failed; pages cannot be tested");
 
   let adminUrl = process.env.TEST_DATABASE_URL;
   let storeUrl = adminUrl;
