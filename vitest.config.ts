@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { SlowFilesFirst } from "./tests/support/slow-files-first";
 
 /**
  * Unit and integration tests on a real PostgreSQL: the global setup starts an embedded cluster
@@ -29,6 +30,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores: two workers keep the machine responsive for PostgreSQL.
     maxWorkers: 2,
+    // On a fresh clone, the files known to be slow start first (tests/support/slow-files-first.ts).
+    sequence: { sequencer: SlowFilesFirst },
     // Each file with its time as it ends, and every result as JSON (.ci/run lists the slowest files).
     reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],
     // The built pages load natively, like in production, so they share React Router with the
