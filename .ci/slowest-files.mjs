@@ -7,13 +7,14 @@ import path from "node:path";
 
 const [vitestReport, playwrightReport] = process.argv.slice(2);
 const rows = [];
+const plural = (count, noun) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 
 if (vitestReport && fs.existsSync(vitestReport)) {
   const report = JSON.parse(fs.readFileSync(vitestReport, "utf8"));
   for (const file of report.testResults ?? []) {
     rows.push({
       ms: file.endTime - file.startTime,
-      label: `${path.relative(process.cwd(), file.name)} (vitest, ${file.assertionResults?.length ?? 0} tests)`,
+      label: `${path.relative(process.cwd(), file.name)} (vitest, ${plural(file.assertionResults?.length ?? 0, "test")})`,
     });
   }
 }
@@ -34,7 +35,8 @@ if (playwrightReport && fs.existsSync(playwrightReport)) {
     for (const child of suite.suites ?? []) walk(child);
   };
   for (const suite of report.suites ?? []) walk(suite);
-  for (const [file, { ms, tests }] of perFile) rows.push({ ms, label: `${file} (Playwright, ${tests} journeys)` });
+  for (const [file, { ms, tests }] of perFile)
+    rows.push({ ms, label: `${file} (Playwright, ${plural(tests, "journey")})` });
 }
 
 if (rows.length > 0) {
