@@ -7,7 +7,7 @@ import knexFactory from "knex";
 import { ensureBuild } from "../../server/cli/ensure-build";
 import { connectDatabase, migrateToLatest } from "../../server/db/database";
 import { createDatabaseIfMissing } from "../../server/db/open-database";
-import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../server/db/embedded-postgres";
+import { runningPostmaster, startEmbeddedPostgres, type EmbeddedDatabase } from "../../server/db/embedded-postgres";
 
 export const TEMPLATE_DATABASE = "waqt_test_template";
 
@@ -39,6 +39,9 @@ export async function setup(project: TestProject) {
   if (!adminUrl) {
     tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-test-"));
     embedded = await startEmbeddedPostgres(path.join(tempDir, "postgres"));
+    // Vitest stopped by Ctrl-C leaves without running the teardown, and PostgreSQL runs in a
+    // process group of its own: it would outlive the run. It is stopped as the process ends.
+    process.once("exit", stopWhenVitestEnds);
     adminUrl = embedded.adminUrl;
     storeUrl = embedded.storeUrlFor("postgres");
   }
@@ -76,6 +79,21 @@ export async function setup(project: TestProject) {
 }
 
 export async function teardown() {
+  process.off("exit", stopWhenVitestEnds);
   await embedded?.stop();
+  if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+}
+
+/** At exit, without the teardown: an immediate shutdown (a throwaway cluster), then its folder goes. */
+function stopWhenVitestEnds() {
+  const postmaster = embedded ? runningPostmaster(embedded.clusterDir) : null;
+  if (postmaster) {
+    process.kill(postmaster.pid, "SIGQUIT");
+    // Synchronously (an exit handler cannot wait otherwise), for at most five seconds.
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (let waited = 0; waited < 5_000 && runningPostmaster(embedded!.clusterDir); waited += 100) {
+      Atomics.wait(pause, 0, 0, 100);
+    }
+  }
   if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
 }
