@@ -8,7 +8,7 @@ import { ADMIN, adminToken, logIn, registerCustomer } from "./store-api";
  * What each courier owes, with JavaScript off and on (docs/couriers.md, "Payments"): a PostEx
  * parcel is delivered and its cash paid over today, a Leopards parcel starts back to the store;
  * after a sync, /admin/couriers counts each among its courier's figures and its CSV carries the
- * same. The e2e store is shared by every journey, so the figures are read before and after.
+ * same. The worker's store is shared by the journeys of its worker, so the figures are read before and after.
  */
 
 const COLUMNS = ["Courier", "Delivered, not paid yet", "Paid in", "Out over", "Returns on the way back"];

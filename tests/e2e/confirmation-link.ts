@@ -3,12 +3,14 @@ import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { expect } from "./fixtures";
 import { ADDRESS, addToCart, productsInStock, registerCustomer } from "./store-api";
+import { thisWorkersStore } from "./worker-store";
 
 /**
  * The journeys' way to an order's confirmation link: the journeys' server has no WhatsApp or
- * SMS, so each confirmation text is a file under its DATA_DIR (docs/product.md, "Confirming an order").
+ * SMS, so each confirmation text is a file under its DATA_DIR (docs/product.md, "Confirming an order"),
+ * the worker's own store's (tests/e2e/worker-store.ts).
  */
-const MESSAGES_DIR = "test-results/e2e-data/messages";
+const MESSAGES_DIR = thisWorkersStore().messagesDir;
 
 /** Places an order with a phone in this language, through the API, and answers its id. */
 export async function placedOrder(request: APIRequestContext, language: "ur" | "en"): Promise<string> {

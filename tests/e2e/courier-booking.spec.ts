@@ -17,8 +17,8 @@ import { ADMIN, adminToken, logIn, registerCustomer, type Account } from "./stor
  * the city from the courier's list when the order's is not one of them), opens the airway bill and
  * the packing slip with the tracking number's barcode; the courier picks the parcel up, attempts
  * it with a reason and delivers it; the admin's order page and the customer's show the timeline,
- * the order Shipped, then Delivered. The couriers are the fakes the e2e store starts with
- * (playwright.config.ts), moved through their control paths (tests/support/courier-fakes/).
+ * the order Shipped, then Delivered. The couriers are the fakes the worker's store starts with
+ * (tests/e2e/worker-store.ts), moved through their control paths (tests/support/courier-fakes/).
  */
 
 type CourierJourney = {

@@ -1,14 +1,14 @@
 import type { APIRequestContext } from "@playwright/test";
-import { courierFakePorts } from "../support/courier-fake-ports";
 import { expect } from "./fixtures";
 import { productsInStock, type Account } from "./store-api";
+import { thisWorkersStore } from "./worker-store";
 
 /**
- * What the couriers' journeys share: a confirmed order to book, and the couriers' fakes the e2e
- * store starts with (playwright.config.ts), reached through their test-only control paths
- * (tests/support/courier-fakes/, CourierFake.control).
+ * What the couriers' journeys share: a confirmed order to book, and the couriers' fakes the
+ * worker's store starts with (tests/e2e/worker-store.ts), reached through their test-only control
+ * paths (tests/support/courier-fakes/, CourierFake.control).
  */
-export const COURIER_FAKES = courierFakePorts(Number(process.env.E2E_PORT ?? 3210));
+export const COURIER_FAKES = thisWorkersStore().courierFakes;
 
 export type FakeCourierId = keyof typeof COURIER_FAKES;
 

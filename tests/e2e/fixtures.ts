@@ -1,4 +1,5 @@
 import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
+import { startWorkerStore, workerStore, type WorkerStore } from "./worker-store";
 
 /**
  * Every journey fails on a script error or a console error (a Content-Security-Policy
@@ -10,29 +11,46 @@ import { test as base, expect, type BrowserContext, type Page } from "@playwrigh
  * that acts before hydration says so with `waitUntil: "domcontentloaded"`
  * (tests/e2e/before-hydration.spec.ts).
  */
-export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleGuard: void }, { withoutCodRules: void }>({
+export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleGuard: void }, { store: WorkerStore }>({
   /**
-   * The journeys' store starts with the cash-on-delivery rules off, as a merchant may set them:
-   * a new store has them on (docs/product.md, "Cash-on-delivery rules"), and the journeys order
-   * with one mobile number again and again, and watches over a first-time limit. The rules' own
-   * journey turns them on and off again (tests/e2e/parcel-outcome-and-cod-rules.spec.ts).
+   * This worker's own store (tests/e2e/worker-store.ts): started before the worker's first journey
+   * and stopped after its last; every page, context and request of a journey goes to it (baseURL).
+   *
+   * It starts with the cash-on-delivery rules off, as a merchant may set them: a new store has
+   * them on (docs/product.md, "Cash-on-delivery rules"), and the journeys order with one mobile
+   * number again and again, and watch over a first-time limit. The rules' own journey turns them
+   * on and off again (tests/e2e/parcel-outcome-and-cod-rules.spec.ts).
    */
-  withoutCodRules: [
-    async ({ playwright }, use) => {
-      const api = await playwright.request.newContext({ baseURL: E2E_BASE_URL });
-      const login = await api.post("/api/v1/auth/login", { data: { email: "admin@waqt.pk", password: "admin12345" } });
-      expect(login.status()).toBe(200);
-      const { token } = (await login.json()).data as { token: string };
-      const off = await api.put("/api/v1/settings/orders", {
-        headers: { authorization: `Bearer ${token}` },
-        data: { blockAfterReturns: null, firstTimeCodLimit: null, codLimit: null, openCodOrders: null },
-      });
-      expect(off.status()).toBe(200);
-      await api.dispose();
-      await use();
+  store: [
+    async ({ playwright }, provide, workerInfo) => {
+      // Module-level constants of the journeys (the fakes' ports, the outbox) read the worker's index.
+      expect(process.env.TEST_PARALLEL_INDEX, "the worker's parallel index").toBe(String(workerInfo.parallelIndex));
+      const store = workerStore(workerInfo.parallelIndex);
+      const running = await startWorkerStore(store);
+      try {
+        const api = await playwright.request.newContext({ baseURL: store.baseURL });
+        const login = await api.post("/api/v1/auth/login", {
+          data: { email: "admin@waqt.pk", password: "admin12345" },
+        });
+        expect(login.status()).toBe(200);
+        const { token } = (await login.json()).data as { token: string };
+        const off = await api.put("/api/v1/settings/orders", {
+          headers: { authorization: `Bearer ${token}` },
+          data: { blockAfterReturns: null, firstTimeCodLimit: null, codLimit: null, openCodOrders: null },
+        });
+        expect(off.status()).toBe(200);
+        await api.dispose();
+        await provide(store);
+      } finally {
+        await running.stop();
+      }
     },
-    { scope: "worker", auto: true },
+    // A fresh database with the demo data and the production build's start, on a busy machine.
+    { scope: "worker", timeout: 180_000 },
   ],
+  baseURL: async ({ store }, provide) => {
+    await provide(store.baseURL);
+  },
   allowConsoleErrors: [[], { option: true }],
   consoleGuard: [
     async ({ page, allowConsoleErrors }, use) => {
@@ -70,9 +88,6 @@ export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleGuard: vo
     { scope: "worker" },
   ],
 });
-
-/** The e2e store's address (playwright.config.ts). */
-const E2E_BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210)}`;
 
 /** Every page of the context, present and future, waits for hydration after `goto` and `reload`. */
 function hydrateEveryPageOf(context: BrowserContext) {

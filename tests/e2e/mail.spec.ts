@@ -4,13 +4,14 @@ import type { APIRequestContext } from "@playwright/test";
 import { simpleParser } from "mailparser";
 import { expect, test } from "./fixtures";
 import { ADMIN, logIn } from "./sign-in";
+import { thisWorkersStore } from "./worker-store";
 
 /**
  * Journeys through the store's mail, JavaScript off and on. The journeys' server has no SMTP_URL,
- * so each mail is an .eml file under its DATA_DIR (playwright.config.ts): read here as a mail
- * program would.
+ * so each mail is an .eml file under its DATA_DIR (the worker's own store: tests/e2e/worker-store.ts):
+ * read here as a mail program would.
  */
-const OUTBOX_DIR = "test-results/e2e-data/outbox";
+const OUTBOX_DIR = thisWorkersStore().outboxDir;
 type Mail = { to: string; subject: string; text: string; html: string };
 
 /** Waits for the mail to this address whose subject matches (the outbox sender polls every second). */

@@ -1,12 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { simpleParser } from "mailparser";
+import { thisWorkersStore } from "./worker-store";
 
 /**
- * The journeys' server has no SMTP_URL, so each mail is an .eml file under its DATA_DIR
- * (playwright.config.ts): read here as a mail program would.
+ * The journeys' server has no SMTP_URL, so each mail is an .eml file under its DATA_DIR (the
+ * worker's own store: tests/e2e/worker-store.ts): read here as a mail program would.
  */
-const OUTBOX_DIR = "test-results/e2e-data/outbox";
+const OUTBOX_DIR = thisWorkersStore().outboxDir;
 
 export type Mail = { to: string; subject: string; text: string; html: string };
 

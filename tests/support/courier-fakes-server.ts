@@ -1,10 +1,10 @@
 import { FakeLeopards, FakePostex } from "./courier-fakes";
 
 /**
- * The couriers' fakes (tests/support/courier-fakes/) as a process of their own, for the e2e
- * store (playwright.config.ts starts it before the store, and points the store's PostEx and
- * Leopards settings at it): `node --import tsx tests/support/courier-fakes-server.ts <postex port>
- * <leopards port>`. Journeys move parcels through the fakes' control paths (CourierFake.control).
+ * The couriers' fakes (tests/support/courier-fakes/) as a process of their own, for an e2e
+ * worker's store (tests/e2e/worker-store.ts starts it before the store, and points the store's
+ * PostEx and Leopards settings at it): `node --import tsx tests/support/courier-fakes-server.ts
+ * <postex port> <leopards port>`. Journeys move parcels through the fakes' control paths (CourierFake.control).
  *
  * It must not outlive the run that started it: it stops on SIGTERM or SIGINT, and by itself when
  * its parent goes (the launcher killed outright leaves it to init, which a changed parent id shows).

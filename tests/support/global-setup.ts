@@ -1,13 +1,13 @@
-import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import knexFactory from "knex";
+import { ensureBuild } from "../../server/cli/ensure-build";
 import { connectDatabase, migrateToLatest } from "../../server/db/database";
 import { createDatabaseIfMissing } from "../../server/db/open-database";
-import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../server/db/embedded-postgres";
+import { runningPostmaster, startEmbeddedPostgres, type EmbeddedDatabase } from "../../server/db/embedded-postgres";
 
 export const TEMPLATE_DATABASE = "waqt_test_template";
 
@@ -32,14 +32,16 @@ let tempDir: string | null = null;
 
 export async function setup(project: TestProject) {
   // Pages are tested through the real build; make it when a source is newer (or none exists).
-  const build = spawnSync("npx", ["tsx", "server/cli/ensure-build.ts"], { stdio: "inherit" });
-  if (build.status !== 0) throw new Error("The build failed; pages cannot be tested");
+  if (ensureBuild() !== 0) throw new Error("The build failed; pages cannot be tested");
 
   let adminUrl = process.env.TEST_DATABASE_URL;
   let storeUrl = adminUrl;
   if (!adminUrl) {
     tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "waqt-test-"));
     embedded = await startEmbeddedPostgres(path.join(tempDir, "postgres"));
+    // Vitest stopped by Ctrl-C leaves without running the teardown, and PostgreSQL runs in a
+    // process group of its own: it would outlive the run. It is stopped as the process ends.
+    process.once("exit", stopWhenVitestEnds);
     adminUrl = embedded.adminUrl;
     storeUrl = embedded.storeUrlFor("postgres");
   }
@@ -77,6 +79,24 @@ export async function setup(project: TestProject) {
 }
 
 export async function teardown() {
+  process.off("exit", stopWhenVitestEnds);
+  // The cluster is thrown away: an immediate shutdown, without the fast shutdown's checkpoint
+  // (seconds, after a run's hundred databases); stop() then only tidies up.
+  stopWhenVitestEnds();
   await embedded?.stop();
+  if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+}
+
+/** An immediate shutdown (the cluster is thrown away), then its folder goes: at the teardown, or at exit without it. */
+function stopWhenVitestEnds() {
+  const postmaster = embedded ? runningPostmaster(embedded.clusterDir) : null;
+  if (postmaster) {
+    process.kill(postmaster.pid, "SIGQUIT");
+    // Synchronously (an exit handler cannot wait otherwise), for at most five seconds.
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (let waited = 0; waited < 5_000 && runningPostmaster(embedded!.clusterDir); waited += 100) {
+      Atomics.wait(pause, 0, 0, 100);
+    }
+  }
   if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
 }
