@@ -37,7 +37,7 @@ import { CodedConflictError, ConflictError, OutsideServiceError } from "../modul
 import { fromPaisa, toPaisa } from "../modules/shared/money.shared";
 import type { Courier } from "../providers/couriers/courier-providers.shared";
 import { CourierRefused, CourierUnreachable } from "../providers/couriers/courier-http";
-import type { ApiCourierClient } from "./shipping";
+import type { ApiCourierClient } from "./courier-clients";
 import { alertRestocked } from "./stock-alerts";
 
 /** What an event carries besides its kind: the words and figures its columns keep. */

@@ -15,7 +15,6 @@ import {
   keptCities,
   liveShipment,
   updateShipment,
-  type ApiCourier,
   type ShipmentRow,
 } from "../modules/fulfilment/shipments";
 import { systemClock, type Clock } from "../modules/shared/clock";
@@ -27,13 +26,13 @@ import {
   OutsideServiceError,
 } from "../modules/shared/errors.shared";
 import { validateInput } from "../modules/shared/validation";
-import type { CourierBooking, CourierCity } from "../providers/couriers/courier-provider.shared";
+import type { CourierCity } from "../providers/couriers/courier-provider.shared";
 import { COURIER_TIMEOUT_MS, CourierRefused, CourierUnreachable } from "../providers/couriers/courier-http";
 import { paymentMethodNamed } from "../providers/payment-methods/payment-methods.shared";
 import { readOrder } from "../modules/order-life/orders-reading";
+import type { ApiCourierClient } from "./courier-clients";
 
-/** A courier booked through its API, as the settings turn it on (server/courier-settings.ts). */
-export type ApiCourierClient = { id: "postex" | "leopards"; name: ApiCourier; booking: CourierBooking };
+export type { ApiCourierClient } from "./courier-clients";
 
 /** Grams a piece weighs when its product says nothing and COURIER_PIECE_GRAMS is unset (RULINGS: 500 g a piece). */
 export const DEFAULT_PIECE_GRAMS = 500;
