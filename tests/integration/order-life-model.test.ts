@@ -11,6 +11,10 @@
  * - no Cancelled order with a consignment still live at the courier;
  * - stock conserved: on hand plus the units of live orders is what the watch started with;
  * - a Cancelled order whose payment was verified owes (or paid) its refund;
+ * - money conserved, order by order: what the store received (a verified advance payment, the
+ *   cash the courier collected at a delivery) less its refund is the order's total once Delivered,
+ *   nothing once Cancelled, and a live order has no cash collected and no refund; the courier is
+ *   told to collect exactly what is still due (nothing for an order paid in advance);
  * - at most 3 confirmation requests to one number in 24 hours;
  * - and no call answered with a 5xx.
  * The seed is printed first (FC_SEED=<seed> npm test repeats a run).
@@ -56,8 +60,11 @@ afterAll(async () => {
   await twilio.stop();
 });
 
-/** One run's world: its watch, its numbers and the orders placed so far. */
-type World = { productId: string; phones: (string | null)[]; orders: string[] };
+/**
+ * One run's world: its watch, its numbers, the orders placed so far, and the cash the courier
+ * collected for each delivered order (rupees: what the delivered order says the courier collects).
+ */
+type World = { productId: string; phones: (string | null)[]; orders: string[]; cash: Map<string, number> };
 /** The model's side: nothing to predict, only what a command may pick from. */
 type Model = { orders: number };
 type Command = fc.AsyncCommand<Model, World>;
@@ -125,12 +132,32 @@ class OnOrder implements Command {
   toString = () => `${this.name}(#${this.pick})`;
 }
 
+/** The order as the admin's API shows it. */
+async function orderAsAdmin(id: string): Promise<{ status: string; collectOnDelivery: number }> {
+  const response = await asAdmin("GET", `/orders/${id}`);
+  expect(response.status).toBe(200);
+  return response.body.data;
+}
+
 const onOrder: Record<string, (orderId: string, world: World) => Promise<void>> = {
   customerCancel: async (id) => answered("customer cancel", await asCustomer("POST", `/orders/${id}/cancel`)),
   adminCancel: async (id) =>
     answered("admin cancel", await asAdmin("PATCH", `/orders/${id}/status`, { status: "Cancelled" })),
-  reopen: async (id) => answered("reopen", await asAdmin("PATCH", `/orders/${id}/status`, { status: "Pending" })),
-  deliver: async (id) => answered("deliver", await asAdmin("PATCH", `/orders/${id}/status`, { status: "Delivered" })),
+  reopen: async (id, world) => {
+    const before = await orderAsAdmin(id);
+    const reopened = await asAdmin("PATCH", `/orders/${id}/status`, { status: "Pending" });
+    answered("reopen", reopened);
+    // A delivery taken back by the admin (a mistake put right): its cash was never collected.
+    if (reopened.status === 200 && before.status === "Delivered") world.cash.delete(id);
+  },
+  deliver: async (id, world) => {
+    const before = await orderAsAdmin(id);
+    const delivered = await asAdmin("PATCH", `/orders/${id}/status`, { status: "Delivered" });
+    answered("deliver", delivered);
+    // Delivered now (a cancelled order is restored on the way): the courier collected what it said.
+    if (delivered.status === 200 && before.status !== "Delivered")
+      world.cash.set(id, (await orderAsAdmin(id)).collectOnDelivery);
+  },
   confirm: async (id) => answered("confirm", await asAdmin("POST", `/orders/${id}/confirm`)),
   pay: async (id) => {
     answered("reference", await asCustomer("POST", `/orders/${id}/payment-reference`, { reference: "TRX-1234" }));
@@ -256,6 +283,38 @@ async function checkInvariants(world: World) {
     .pluck("id");
   expect(unrefunded, "cancelled paid orders without their refund").toEqual([]);
 
+  const money = await orders()
+    .leftJoin("payment_refunds", "payment_refunds.order_id", "orders.id")
+    .select(
+      "orders.id",
+      "orders.status",
+      "orders.total_price as total",
+      "orders.payment_method as method",
+      "orders.payment_status as payment",
+      "payment_refunds.amount as refunded",
+    );
+  const leaks = money.flatMap((order) => {
+    const total = Number(order.total);
+    const advance = order.method !== "Cash on Delivery" && order.payment === "verified" ? total : 0;
+    const cash = world.cash.get(order.id as string) ?? 0;
+    const refunded = Number(order.refunded ?? 0);
+    const kept = advance + cash - refunded;
+    const short = (order.id as string).slice(-8).toUpperCase();
+    const booked = store.postex.consignments.filter((c) => c.reference === short && !c.cancelled);
+    const collects = booked.map((c) => Number(c.booking.invoicePayment));
+    const problems = [
+      order.status === "Delivered" && kept !== total && `Delivered keeps ${kept} of ${total}`,
+      order.status === "Cancelled" && kept !== 0 && `Cancelled keeps ${kept}`,
+      !["Delivered", "Cancelled"].includes(order.status) &&
+        (cash !== 0 || refunded !== 0) &&
+        `${order.status} with ${cash} collected and ${refunded} refunded`,
+      collects.some((amount) => amount !== total - advance) &&
+        `the courier collects ${collects.join(", ")} where ${total - advance} is due`,
+    ].filter(Boolean);
+    return problems.length > 0 ? [`${short}: ${problems.join("; ")}`] : [];
+  });
+  expect(leaks, "money received less refunds is what each order keeps").toEqual([]);
+
   const flooded = await db("order_messages")
     .whereIn("order_id", world.orders)
     .where({ kind: "confirmation" })
@@ -278,7 +337,7 @@ describe("the order's life on the database, as a model", () => {
         ]);
         // Numbers of this run's own (one order may have none), so that the day's cap is met within a run.
         const phones = [`0321-${String(runs).padStart(3, "0")}1001`, `0321-${String(runs).padStart(3, "0")}2002`, null];
-        const world: World = { productId: productId!, phones, orders: [] };
+        const world: World = { productId: productId!, phones, orders: [], cash: new Map() };
         await fc.asyncModelRun(() => ({ model: { orders: 0 }, real: world }), steps);
       }),
       { numRuns: 30 },

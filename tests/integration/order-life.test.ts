@@ -220,6 +220,26 @@ describe("money the store holds for a cancelled order", () => {
     expect(page).toContain("Refunded Rs. 3,000 by JazzCash, reference JC-90817");
   });
 
+  it("keeps a delivered cash order cancelled while its collected cash is owed back (no second collection)", async () => {
+    const id = await store.placedOrder({ phone: "0344-5556690" });
+    expect((await admin("PATCH", `/orders/${id}/status`, { status: "Delivered" })).status).toBe(200);
+    const cancelled = await admin("PATCH", `/orders/${id}/status`, { status: "Cancelled" });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data.refund).toMatchObject({ amount: 3000, status: "due" });
+    const stock = await stockOfOrder(id);
+    for (const status of ["Pending", "Shipped", "Delivered"]) {
+      const restored = await admin("PATCH", `/orders/${id}/status`, { status });
+      expect(restored.status, status).toBe(409);
+      expect(restored.body).toMatchObject({
+        message:
+          "This order's cash was collected at its delivery and is owed back: record the refund, or place a new order instead of restoring it",
+        code: "CASH_COLLECTED",
+      });
+    }
+    expect(await orderOf(id)).toMatchObject({ status: "Cancelled", refund: { status: "due" }, collectOnDelivery: 0 });
+    expect(await stockOfOrder(id)).toBe(stock);
+  });
+
   it("records the refund from the admin's order page as a plain form, keeping a refused form's input", async () => {
     const id = await paidTransferOrder("0345-6667778");
     expect((await admin("PATCH", `/orders/${id}/status`, { status: "Cancelled" })).status).toBe(200);

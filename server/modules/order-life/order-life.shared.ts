@@ -138,6 +138,7 @@ export const LIFE_REFUSAL_CODES = [
   "RECEIVED_ALREADY",
   "NOT_CANCELLED",
   "REFUNDED",
+  "CASH_COLLECTED",
   "NO_REFUND",
   "COURIER_REFUSED",
 ] as const;
@@ -175,6 +176,8 @@ export const CONFIRMATION_CLOSED = "This order can no longer be confirmed or can
 export const BOOKING_UNDER_WAY =
   "A courier booking is under way for this order: wait for its answer (or try the booking again), then cancel it";
 export const REFUND_PAID_REOPEN = "This order's payment was refunded: place a new order instead of restoring it";
+export const CASH_COLLECTED_REOPEN =
+  "This order's cash was collected at its delivery and is owed back: record the refund, or place a new order instead of restoring it";
 
 // The guards, each named by what it lets through.
 const pending = (message: string, code: LifeRefusalCode = "NOT_PENDING") =>
@@ -420,6 +423,9 @@ export const ORDER_LIFE: Record<Exclude<LifeEventKind, "cancelled" | "payment-ve
     when: [
       guard((s) => s.status === "Cancelled", "NOT_CANCELLED", "Only a cancelled order can be restored"),
       guard((s) => s.refund !== "paid", "REFUNDED", REFUND_PAID_REOPEN),
+      // A live order would be delivered, and its cash collected, a second time (found by
+      // tests/integration/order-life-model.test.ts: delivered, cancelled, restored).
+      guard((s) => s.advance || s.refund !== "due", "CASH_COLLECTED", CASH_COLLECTED_REOPEN),
     ],
     to: () => ({ status: "Pending", outcome: "none", refund: "none" }),
     effects: (s) => [
