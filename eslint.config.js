@@ -17,7 +17,9 @@ import house from "./lint/house-rules.js";
  * - route modules (app/) import from server/ only types and `*.shared.ts` files (pure values and
  *   functions, no database, no Node built-ins), never knex, objection or pg, and never import() a
  *   server file;
- * - a `*.shared.ts` file stays pure: it imports only other `*.shared.ts` files.
+ * - a `*.shared.ts` file stays pure: it imports only other `*.shared.ts` files;
+ * - the flows name no table (house/flows-name-no-table): a flow (server/flows, tests aside) asks the
+ *   module that owns a table, never `trx("orders")`, `this.db("shipments")` or `.join("shipments")`.
  */
 const PAGES_IMPORT_TYPES_OR_SHARED =
   "Route modules import from server/ only types and *.shared.ts files (pure values and functions): the services reach them through the request context (app/context.ts).";
@@ -85,6 +87,13 @@ export default tseslint.config(
     files: ["server/**/*.{ts,mjs}", "app/**/*.{ts,tsx}", "bench/**/*.ts", "seeds/**/*.ts", "migrations/**/*.ts"],
     plugins: { house },
     rules: { "house/one-way": "error", "house/no-server-import-from-pages": "error" },
+  },
+  {
+    // Tests of a flow set up their tables as they like; they are no flow's code.
+    files: ["server/flows/**/*.ts"],
+    ignores: ["server/flows/**/*.test.ts"],
+    plugins: { house },
+    rules: { "house/flows-name-no-table": "error" },
   },
   {
     files: ["app/**/*.{ts,tsx}"],

@@ -14,6 +14,12 @@ import path from "node:path";
  *   (eslint.config.js): only types and *.shared.ts files of server/, and never an import() of it.
  * Nothing below server/http imports HTTP (Express, React Router, node:http), and nothing reaches
  * into a database driver's private files (objection/lib/…).
+ *
+ * `house/flows-name-no-table` keeps the flows (server/flows, tests aside) off the tables: a table
+ * has one owner, the module that keeps its rules, and a flow asks that module. It reads the calls
+ * that name a table, not the text: the query builder's own (`trx("orders")`, `this.db("shipments")`,
+ * `knex(…)`) and a builder's `.from`, `.into`, `.table`, `.join` (and its kinds) or `.withSchema`
+ * with a string as its first argument.
  */
 
 /** The modules, each importing only those before it. */
@@ -207,7 +213,76 @@ const noServerImportFromPages = {
   },
 };
 
+/** The names a flow's database handle goes by: `trx("orders")`, `this.db("orders")`, `knex("orders")`. */
+const DATABASE_HANDLES = new Set(["db", "knex", "trx"]);
+/** A query builder's methods whose first argument names a table. */
+const TABLE_METHODS = new Set([
+  "from",
+  "into",
+  "table",
+  "join",
+  "leftJoin",
+  "innerJoin",
+  "rightJoin",
+  "fullOuterJoin",
+  "withSchema",
+]);
+/**
+ * JavaScript's and Node's own methods of those names (Array.from, Buffer.from, path.join,
+ * console.table) name no table; nor does an array's join, whose one argument is a separator (a
+ * query's join names its table and how: two arguments at least).
+ */
+const NOT_A_QUERY = new Set(["Array", "Buffer", "path", "console"]);
+
+const isString = (node) =>
+  node !== undefined &&
+  (node.type === "TemplateLiteral" || (node.type === "Literal" && typeof node.value === "string"));
+
+/** The name a callee ends in (`trx` for trx, `db` for this.db, `join` for query.join), or null. */
+function lastName(callee) {
+  if (callee.type === "Identifier") return callee.name;
+  if (callee.type === "MemberExpression" && !callee.computed && callee.property.type === "Identifier") {
+    return callee.property.name;
+  }
+  return null;
+}
+
+/** Whether a call names a table: a database handle called with one, or a builder's method given one. */
+function namesTable(call) {
+  if (!isString(call.arguments[0])) return false;
+  const name = lastName(call.callee);
+  if (DATABASE_HANDLES.has(name)) return true;
+  if (call.callee.type !== "MemberExpression" || !TABLE_METHODS.has(name)) return false;
+  const { object } = call.callee;
+  if (object.type === "Identifier" && NOT_A_QUERY.has(object.name)) return false;
+  return name !== "join" || call.arguments.length >= 2;
+}
+
+/** A flow asks the module that owns a table, which keeps the table's rules in one place (see the top). */
+const flowsNameNoTable = {
+  meta: {
+    type: "problem",
+    docs: { description: "Flows name no table: they call the module that owns it." },
+    schema: [],
+  },
+  create(context) {
+    const file = path.relative(ROOT, context.filename).split(path.sep).join("/");
+    if (layerOf(file).kind !== "flows" || /\.test\.tsx?$/.test(file)) return {};
+    return {
+      CallExpression(node) {
+        if (namesTable(node)) {
+          context.report({ node, message: "Flows name no table: ask the module that owns it (server/modules)." });
+        }
+      },
+    };
+  },
+};
+
 export default {
   meta: { name: "house" },
-  rules: { "one-way": oneWay, "no-server-import-from-pages": noServerImportFromPages },
+  rules: {
+    "one-way": oneWay,
+    "no-server-import-from-pages": noServerImportFromPages,
+    "flows-name-no-table": flowsNameNoTable,
+  },
 };

@@ -1,6 +1,11 @@
 import type { Database } from "../db/database";
 import { isUuid } from "../db/ids";
-import { lastShipment, type ApiCourier, type ShipmentState } from "../modules/fulfilment/shipments";
+import {
+  bookedTrackingNumbers,
+  lastShipment,
+  type ApiCourier,
+  type ShipmentState,
+} from "../modules/fulfilment/shipments";
 import { systemClock, type Clock } from "../modules/shared/clock";
 import { ConflictError, NotFoundError } from "../modules/shared/errors.shared";
 import type { AirwayBill } from "../providers/couriers/courier-provider.shared";
@@ -62,13 +67,8 @@ export class CourierPapersFlow {
     const courier = this.deps.couriers.find((known) => known.booking.loadSheet !== undefined);
     if (!courier) throw new ConflictError("No courier of this store makes load sheets");
     const day = pakistanDay((this.deps.clock ?? systemClock)());
-    const rows: { trackingNumber: string }[] = await this.db("shipments")
-      .where({ courier: courier.name, state: "booked" })
-      .where("bookedAt", ">=", new Date(`${day}T00:00:00+05:00`))
-      .orderBy("bookedAt")
-      .select("trackingNumber");
-    if (rows.length === 0) throw new ConflictError(`No parcel is booked with ${courier.name} today`);
-    const trackingNumbers = rows.map((row) => row.trackingNumber);
+    const trackingNumbers = await bookedTrackingNumbers(this.db, courier.name, new Date(`${day}T00:00:00+05:00`));
+    if (trackingNumbers.length === 0) throw new ConflictError(`No parcel is booked with ${courier.name} today`);
     const pdf = await askCourier(() => courier.booking.loadSheet!(trackingNumbers));
     return { pdf, day, parcels: trackingNumbers.length };
   }

@@ -15,11 +15,17 @@ import {
   type ConfirmationTextKind,
   type OrderMessageKind,
   type PaymentTextKind,
-  type TextChannel,
 } from "../modules/confirmation/order-confirmation.shared";
 import { bankTransferSettings } from "../modules/confirmation/order-rules";
+import {
+  lockQueuedText,
+  recordTextResult,
+  recordTextRetry,
+  type QueuedText,
+} from "../modules/confirmation/queued-texts";
 import { Order } from "../modules/orders/order.model";
 import { attemptTemplateParameters, attemptText } from "../modules/fulfilment/parcel-texts.shared";
+import { attemptEventOf } from "../modules/fulfilment/shipment-events";
 import { paymentTemplateParameters, paymentText } from "../modules/confirmation/payment-texts.shared";
 import { systemClock, type Clock } from "../modules/shared/clock";
 import type { OutgoingText, SendOutcome, TextChannelClient } from "../providers/message-channels/text-channel";
@@ -39,20 +45,6 @@ export type TextDelivery =
 
 /** The Confirm and Cancel buttons' payloads: the action, then the order's token. */
 export const BUTTON_PAYLOAD = /^(CONFIRM|CANCEL):([A-Za-z0-9_-]{43})$/;
-
-type QueuedText = {
-  id: string;
-  orderId: string;
-  channel: TextChannel;
-  kind: OrderMessageKind;
-  language: "en" | "ur";
-  phone: string;
-  attempts: number;
-  shipmentEventId: string | null;
-};
-
-const QUEUED_TEXT_COLUMNS = `id, order_id AS "orderId", channel, kind, language, phone, attempts,
-                             shipment_event_id AS "shipmentEventId"`;
 
 /**
  * Sending an order's texts (docs/product.md, "Confirming an order"): one queued text, written in
@@ -83,11 +75,7 @@ export class OrderTextsFlow {
   /** Sends one queued text (by its id); see TextDelivery. */
   async send(messageId: string): Promise<TextDelivery> {
     const delivery = await this.db.transaction(async (trx) => {
-      const { rows } = await trx.raw<{ rows: QueuedText[] }>(
-        `SELECT ${QUEUED_TEXT_COLUMNS} FROM order_messages WHERE id = ? AND status = 'queued' FOR UPDATE SKIP LOCKED`,
-        [messageId],
-      );
-      const text = rows[0];
+      const text = await lockQueuedText(trx, messageId, { skipLocked: true });
       if (!text) return { done: true } as const;
       const order = await Order.query(trx)
         .findById(text.orderId)
@@ -117,9 +105,7 @@ export class OrderTextsFlow {
         return { done: true } as const;
       }
       if (outcome.kind === "retry") {
-        await trx("order_messages")
-          .where({ id: text.id })
-          .update({ attempts: text.attempts + 1, error: outcome.error, updated_at: this.now() });
+        await recordTextRetry(trx, text, { error: outcome.error, now: this.now() });
         return { done: false, error: outcome.error } as const;
       }
       await this.record(trx, text.id, { status: "failed", error: outcome.error });
@@ -142,11 +128,7 @@ export class OrderTextsFlow {
   /** Gives up on a text that kept failing: it is marked failed, and SMS takes over from WhatsApp. */
   async giveUp(messageId: string, error: string): Promise<string | null> {
     return this.db.transaction(async (trx) => {
-      const { rows } = await trx.raw<{ rows: QueuedText[] }>(
-        `SELECT ${QUEUED_TEXT_COLUMNS} FROM order_messages WHERE id = ? AND status = 'queued' FOR UPDATE`,
-        [messageId],
-      );
-      const text = rows[0];
+      const text = await lockQueuedText(trx, messageId, { skipLocked: false });
       if (!text) return null;
       await this.record(trx, text.id, { status: "failed", error });
       return this.fallBackToSms(trx, text);
@@ -173,26 +155,7 @@ export class OrderTextsFlow {
     id: string,
     result: { status: "sent"; providerMessageId: string } | { status: "failed"; error: string },
   ): Promise<void> {
-    const now = this.now();
-    await trx("order_messages")
-      .where({ id })
-      .update(
-        result.status === "sent"
-          ? {
-              status: "sent",
-              provider_message_id: result.providerMessageId,
-              sent_at: now,
-              updated_at: now,
-              attempts: trx.raw("attempts + 1"),
-            }
-          : {
-              status: "failed",
-              error: result.error.slice(0, 500),
-              failed_at: now,
-              updated_at: now,
-              attempts: trx.raw("attempts + 1"),
-            },
-      );
+    await recordTextResult(trx, id, result, this.now());
   }
 
   /**
@@ -233,18 +196,15 @@ export class OrderTextsFlow {
     text: QueuedText,
     order: Pick<Order, "id" | "customerName">,
   ): Promise<SendOutcome> {
-    const event = await trx("shipment_events as e")
-      .join("shipments as s", "s.id", "e.shipment_id")
-      .where("e.id", text.shipmentEventId)
-      .first("s.courier", "s.tracking_number as trackingNumber", "e.reason", "e.text");
+    const event = await attemptEventOf(trx, text.shipmentEventId);
     if (!event) return { kind: "refused", error: "The courier's event of this text is gone" };
     const attempt = {
       id: order.id,
       customerName: order.customerName,
       storeName: this.deps.storeName,
-      courier: event.courier as string,
-      trackingNumber: event.trackingNumber as string,
-      reason: (event.reason ?? event.text) as string,
+      courier: event.courier,
+      trackingNumber: event.trackingNumber,
+      reason: event.reason ?? event.text,
       link: `${this.deps.publicUrl}/my-orders/${order.id}`,
     };
     return this.sendTemplated(text, {

@@ -1,7 +1,8 @@
 import * as yup from "yup";
 import type { Database } from "../db/database";
 import { isUuid } from "../db/ids";
-import { recordParcel } from "../modules/orders/order-state";
+import { linesWithWeights } from "../modules/catalog/weights";
+import { orderLinesSold, recordParcel } from "../modules/orders/order-state";
 import { refusalOf } from "../modules/order-life/order-life.shared";
 import type { OrderLifeFlow } from "./order-life";
 import { shortOrderId } from "../modules/orders/order-values.shared";
@@ -241,10 +242,7 @@ export class ShippingFlow {
   private async parcelOf(order: Order, row: ShipmentRow, city: CourierCity) {
     // Each line's weight is its product's today (an order keeps no copy of it), else the default:
     // a product deleted since weighs the default too.
-    const items: { productName: string; quantity: number; weightGrams: number | null }[] = await this.db("order_items")
-      .leftJoin("products", "products.id", "order_items.product_id")
-      .where("order_items.order_id", order.id)
-      .select("order_items.product_name", "order_items.quantity", "products.weight_grams");
+    const items = await linesWithWeights(this.db, orderLinesSold(this.db, order.id));
     const pieces = items.reduce((sum, item) => sum + item.quantity, 0);
     const pieceGrams = this.deps.pieceGrams ?? DEFAULT_PIECE_GRAMS;
     const weightGrams = items.reduce((sum, item) => sum + item.quantity * (item.weightGrams ?? pieceGrams), 0);

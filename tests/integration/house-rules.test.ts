@@ -176,6 +176,56 @@ describe("the rules of the house", () => {
     ).toHaveLength(1);
   });
 
+  it("let the flows name no table: they ask the module that owns it", async () => {
+    const flow = "server/flows/new-flow.ts";
+    const module = "server/modules/fulfilment/new-feature.ts";
+    const NAMES_A_TABLE = "Flows name no table: ask the module that owns it (server/modules).";
+    const code = (...lines: string[]) => `${lines.join("\n")}\n`;
+    const countsOrders = code(
+      `import type { Knex } from "knex";`,
+      `export const count = (trx: Knex) => trx("orders").count();`,
+    );
+    const joinsShipments = code(
+      `import type { Knex } from "knex";`,
+      `export const parcels = (events: Knex.QueryBuilder) => events.join("shipments as s", "s.id", "e.shipment_id");`,
+    );
+    const readsShipments = code(
+      `import type { Knex } from "knex";`,
+      `export class LoadSheet {`,
+      `  constructor(private readonly db: Knex) {}`,
+      '  numbers = () => this.db(`shipments`).select("trackingNumber");',
+      `}`,
+    );
+    expect(await problemsOf(flow, countsOrders)).toEqual([NAMES_A_TABLE]);
+    expect(await problemsOf(flow, joinsShipments)).toEqual([NAMES_A_TABLE]);
+    expect(await problemsOf(flow, readsShipments)).toEqual([NAMES_A_TABLE]);
+    // The same code in the module that owns the table, or in a flow's test setting up its rows.
+    expect(await problemsOf(module, countsOrders)).toEqual([]);
+    expect(await problemsOf(module, joinsShipments)).toEqual([]);
+    expect(await problemsOf("server/flows/new-flow.test.ts", countsOrders)).toEqual([]);
+    // A flow asking the module; an array's join and Node's path.join name no table.
+    expect(
+      await problemsOf(
+        flow,
+        code(
+          `import type { Knex } from "knex";`,
+          `import { lastShipment } from "../modules/fulfilment/shipments";`,
+          `export const last = (trx: Knex, orderId: string) => lastShipment(trx, orderId);`,
+        ),
+      ),
+    ).toEqual([]);
+    expect(
+      await problemsOf(
+        flow,
+        code(
+          `import path from "node:path";`,
+          `export const words = (names: string[]) => names.join(", ");`,
+          `export const file = path.join("data", "texts");`,
+        ),
+      ),
+    ).toEqual([]);
+  });
+
   it("hold for the code as it is: no file imports one that imports it back, directly or around a loop", () => {
     expect(cyclesOf(importGraph(["server", "app"]))).toEqual([]);
     // The check finds a loop when there is one.

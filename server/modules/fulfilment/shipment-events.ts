@@ -136,6 +136,20 @@ export async function storeEvents(
   return inserted.sort((a, b) => a.position - b.position);
 }
 
+/**
+ * The courier's event a delivery attempt's text tells of, with its parcel's courier and tracking
+ * number (server/flows/order-texts.ts); undefined when it is gone.
+ */
+export async function attemptEventOf(
+  trx: Knex,
+  eventId: string | null,
+): Promise<{ courier: ApiCourier; trackingNumber: string; reason: string | null; text: string } | undefined> {
+  return trx("shipment_events as e")
+    .join("shipments as s", "s.id", "e.shipment_id")
+    .where("e.id", eventId)
+    .first("s.courier", "s.tracking_number as trackingNumber", "e.reason", "e.text");
+}
+
 /** Where the parcel is now, as its last event with a known stage says, and when the courier last answered. */
 export async function recordStage(
   trx: Knex,

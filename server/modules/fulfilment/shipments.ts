@@ -46,6 +46,19 @@ export async function lastShipment(trx: Knex, orderId: string): Promise<Shipment
   return row ?? null;
 }
 
+/**
+ * The tracking numbers of the courier's parcels booked at or after `since` and still booked (not
+ * cancelled), in the order they were booked: the day's load sheet (server/flows/courier-papers.ts).
+ */
+export async function bookedTrackingNumbers(db: Knex, courier: ApiCourier, since: Date): Promise<string[]> {
+  const rows: { trackingNumber: string }[] = await db("shipments")
+    .where({ courier, state: "booked" })
+    .where("bookedAt", ">=", since)
+    .orderBy("bookedAt")
+    .select("trackingNumber");
+  return rows.map((row) => row.trackingNumber);
+}
+
 export async function insertAttempt(
   trx: Knex,
   attempt: Pick<

@@ -70,6 +70,14 @@ export function orderUnits(trx: Knex, orderId: string): Knex.QueryBuilder {
   return trx("order_items").where({ order_id: orderId }).select("product_id", "quantity");
 }
 
+/**
+ * The order's lines as sold, as a query of `product_id` (none for a product deleted since),
+ * `product_name` and `quantity` rows: the catalogue weighs them for a parcel in the same statement.
+ */
+export function orderLinesSold(trx: Knex, orderId: string): Knex.QueryBuilder {
+  return trx("order_items").where({ order_id: orderId }).select("product_id", "product_name", "quantity");
+}
+
 /** The order's lines as sold, for claiming their units again (a line's product may be gone: null). */
 export async function orderLines(
   trx: Knex,
