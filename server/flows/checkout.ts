@@ -44,7 +44,7 @@ import { PHONE_LOCK_SQL, lockCheckout } from "./checkout-lock";
 import { paymentChoice, type PaymentChoice } from "./checkout-payment";
 import { defaultMessageLanguage, type MessageLanguage } from "../modules/orders/order-values.shared";
 import { readOrder } from "../modules/order-life/orders-reading";
-import { lifeView, placedLife } from "../modules/order-life/order-life.shared";
+import { lifeView, placedLife } from "../modules/order-life/order-life-view.shared";
 
 export type { PaymentChoice };
 

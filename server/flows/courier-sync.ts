@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import type { Database } from "../db/database";
 import type { MailContext } from "../modules/mail/mail-layout";
 import type { LiveOrder } from "../modules/order-life/order-life";
-import { collectOnDelivery } from "../modules/order-life/order-life.shared";
+import { collectOnDelivery } from "../modules/order-life/order-life-view.shared";
 import { fromPaisa, toPaisa } from "../modules/shared/money.shared";
 import { deliveryAttemptMail } from "../modules/orders/order-mails";
 import { queueOrderTexts } from "../modules/confirmation/order-confirmation";

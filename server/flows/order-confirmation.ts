@@ -14,7 +14,8 @@ import {
   SENT_TOO_OFTEN,
   type TextChannel,
 } from "../modules/confirmation/order-confirmation.shared";
-import { awaitsAnswer, offers, type LifeEvent } from "../modules/order-life/order-life.shared";
+import { awaitsAnswer, type LifeEvent } from "../modules/order-life/order-life.shared";
+import { offers } from "../modules/order-life/order-life-view.shared";
 import type { LiveOrder } from "../modules/order-life/order-life";
 import { cancelledByCustomerMail, orderStatusMail } from "../modules/orders/order-mails";
 import { systemClock, type Clock } from "../modules/shared/clock";

@@ -1,7 +1,7 @@
 import type { FieldError } from "../modules/shared/errors.shared";
 import type { paginationShape } from "../modules/shared/list-query";
 import { COD_REFUSAL_CODES } from "../modules/confirmation/order-rules.shared";
-import { LIFE_REFUSAL_CODES } from "../modules/order-life/order-life.shared";
+import { LIFE_REFUSAL_CODES } from "../modules/order-life/order-life-refusals.shared";
 import { arrayOf, constant, object, oneOf, optional, text, type Shape, type ShapeOf } from "../modules/shared/shapes";
 
 /**

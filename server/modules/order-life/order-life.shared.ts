@@ -10,13 +10,23 @@ import {
   type OrderStatus,
   type PaymentStatus,
 } from "../orders/order-values.shared";
+import {
+  BOOKING_UNDER_WAY,
+  CASH_COLLECTED_REOPEN,
+  CONFIRMATION_CLOSED,
+  HANDED_TO_COURIER,
+  REFUND_PAID_REOPEN,
+  type LifeRefusal,
+  type LifeRefusalCode,
+} from "./order-life-refusals.shared";
 
 /**
  * An order's life written once (docs/product.md, "An order's life"): its status, its payment, its
  * confirmation and its parcel, read together under the order's row lock, and for every event the
  * states that allow it, what it changes and what must follow. Every flow asks `decide`; the pages,
- * mails, slips and the API read `offers` and the amounts below. Plain data and functions: the
- * pages' bundle reads it too.
+ * mails, slips and the API read `offers` and the amounts of ./order-life-view.shared.ts; the
+ * refusals' words and codes are in ./order-life-refusals.shared.ts. Plain data and functions: the
+ * pages' bundle reads them too.
  *
  * The invariants it keeps (checked after every event of random runs by server/modules/order-life/order-life.test.ts):
  * - a paid order (an advance payment in progress or verified) is never cancelled by the confirmation
@@ -26,7 +36,8 @@ import {
  *   order is refused, the admin's cancel cancels the consignment first;
  * - stock and a discount code's use go back exactly once, whatever the path (the `stock-back` and
  *   `stock-claim` effects come only with a move into and out of Cancelled);
- * - a cancelled order whose money the store holds has a refund to make (`refund-due`).
+ * - a cancelled order whose money the store holds has a refund to make (`refund-due`), and is not
+ *   made live again while that money is owed back (nor once it was paid back).
  */
 
 /** The four lives of an order, as the table reads them. */
@@ -113,40 +124,6 @@ export type LifeEffect =
   /** A refund still to make is no longer owed (the order is live again). */
   | "refund-dropped";
 
-/** The codes of the table's refusals (the API's 409 carries one beside its message). */
-export const LIFE_REFUSAL_CODES = [
-  "NOT_PENDING",
-  "HANDED_TO_COURIER",
-  "TOO_LATE",
-  "PAID_IN_ADVANCE",
-  "PAID_ON_DELIVERY",
-  "CONFIRMATION_CLOSED",
-  "CANCELLED",
-  "HAS_RETURNS",
-  "BOOKING_UNDER_WAY",
-  "NOT_AWAITING_ANSWER",
-  "PAYMENT_SENT",
-  "PAYMENT_VERIFIED",
-  "NOTHING_TO_REJECT",
-  "NOT_CONFIRMED",
-  "PAYMENT_NOT_VERIFIED",
-  "ALREADY_BOOKED",
-  "NO_BOOKING_UNDER_WAY",
-  "NO_BOOKING",
-  "NOT_SHIPPED",
-  "NOT_RETURNED",
-  "RECEIVED_ALREADY",
-  "NOT_CANCELLED",
-  "REFUNDED",
-  "CASH_COLLECTED",
-  "NO_REFUND",
-  "COURIER_REFUSED",
-] as const;
-export type LifeRefusalCode = (typeof LIFE_REFUSAL_CODES)[number];
-
-/** Why an event is refused: the 409's words, and the code a client may branch on. */
-export type LifeRefusal = { message: string; code: LifeRefusalCode };
-
 export type LifeDecision =
   | { allowed: true; changed: false }
   | { allowed: true; changed: true; next: LifeState; effects: LifeEffect[] }
@@ -169,15 +146,6 @@ const guard = (holds: Guard["holds"], code: LifeRefusalCode, message: string): G
   holds,
   refusal: refuse(code, message),
 });
-
-export const HANDED_TO_COURIER =
-  "This order was already handed to the courier: contact us to cancel it, and we stop the parcel";
-export const CONFIRMATION_CLOSED = "This order can no longer be confirmed or cancelled here";
-export const BOOKING_UNDER_WAY =
-  "A courier booking is under way for this order: wait for its answer (or try the booking again), then cancel it";
-export const REFUND_PAID_REOPEN = "This order's payment was refunded: place a new order instead of restoring it";
-export const CASH_COLLECTED_REOPEN =
-  "This order's cash was collected at its delivery and is owed back: record the refund, or place a new order instead of restoring it";
 
 // The guards, each named by what it lets through.
 const pending = (message: string, code: LifeRefusalCode = "NOT_PENDING") =>
@@ -507,89 +475,3 @@ export const LIFE_INVARIANTS: { name: string; holds: (state: LifeState) => boole
     holds: (s) => s.status === "Cancelled" || (s.outcome === "none" && s.refund === "none"),
   },
 ];
-
-/** What the order offers now, for the pages' buttons and the API's `actions`. */
-export type LifeOffers = {
-  /** The customer may cancel it themselves (My Orders, the API). */
-  cancel: boolean;
-  /** An admin may record the confirmation by phone. */
-  confirm: boolean;
-  /** An admin may undo a confirmation by phone made by mistake. */
-  undoConfirmation: boolean;
-  /** An admin may book it with a courier's API. */
-  book: boolean;
-  /** An admin may mark it Shipped with a courier and tracking number. */
-  ship: boolean;
-  /** The confirmation's link still answers. */
-  answer: boolean;
-  /** The customer may send (or correct) a transfer's reference. */
-  sendReference: boolean;
-  /** An admin may verify or reject the advance payment. */
-  reviewPayment: boolean;
-  /** An admin may record the refund of a cancelled paid order. */
-  recordRefund: boolean;
-};
-
-export function offers(state: LifeState, now: Date): LifeOffers {
-  const can = (event: LifeEvent) => {
-    const decision = decide(state, event, now);
-    return decision.allowed && decision.changed;
-  };
-  return {
-    cancel: can({ kind: "cancelled", by: "customer" }),
-    confirm: can({ kind: "confirmed", by: "admin" }),
-    undoConfirmation: can({ kind: "confirmation-undone" }),
-    book: can({ kind: "booking-requested" }),
-    ship: can({ kind: "shipped" }) && state.status === "Pending",
-    answer: can({ kind: "cancelled", by: "customer-answer" }),
-    sendReference: can({ kind: "reference-sent" }),
-    reviewPayment: can({ kind: "payment-verified", by: "admin" }),
-    recordRefund: can({ kind: "refund-paid" }),
-  };
-}
-
-/**
- * What the customer still has to pay: nothing once the money is in the store's hands (a verified
- * payment, a delivered cash-on-delivery parcel) or the order is cancelled; else the total.
- */
-export function amountDue(state: Pick<LifeState, "advance" | "payment" | "status">, totalPaisa: number): number {
-  if (state.status === "Cancelled" || holdsPayment(state)) return 0;
-  return totalPaisa;
-}
-
-/** What the courier collects at the door: the total of a cash-on-delivery order, nothing for one paid in advance. */
-export function collectOnDelivery(state: Pick<LifeState, "advance" | "status">, totalPaisa: number): number {
-  return state.advance || state.status === "Cancelled" ? 0 : totalPaisa;
-}
-
-/** The order's life as its pages and API answer show it: what is due and collected (rupees), and its offers. */
-export function lifeView(
-  state: LifeState,
-  totalPrice: number,
-  now: Date,
-): { amountDue: number; collectOnDelivery: number; readyToShip: boolean; actions: LifeOffers } {
-  const totalPaisa = Math.round(totalPrice * 100);
-  return {
-    amountDue: amountDue(state, totalPaisa) / 100,
-    collectOnDelivery: collectOnDelivery(state, totalPaisa) / 100,
-    readyToShip: isConfirmedForShipping(state),
-    actions: offers(state, now),
-  };
-}
-
-/** A new order's life, as checkout places it (nothing answered, paid, booked or sent yet). */
-export function placedLife(order: { advance: boolean; payment: PaymentStatus; phone: string | null; placedAt: Date }) {
-  const state: LifeState = {
-    status: "Pending",
-    payment: order.payment,
-    advance: order.advance,
-    confirmation: "pending",
-    request: order.advance || !order.phone ? "none" : "unsent",
-    parcel: "none",
-    outcome: "none",
-    returns: false,
-    refund: "none",
-    placedAt: order.placedAt,
-  };
-  return state;
-}

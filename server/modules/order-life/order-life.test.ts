@@ -13,11 +13,11 @@ import {
   awaitsAnswer,
   decide,
   holdsPayment,
-  placedLife,
   type Canceller,
   type LifeEvent,
   type LifeState,
 } from "./order-life.shared";
+import { placedLife } from "./order-life-view.shared";
 
 const PLACED_AT = new Date("2026-12-01T09:00:00Z");
 const CANCELLERS: Canceller[] = ["customer", "customer-answer", "admin", "sweep", "unpaid"];
