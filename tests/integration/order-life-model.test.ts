@@ -23,7 +23,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CourierStore } from "../support/courier-store";
 import { insertProducts } from "../support/fixtures";
-import { FakeTwilio, messagingSettings, twilioSignature } from "../support/messaging-fakes";
+import { FakeTwilio, messagingSettings, sendTwilioSms } from "../support/messaging-fakes";
 import { TestClock } from "../support/test-server";
 import { until } from "../support/until";
 
@@ -182,29 +182,7 @@ class ReplyNo implements Command {
     const phone = world.phones[this.phone % world.phones.length];
     if (!phone) return;
     const from = `+92${phone.replace(/\D/g, "").slice(1)}`;
-    const sid = `SM${Date.now()}${Math.floor(Math.random() * 1e6)}`;
-    const params = {
-      SmsMessageSid: sid,
-      SmsSid: sid,
-      MessageSid: sid,
-      SmsStatus: "received",
-      Body: "2",
-      To: "+15005550006",
-      From: from,
-      AccountSid: twilio.accountSid,
-      NumMedia: "0",
-      ApiVersion: "2010-04-01",
-    };
-    const url = `${store.server.baseUrl}/webhooks/sms`;
-    const response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "x-twilio-signature": twilioSignature(url, params, twilio.authToken),
-      },
-      body: new URLSearchParams(params).toString(),
-    });
-    expect(response.status).toBe(200);
+    expect(await sendTwilioSms(store.server.baseUrl, twilio, { from, body: "2" })).toBe(200);
     await textsSettled();
     await checkInvariants(world);
   }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CourierStore, ADMIN_PASSWORD } from "../support/courier-store";
 import { insertProducts } from "../support/fixtures";
 import { TestClient } from "../support/http-client";
-import { FakeTwilio, FakeWhatsAppCloud, messagingSettings, twilioSignature } from "../support/messaging-fakes";
+import { FakeTwilio, FakeWhatsAppCloud, messagingSettings, sendTwilioSms } from "../support/messaging-fakes";
 import { pageOf, signedInClient } from "../support/page-clients";
 import { TestClock, type TestServer } from "../support/test-server";
 import { until } from "../support/until";
@@ -76,28 +76,7 @@ const confirmationSent = (id: string) =>
   );
 
 async function sms(from: string, body: string, sid: string) {
-  const params = {
-    SmsMessageSid: sid,
-    SmsSid: sid,
-    MessageSid: sid,
-    SmsStatus: "received",
-    Body: body,
-    To: "+15005550006",
-    From: from,
-    AccountSid: twilio.accountSid,
-    NumMedia: "0",
-    ApiVersion: "2010-04-01",
-  };
-  const url = `${server.baseUrl}/webhooks/sms`;
-  const answer = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      "x-twilio-signature": twilioSignature(url, params, twilio.authToken),
-    },
-    body: new URLSearchParams(params).toString(),
-  });
-  expect(answer.status).toBe(200);
+  expect(await sendTwilioSms(server.baseUrl, twilio, { from, body, sid })).toBe(200);
 }
 
 /** A bank-transfer order of the customer with its payment verified by the admin. */

@@ -170,3 +170,37 @@ export function twilioSignature(url: string, params: Record<string, string>, aut
     .reduce((text, name) => text + name + params[name], url);
   return crypto.createHmac("sha1", authToken).update(data).digest("base64");
 }
+
+/**
+ * A text a customer sends to the store's number, as Twilio posts it to the SMS webhook: the
+ * inbound message's form fields, signed with the account's auth token. Answers the webhook's status.
+ */
+export async function sendTwilioSms(
+  baseUrl: string,
+  twilio: FakeTwilio,
+  message: { from: string; body: string; sid?: string },
+): Promise<number> {
+  const sid = message.sid ?? `SM${crypto.randomBytes(16).toString("hex")}`;
+  const params = {
+    SmsMessageSid: sid,
+    SmsSid: sid,
+    MessageSid: sid,
+    SmsStatus: "received",
+    Body: message.body,
+    To: "+15005550006",
+    From: message.from,
+    AccountSid: twilio.accountSid,
+    NumMedia: "0",
+    ApiVersion: "2010-04-01",
+  };
+  const url = `${baseUrl}/webhooks/sms`;
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      "x-twilio-signature": twilioSignature(url, params, twilio.authToken),
+    },
+    body: new URLSearchParams(params).toString(),
+  });
+  return response.status;
+}
