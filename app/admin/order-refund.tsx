@@ -2,7 +2,7 @@ import { Form } from "react-router";
 import { REFUND_METHODS, REFUND_REFERENCE_MAX } from "../../server/modules/orders/return-values.shared";
 import type { PublicOrder } from "../../server/modules/orders/order.shape";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
-import { Field, FormError, type FormFailure } from "../lib/forms";
+import { Field, FormError, SelectField, type FormFailure } from "../lib/forms";
 import { formatRupees } from "../lib/money";
 
 /**
@@ -36,23 +36,15 @@ export function AdminOrderRefund({ order, failure }: { order: PublicOrder; failu
         <Form method="post" action={`/admin/orders/${order._id}`} noValidate className="card">
           <FormError message={failure?.formError} />
           <input type="hidden" name="intent" value="record-refund" />
-          <Field name="method" label="Refunded by" error={errors.method}>
-            <select
-              id="field-method"
-              name="method"
-              defaultValue={value("method")}
-              required
-              aria-invalid={errors.method ? true : undefined}
-              aria-describedby={errors.method ? "field-method-error" : undefined}
-            >
-              <option value="">Choose how it was paid back</option>
-              {REFUND_METHODS.map((method) => (
-                <option key={method} value={method}>
-                  {method}
-                </option>
-              ))}
-            </select>
-          </Field>
+          <SelectField
+            name="method"
+            label="Refunded by"
+            error={errors.method}
+            defaultValue={value("method")}
+            placeholder="Choose how it was paid back"
+            options={REFUND_METHODS}
+            required
+          />
           <Field name="reference" label="Transaction reference (not for cash)" error={errors.reference}>
             <input
               id="field-reference"

@@ -4,7 +4,7 @@ import { shortOrderId } from "../../server/modules/orders/order-values.shared";
 import { trackingNumberRuleOf } from "../../server/providers/couriers/courier-providers.shared";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { requestContext } from "../context";
-import { Field, FormError, formFailure, formValues, type FormFailure } from "../lib/forms";
+import { Field, FormError, SelectField, formFailure, formValues, type FormFailure } from "../lib/forms";
 import { requireAdmin, safeRedirectPath } from "../lib/guards";
 import { isOnlyTheSecondAsk, shippingInput } from "./shipping-input.server";
 import { routeMeta } from "../lib/meta";
@@ -125,23 +125,15 @@ export default function ShipOrder({ loaderData, actionData }: Route.ComponentPro
       <FormError message={failure?.formError} />
       <Form method="post" noValidate className="card">
         <input type="hidden" name="returnTo" value={failure?.values.returnTo ?? returnTo} />
-        <Field name="courier" label="Courier" error={errors.courier}>
-          <select
-            id="field-courier"
-            name="courier"
-            defaultValue={value("courier")}
-            required
-            aria-invalid={errors.courier ? true : undefined}
-            aria-describedby={errors.courier ? "field-courier-error" : undefined}
-          >
-            <option value="">Choose the courier</option>
-            {courierNames.map((courier) => (
-              <option key={courier} value={courier}>
-                {courier}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <SelectField
+          name="courier"
+          label="Courier"
+          error={errors.courier}
+          defaultValue={value("courier")}
+          placeholder="Choose the courier"
+          options={courierNames}
+          required
+        />
         <Field
           name="trackingNumber"
           label="Tracking Number"

@@ -8,7 +8,7 @@ import {
 } from "../../server/modules/orders/return-values.shared";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
 import { requestContext } from "../context";
-import { Field, FormError, formFailure, formValues } from "../lib/forms";
+import { Field, FormError, SelectField, formFailure, formValues } from "../lib/forms";
 import { requireAdmin } from "../lib/guards";
 import { routeMeta } from "../lib/meta";
 import { formatRupees } from "../lib/money";
@@ -154,22 +154,14 @@ export default function AdminReturnDetails({ loaderData, actionData }: Route.Com
           <Form method="post" noValidate>
             <input type="hidden" name="intent" value="receive" />
             <div className="form-row">
-              <Field name="method" label="Refund method" error={errors.method}>
-                <select
-                  id="field-method"
-                  name="method"
-                  defaultValue={values.method ?? ""}
-                  aria-invalid={errors.method ? true : undefined}
-                  aria-describedby={errors.method ? "field-method-error" : undefined}
-                >
-                  <option value="">Choose how it was refunded</option>
-                  {REFUND_METHODS.map((method) => (
-                    <option key={method} value={method}>
-                      {method}
-                    </option>
-                  ))}
-                </select>
-              </Field>
+              <SelectField
+                name="method"
+                label="Refund method"
+                error={errors.method}
+                defaultValue={values.method ?? ""}
+                placeholder="Choose how it was refunded"
+                options={REFUND_METHODS}
+              />
               <Field
                 name="reference"
                 label="Reference"

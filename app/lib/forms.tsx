@@ -144,6 +144,53 @@ export function Field({
 }
 
 /**
+ * A choice among named values as a plain select (it works before and without JavaScript): an
+ * empty first option that asks for the choice, so nothing is chosen for the person, and the
+ * field's error and hint wired to it as for a text field.
+ */
+export function SelectField({
+  name,
+  label,
+  error,
+  hint,
+  defaultValue,
+  placeholder,
+  options,
+  required,
+}: {
+  name: string;
+  label: string;
+  error?: string;
+  hint?: string;
+  defaultValue: string;
+  placeholder: string;
+  options: readonly string[];
+  required?: boolean;
+}) {
+  const id = `field-${name}`;
+  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <Field name={name} label={label} error={error} hint={hint}>
+      <select
+        id={id}
+        name={name}
+        defaultValue={defaultValue}
+        required={required}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+      >
+        <option value="">{placeholder}</option>
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+/**
  * A field no person sees or fills; a bot that fills it is refused. Its label is empty on purpose
  * and the whole field is hidden from assistive technology (docs/product.md, "Forms").
  */
