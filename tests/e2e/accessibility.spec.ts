@@ -400,7 +400,7 @@ test.describe("accessibility (axe-core, every rule)", () => {
     expect(findings).toEqual([]);
   });
 
-  test("the admin's dialog, refused forms and an approved return", async ({ page }) => {
+  test("the admin's dialog, refused forms, an approved return and a refund to record", async ({ page }) => {
     const shop = await anAdminsShop(page);
     const findings: Finding[] = [];
     // The order's details in the list's dialog (JavaScript only).
@@ -427,6 +427,16 @@ test.describe("accessibility (axe-core, every rule)", () => {
     await page.getByRole("button", { name: "Approve Return" }).click();
     await expect(page.getByText("Return marked Approved")).toBeVisible();
     findings.push(...(await audit(page, "/admin/returns/{id} approved")));
+    // A cancelled order whose cash the store collected: its refund to record, and the form refused.
+    const owed = await placeOrder(page.request, await registerCustomer(page.request, "axe.refund"), shop.productId);
+    await setOrderStatus(page.request, await adminToken(page.request), owed, "Delivered");
+    await setOrderStatus(page.request, await adminToken(page.request), owed, "Cancelled");
+    findings.push(...(await visitAndAudit(page, `/admin/orders/${owed}`)).map((finding) => `refund due ${finding}`));
+    const refund = page.getByRole("region", { name: "Refund" });
+    await refund.getByLabel("Refunded by").selectOption("JazzCash");
+    await refund.getByRole("button", { name: "Record the refund" }).click();
+    await expect(page.getByText("Enter the transaction's reference")).toBeVisible();
+    findings.push(...(await audit(page, "/admin/orders/{id} refund refused")));
     expect(findings).toEqual([]);
   });
 

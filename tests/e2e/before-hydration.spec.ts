@@ -392,6 +392,28 @@ test.describe("before the scripts run", () => {
     }
   });
 
+  test("an order's refund: a method chosen and a reference typed early are kept and recorded", async ({ page }) => {
+    const token = await adminToken(page.request);
+    const customer = await registerCustomer(page.request, "early.refund");
+    const [product] = await productsInStock(page.request);
+    const orderId = await placeOrder(page.request, customer, product!._id);
+    await setOrderStatus(page.request, token, orderId, "Delivered");
+    await setOrderStatus(page.request, token, orderId, "Cancelled");
+    await logIn(page, ADMIN);
+
+    const scripts = await holdScripts(page);
+    await open(page, `/admin/orders/${orderId}`);
+    const refund = page.getByRole("region", { name: "Refund" });
+    await refund.getByLabel("Refunded by").selectOption("Bank transfer");
+    await refund.getByLabel("Transaction reference (not for cash)").fill("IBFT-7781");
+    await scripts.release();
+    await expect(refund.getByLabel("Refunded by")).toHaveValue("Bank transfer");
+    await expect(refund.getByLabel("Transaction reference (not for cash)")).toHaveValue("IBFT-7781");
+    await refund.getByRole("button", { name: "Record the refund" }).click();
+    await expect(page.getByText("Refund recorded.")).toBeVisible();
+    await expect(page.getByRole("region", { name: "Refund" })).toContainText("by Bank transfer, reference IBFT-7781");
+  });
+
   test("admin orders: a change the store refuses leaves the select showing the order's real status", async ({
     page,
   }) => {
