@@ -4,7 +4,7 @@ import type { PageSession, RequestContext } from "../server/http/request-context
 export type { PageSession, RequestContext };
 
 /**
- * What every loader and action receives from the server (server/app.ts sets it for each
+ * What every loader and action receives from the server (server/start-up/app.ts sets it for each
  * request): the services of the domain layer, the signed-in user, the session and the
  * request's details. The key is one object because the Express app and the route modules are
  * one bundle (server/index.ts).

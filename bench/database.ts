@@ -6,12 +6,13 @@ import knexFactory, { type Knex } from "knex";
 import { demoWatches } from "../seeds/data/demo-watches";
 import { demoWatchSpecs } from "../seeds/data/demo-watch-specs";
 import { walArchiveSettings } from "../server/backups/wal-archive";
-import { connectDatabase, migrateToLatest } from "../server/db/database";
+import { connectDatabase } from "../server/db/database";
+import { migrateToLatest } from "../server/jobs/migrate";
 import { startEmbeddedPostgres } from "../server/db/embedded-postgres";
-import { createDatabaseIfMissing } from "../server/db/open-database";
+import { createDatabaseIfMissing } from "../server/start-up/open-database";
 import { hashPassword } from "../server/modules/accounts/passwords";
 import { CatalogService } from "../server/modules/catalog/catalog.service";
-import { storeDetails } from "../server/store-details";
+import { storeDetails } from "../server/settings/store-details";
 
 /**
  * The bench's own database: a fresh one in BENCH_DATABASE_URL's server (a maintenance database

@@ -15,12 +15,13 @@ import { seedDemoData } from "../seeds/demo";
 import { demoAccounts } from "../seeds/demo-accounts";
 import { backupLayout, readWalArchive } from "../server/backups/backup-archive";
 import { archiveCurrentWal, walArchiveSettings } from "../server/backups/wal-archive";
-import { loadConfig } from "../server/config";
-import { connectDatabase, migrateToLatest } from "../server/db/database";
+import { loadConfig } from "../server/settings/config";
+import { connectDatabase } from "../server/db/database";
+import { migrateToLatest } from "../server/jobs/migrate";
 import { startEmbeddedPostgres } from "../server/db/embedded-postgres";
-import { EMBEDDED_DATABASE_NAME } from "../server/db/open-database";
-import { createLogger } from "../server/logger";
-import { createServices } from "../server/services";
+import { EMBEDDED_DATABASE_NAME } from "../server/start-up/open-database";
+import { createLogger } from "../server/logging/logger";
+import { createServices } from "../server/start-up/services";
 import { setCodRules } from "./checkout";
 import { ROOT } from "./processes";
 

@@ -7,7 +7,7 @@ import path from "node:path";
  * `house/one-way` checks every import of a file (static, `export … from`, and `import()`) against
  * the layers, bottom to top:
  * - server/modules/<module>: each module imports only itself and the modules before it in
- *   MODULE_ORDER (server/providers sits among them), server/db and server/store-details.ts;
+ *   MODULE_ORDER (server/providers sits among them), server/db and server/settings/store-details.ts;
  *   `contact`, alone, imports only `shared`, and no module imports it;
  * - server/flows: the use cases spanning modules; they import modules, providers and each other;
  * - server/http and the pages (app/): above the flows. Route modules keep their own rule
@@ -45,7 +45,7 @@ export const STANDALONE_MODULES = ["contact"];
  * What a module, a provider and a flow may import besides the domain: the database, the brand, and
  * the job queue's enqueueJob (a job is written in the caller's transaction, like a row).
  */
-const INFRASTRUCTURE = [/^server\/db\//, /^server\/store-details\.ts$/, /^server\/jobs\/enqueue-job\.ts$/];
+const INFRASTRUCTURE = [/^server\/db\//, /^server\/settings\/store-details\.ts$/, /^server\/jobs\/enqueue-job\.ts$/];
 
 /** Packages that speak HTTP: the domain, the providers and the flows know none of them. */
 const HTTP_PACKAGES = [
@@ -96,6 +96,12 @@ export function refusal(from, to) {
     }
     if (to.kind === "infrastructure") return null;
     return `A module imports only modules below it, server/db and the brand; ${describe(to)} is above the modules.`;
+  }
+  if (from.kind === "infrastructure") {
+    // The database knows nothing of what runs on it: not the job queue's runner, the backups, the
+    // start-up or HTTP (they use it; a type, such as the logger's, may still be named).
+    if (to.kind === "module" || to.kind === "infrastructure" || to.kind === "other") return null;
+    return `server/db, the brand and enqueueJob import nothing above them; ${describe(to)} uses them instead.`;
   }
   if (from.kind === "flows") {
     if (to.kind === "module" || to.kind === "flows" || to.kind === "infrastructure") return null;
@@ -163,6 +169,8 @@ const oneWay = {
     }
 
     function checkSource(node) {
+      // A type names no code: the infrastructure may name the types of the layers above it.
+      if (from.kind === "infrastructure" && node.importKind === "type") return;
       if (node.source && typeof node.source.value === "string") check(node.source, node.source.value);
     }
 

@@ -2,7 +2,7 @@ import { shortOrderId } from "../../server/modules/orders/order-values.shared";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { paymentMethodNamed } from "../../server/providers/payment-methods/payment-methods.shared";
 import { formatPakistaniMobile } from "../../server/modules/shared/phone.shared";
-import type { StoreDetails } from "../../server/store-details";
+import type { StoreDetails } from "../../server/settings/store-details";
 import { formatRupees } from "../lib/money";
 import type { PublicOrder } from "../../server/modules/orders/order.shape";
 

@@ -1,5 +1,5 @@
 import { Link, useLocation } from "react-router";
-import type { StoreDetails } from "../../server/store-details";
+import type { StoreDetails } from "../../server/settings/store-details";
 import { StoreAddress, telHref } from "../content/store-contact-details";
 
 export function SiteFooter({ store, lite }: { store: StoreDetails; lite: boolean }) {

@@ -1,4 +1,4 @@
-import type { StoreDetails } from "../../server/store-details";
+import type { StoreDetails } from "../../server/settings/store-details";
 
 /** A phone number as a tel: link (digits and +, no spaces). */
 export function telHref(phone: string): string {

@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Config } from "../config";
+import type { Config } from "../settings/config";
 
 /**
  * Where BACKUP_DIR is, against DATA_DIR. It defaults to a folder beside DATA_DIR (./data →
  * ./data-backups), never inside it: the disk the backups are for must not take them along
- * (server/config.ts). Before 2026-11-25 the default was DATA_DIR/backups; a store upgraded from
+ * (server/settings/config.ts). Before 2026-11-25 the default was DATA_DIR/backups; a store upgraded from
  * then finds its archive there and moves it to BACKUP_DIR once, so the chain of backups goes on.
  */
 export const OLD_DEFAULT_BACKUP_FOLDER = "backups";

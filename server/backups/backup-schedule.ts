@@ -1,5 +1,5 @@
 import pg from "pg";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 import { backupLayout, readBaseBackups } from "./backup-archive";
 import { takeBaseBackup } from "./base-backup";
 import { archiveCurrentWal } from "./wal-archive";

@@ -1,4 +1,4 @@
-import type { Config } from "../config";
+import type { Config } from "../settings/config";
 import type { Database } from "../db/database";
 import { backupLayout, readBaseBackups } from "./backup-archive";
 import { archivingFails, readArchiverState } from "./wal-archive";

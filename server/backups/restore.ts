@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { runningPostmaster } from "../db/embedded-postgres";
-import { EMBEDDED_DATABASE_NAME, embeddedClusterDir } from "../db/open-database";
+import { EMBEDDED_DATABASE_NAME, embeddedClusterDir } from "../start-up/open-database";
 import { assessArchive, backupLayout, type ArchiveAssessment, type BaseBackup } from "./backup-archive";
 import { copyTree, exists, syncDirectory } from "./copy-tree";
 import { MOVED_ASIDE_PREFIX, RESTORE_WORK_PREFIX } from "./data-dir";

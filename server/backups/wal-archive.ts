@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
-import { projectFile } from "../project-root";
+import { projectFile } from "../settings/project-root";
 
 /**
  * Continuous archiving for the embedded cluster. PostgreSQL runs server/backups/wal-command.mjs

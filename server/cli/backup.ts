@@ -15,9 +15,9 @@ import { BackupError, takeBaseBackup } from "../backups/base-backup";
 import { RecoveryError } from "../backups/recovery";
 import { restore, RestoreRefused, verifyNewestBackup } from "../backups/restore";
 import { parseRestoreTime, RESTORE_TIME_FORM, type RestoreTime } from "../backups/restore-time";
-import { ConfigError, loadConfig, type Config } from "../config";
+import { ConfigError, loadConfig, type Config } from "../settings/config";
 import { runningClusterUrls, runningPostmaster } from "../db/embedded-postgres";
-import { EMBEDDED_DATABASE_NAME, embeddedClusterDir, openDatabase } from "../db/open-database";
+import { EMBEDDED_DATABASE_NAME, embeddedClusterDir, openDatabase } from "../start-up/open-database";
 
 const USAGE = "Usage: backup.ts take | list | verify | restore [--to <ISO 8601 time>] [--replace]";
 

@@ -3,9 +3,9 @@
  * They use DATABASE_URL, or the embedded cluster under DATA_DIR like the server does.
  */
 import { isEmptyStore, seedDemoData } from "../../seeds/demo";
-import { ConfigError, loadConfig } from "../config";
-import { migrateToLatest } from "../db/database";
-import { openDatabase } from "../db/open-database";
+import { ConfigError, loadConfig } from "../settings/config";
+import { migrateToLatest } from "../jobs/migrate";
+import { openDatabase } from "../start-up/open-database";
 
 const task = process.argv[2];
 if (!["migrate", "rollback", "seed"].includes(task ?? "")) {

@@ -1,5 +1,5 @@
 import pg from "pg";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 
 /** The channel the products trigger notifies (migration 6). */
 export const CATALOG_CHANGED_CHANNEL = "catalog_changed";

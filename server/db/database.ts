@@ -2,7 +2,6 @@ import knexFactory, { type Knex } from "knex";
 import { Model, knexSnakeCaseMappers } from "objection";
 import pg from "pg";
 import { migrationSource } from "../../migrations/index";
-import { installJobQueue } from "../jobs/job-runner";
 
 // COUNT(*) and other bigints arrive as strings; every count here fits a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
@@ -13,7 +12,7 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number.parseFloat(v
 
 export type Database = Knex;
 
-/** Each database's connection string, for the job queue's own connections (installJobQueue). */
+/** Each database's connection string, for the job queue's own connections (server/jobs/migrate.ts). */
 const urls = new WeakMap<Database, string>();
 
 type DatabaseLog = (level: "warn" | "error" | "debug", message: unknown) => void;
@@ -45,16 +44,11 @@ export function connectDatabase(url: string, options: { poolMax?: number; log?: 
   return knex;
 }
 
-/**
- * The job queue's schema first (its library's own migrations), then the store's: the store's
- * triggers add jobs (docs/decisions/2026-11-25-job-queue.md).
- */
-export async function migrateToLatest(knex: Database): Promise<string[]> {
+/** The connection string a database was opened with (the job queue opens connections of its own). */
+export function connectionUrlOf(knex: Database): string {
   const url = urls.get(knex);
-  if (!url) throw new Error("migrateToLatest needs a database opened with connectDatabase");
-  await installJobQueue(url);
-  const [, applied] = (await knex.migrate.latest()) as [number, string[]];
-  return applied;
+  if (!url) throw new Error("The database was not opened with connectDatabase");
+  return url;
 }
 
 /** Waits until the database answers, so a slow-starting server is not mistaken for bad config. */

@@ -6,7 +6,7 @@ import type { MailContext } from "../modules/mail/mail-layout";
 import { RateLimiter } from "../modules/shared/rate-limiter";
 import { InvalidInputError, RuleViolationError, statusOf } from "../modules/shared/errors.shared";
 import { withRules } from "../modules/shared/input-rules.shared";
-import { storeDetails } from "../store-details";
+import { storeDetails } from "../settings/store-details";
 import { MessageChannels } from "../providers/message-channels/message-channels";
 import { cashOnDelivery } from "../providers/payment-methods/cash-on-delivery.shared";
 import { paymentMethodsChosen } from "../providers/payment-methods/payment-methods.shared";

@@ -49,7 +49,7 @@ export type CourierSyncReport = {
   paid: number;
 };
 
-/** Where the sync says what it skipped or could not do (the store's logger; flows sit below server/logger.ts). */
+/** Where the sync says what it skipped or could not do (the store's logger; flows sit below server/logging/logger.ts). */
 export type SyncLog = { warn(details: Record<string, unknown>, message: string): void };
 
 /** The longest a failing courier is left alone. */

@@ -8,7 +8,7 @@ import { RateLimiter } from "../modules/shared/rate-limiter";
 import { courierProvidersChosen } from "../providers/couriers/courier-providers.shared";
 import { MessageChannels } from "../providers/message-channels/message-channels";
 import { paymentMethodsChosen } from "../providers/payment-methods/payment-methods.shared";
-import { storeDetails } from "../store-details";
+import { storeDetails } from "../settings/store-details";
 import { CancellationFlow } from "./cancellation";
 import { CheckoutFlow } from "./checkout";
 import { OrderLifeFlow } from "./order-life";

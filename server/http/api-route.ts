@@ -2,7 +2,7 @@ import type { Request, Response } from "express";
 import type * as yup from "yup";
 import type { Shape } from "../modules/shared/shapes";
 import type { EnvelopeExtras, SuccessEnvelope } from "./envelope";
-import type { Services } from "../services";
+import type { Services } from "../start-up/services";
 import type { ApiUser } from "./bearer-auth";
 import type { PhotoForm } from "./photo-upload";
 

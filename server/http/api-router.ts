@@ -7,7 +7,7 @@ import {
 } from "../modules/shared/errors.shared";
 import { photoTooLarge } from "../modules/catalog/photo-processing";
 import { PHOTO_FIELD } from "../modules/catalog/photo-values.shared";
-import type { Services } from "../services";
+import type { Services } from "../start-up/services";
 import { apiErrorHandler } from "./api-errors";
 import type { ApiRoute } from "./api-route";
 import { withAbsoluteImageUrls } from "./api-image-urls";

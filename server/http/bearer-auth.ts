@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import type { PublicUser } from "../modules/accounts/user.model";
-import type { Services } from "../services";
+import type { Services } from "../start-up/services";
 import { markPersonalised } from "./personalised-answer";
 
 export type ApiUser = PublicUser;

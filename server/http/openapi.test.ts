@@ -2,7 +2,7 @@ import type { Router } from "express";
 import { describe, expect, it } from "vitest";
 import * as yup from "yup";
 import { apiRoutes } from "./api/api-routes";
-import type { Services } from "../services";
+import type { Services } from "../start-up/services";
 import { defineApiRoute, type ApiRoute } from "./api-route";
 import { createApiRouter } from "./api-router";
 import { buildOpenApiDocument, toOpenApiPath, yupToJsonSchema } from "./openapi";

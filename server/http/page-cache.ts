@@ -1,7 +1,7 @@
 import zlib from "node:zlib";
 import type { RequestHandler, Response } from "express";
 import { listenForCatalogChanges } from "../db/catalog-change-listener";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 import { onProductShown } from "../modules/catalog/product-shown-listeners";
 import { pageForEveryGuest } from "./cached-page-scripts";
 import { noteProductShown, recordProductsShown } from "./products-on-page";

@@ -6,7 +6,7 @@ import {
   isDatabaseUnavailable,
   statusOf,
 } from "../modules/shared/errors.shared";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 import { loggableUrl } from "./token-links";
 
 /**

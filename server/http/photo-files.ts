@@ -1,7 +1,7 @@
 import express, { type Router } from "express";
 import { PHOTO_FILE_PATTERN } from "../modules/catalog/photo-processing";
 import { isDatabaseUnavailable } from "../modules/shared/errors.shared";
-import type { Services } from "../services";
+import type { Services } from "../start-up/services";
 
 /** The files of a photo never change (their names are hashes of their bytes): a year, and no asking again. */
 export const PHOTO_CACHE_CONTROL = "public, max-age=31536000, immutable";

@@ -1,7 +1,7 @@
-import type { Config } from "../config";
+import type { Config } from "../settings/config";
 import type { PublicUser } from "../modules/accounts/user.model";
-import type { Services } from "../services";
-import type { StoreDetails } from "../store-details";
+import type { Services } from "../start-up/services";
+import type { StoreDetails } from "../settings/store-details";
 import type { PhotoForm } from "./photo-upload";
 
 export type { PhotoForm };

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { RequestHandler } from "express";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 import { loggableUrl } from "./token-links";
 
 declare module "http" {

@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import express, { type Request, type Response, type Router } from "express";
-import type { Config } from "../config";
-import type { Logger } from "../logger";
+import type { Config } from "../settings/config";
+import type { Logger } from "../logging/logger";
 import { InvalidInputError, isDatabaseUnavailable } from "../modules/shared/errors.shared";
-import type { Services } from "../services";
+import type { Services } from "../start-up/services";
 
 /** Providers' notifications are small; anything larger is not one. */
 const WEBHOOK_BODY_LIMIT = "512kb";

@@ -8,7 +8,7 @@ import {
   type TaskList,
 } from "graphile-worker";
 import pg from "pg";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 import type { JobName, JobPayloads } from "./enqueue-job";
 
 /** What a task's handler knows of the job it runs. */

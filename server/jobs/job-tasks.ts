@@ -1,9 +1,9 @@
 import { BASE_BACKUP_CHECK_SCHEDULE, takeBaseBackupIfDue, type BaseBackupOptions } from "../backups/backup-schedule";
 import type { Database } from "../db/database";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 import type { MailTransport } from "../mail/mail-transport";
 import { outboxMessageSender, removeOldMailFiles } from "../mail/outbox-sender";
-import type { Services } from "../services";
+import type { Services } from "../start-up/services";
 import { enqueueJob } from "./enqueue-job";
 import {
   startJobRunner,

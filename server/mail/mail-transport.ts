@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
-import type { MailConfig } from "../config";
+import type { MailConfig } from "../settings/config";
 import { removeFilesOlderThan } from "../modules/shared/old-files";
 import { emlFileName } from "./eml-files";
 

@@ -1,5 +1,5 @@
 import type { Database } from "../db/database";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 import { OutboxMessage } from "../modules/mail/outbox-message.model";
 import type { MailTransport } from "./mail-transport";
 

@@ -12,19 +12,19 @@ import { BackupStatusService } from "../../server/backups/backup-status.service"
 import { BASE_BACKUP_LOCK, takeBaseBackup } from "../../server/backups/base-backup";
 import { applyRetention } from "../../server/backups/retention";
 import { archiveCurrentWal } from "../../server/backups/wal-archive";
-import { loadConfig, type Config } from "../../server/config";
-import { migrateToLatest } from "../../server/db/database";
+import { loadConfig, type Config } from "../../server/settings/config";
+import { migrateToLatest } from "../../server/jobs/migrate";
 import { postgresUserIds, startEmbeddedPostgres } from "../../server/db/embedded-postgres";
 import {
   EMBEDDED_DATABASE_NAME,
   embeddedClusterDir,
   openDatabase,
   type OpenDatabase,
-} from "../../server/db/open-database";
-import { createLogger } from "../../server/logger";
+} from "../../server/start-up/open-database";
+import { createLogger } from "../../server/logging/logger";
 import { createMailTransport } from "../../server/mail/mail-transport";
 import { startStoreJobs } from "../../server/jobs/job-tasks";
-import { createServices, type Services } from "../../server/services";
+import { createServices, type Services } from "../../server/start-up/services";
 import { childEnvironment } from "../support/child-environment";
 import { insertUser } from "../support/fixtures";
 import { TestClient } from "../support/http-client";

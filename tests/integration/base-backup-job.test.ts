@@ -8,13 +8,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { backupLayout, readBaseBackups } from "../../server/backups/backup-archive";
-import { loadConfig } from "../../server/config";
-import { migrateToLatest } from "../../server/db/database";
-import { embeddedClusterDir, openDatabase } from "../../server/db/open-database";
+import { loadConfig } from "../../server/settings/config";
+import { migrateToLatest } from "../../server/jobs/migrate";
+import { embeddedClusterDir, openDatabase } from "../../server/start-up/open-database";
 import { startStoreJobs } from "../../server/jobs/job-tasks";
-import { createLogger } from "../../server/logger";
+import { createLogger } from "../../server/logging/logger";
 import { createMailTransport } from "../../server/mail/mail-transport";
-import { createServices } from "../../server/services";
+import { createServices } from "../../server/start-up/services";
 
 const temporaryDirs: string[] = [];
 afterAll(() => {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { MODULE_ORDER, STANDALONE_MODULES } from "../../lint/house-rules.js";
-import { SETTING_NAMES } from "../../server/config";
+import { SETTING_NAMES } from "../../server/settings/config";
 import {
   checkedDocs,
   classifyCodeSpan,
@@ -86,7 +86,7 @@ describe("the documentation's checker", () => {
       "package.json",
       "docs/operations.md",
       "docs/api.md",
-      "server/config.ts",
+      "server/settings/config.ts",
       "server/modules/orders/order.shape.ts",
       "server/providers/couriers/courier-http.ts",
       "migrations/index.ts",
@@ -115,7 +115,7 @@ describe("the documentation's checker", () => {
 
   it("passes paths that exist, written every way the docs write them", () => {
     const doc = [
-      "The settings are read by `server/config.ts`; the modules are in `server/modules/` and",
+      "The settings are read by `server/settings/config.ts`; the modules are in `server/modules/` and",
       "`./migrations/index.ts` lists the migrations, e.g. `migrations/<date>_<name>.ts`.",
       "Results: `bench/results/load.{md,json}`. A courier's calls: `courier-http.ts`,",
       "an order's shape: `orders/order.shape.ts`; `package.json` at the top.",
@@ -149,8 +149,8 @@ describe("the documentation's checker", () => {
   });
 
   it("finds a file named where a folder is (and a folder named as a file)", () => {
-    expect(check("`server/config.ts/` and `server/modules`\n")).toEqual([
-      "1 names `server/config.ts/`, which does not exist",
+    expect(check("`server/settings/config.ts/` and `server/modules`\n")).toEqual([
+      "1 names `server/settings/config.ts/`, which does not exist",
     ]);
   });
 
@@ -184,7 +184,10 @@ describe("the documentation's checker", () => {
   });
 
   it("tells the kinds of code span apart", () => {
-    expect(classifyCodeSpan("server/config.ts")).toEqual({ kind: "repository", path: "server/config.ts" });
+    expect(classifyCodeSpan("server/settings/config.ts")).toEqual({
+      kind: "repository",
+      path: "server/settings/config.ts",
+    });
     expect(classifyCodeSpan(".ci/run")).toEqual({ kind: "repository", path: ".ci/run" });
     expect(classifyCodeSpan("tests/e2e/*.spec.ts")).toEqual({
       kind: "repository",

@@ -11,10 +11,11 @@ import { recoverCluster } from "../../server/backups/recovery";
 import { verifyNewestBackup } from "../../server/backups/restore";
 import { assessArchive } from "../../server/backups/backup-archive";
 import { archiveCurrentWal } from "../../server/backups/wal-archive";
-import { loadConfig } from "../../server/config";
-import { connectDatabase, migrateToLatest } from "../../server/db/database";
+import { loadConfig } from "../../server/settings/config";
+import { connectDatabase } from "../../server/db/database";
+import { migrateToLatest } from "../../server/jobs/migrate";
 import { makeTraversable, postgresBinaries, postgresUserIds } from "../../server/db/embedded-postgres";
-import { EMBEDDED_DATABASE_NAME, embeddedClusterDir, openDatabase } from "../../server/db/open-database";
+import { EMBEDDED_DATABASE_NAME, embeddedClusterDir, openDatabase } from "../../server/start-up/open-database";
 import { childEnvironment } from "../support/child-environment";
 
 /**

@@ -127,12 +127,27 @@ describe("the rules of the house", () => {
     }
     expect(await problemsOf(flow, importOf(flow, "server/flows/checkout.ts"))).toEqual([]);
     expect(await problemsOf(flow, importOf(flow, "server/http/api-errors.ts"))).toHaveLength(1);
-    expect(await problemsOf(flow, importOf(flow, "server/services.ts"))).toHaveLength(1);
+    expect(await problemsOf(flow, importOf(flow, "server/start-up/services.ts"))).toHaveLength(1);
     expect(await problemsOf(flow, importOf(flow, "app/lib/forms.tsx"))).toHaveLength(1);
     expect(await problemsOf(flow, `import express from "express";\nexport const app = express();\n`)).toHaveLength(1);
     expect(await problemsOf("server/http/new-adapter.ts", importOf("server/http/new-adapter.ts", flow))).toEqual([]);
     expect(
       await problemsOf("server/http/new-adapter.ts", importOf("server/http/new-adapter.ts", fileOf("orders"))),
+    ).toEqual([]);
+  });
+
+  it("keep the database below what runs on it: no job runner, backups, start-up or HTTP in server/db", async () => {
+    const db = "server/db/new-part.ts";
+    expect(await problemsOf(db, importOf(db, "server/jobs/job-runner.ts"))).toHaveLength(1);
+    expect(await problemsOf(db, importOf(db, "server/backups/wal-archive.ts"))).toHaveLength(1);
+    expect(await problemsOf(db, importOf(db, "server/start-up/services.ts"))).toHaveLength(1);
+    expect(await problemsOf(db, importOf(db, "server/http/api-errors.ts"))).toHaveLength(1);
+    expect(await problemsOf(db, importOf(db, "server/flows/checkout.ts"))).toHaveLength(1);
+    // What it may name: the migrations, the modules' shared values, a type of the logger.
+    expect(await problemsOf(db, importOf(db, "migrations/index.ts"))).toEqual([]);
+    expect(await problemsOf(db, importOf(db, "server/modules/shared/address.shared.ts"))).toEqual([]);
+    expect(
+      await problemsOf(db, `import type { Logger } from "../logging/logger";\nexport type Log = Logger;\n`),
     ).toEqual([]);
   });
 

@@ -7,11 +7,11 @@ import { seedDemoData } from "../../seeds/demo";
 import { demoAccounts } from "../../seeds/demo-accounts";
 import { backupLayout } from "../../server/backups/backup-archive";
 import { archiveCurrentWal } from "../../server/backups/wal-archive";
-import { loadConfig } from "../../server/config";
-import { migrateToLatest } from "../../server/db/database";
-import { openDatabase } from "../../server/db/open-database";
-import { createLogger } from "../../server/logger";
-import { createServices } from "../../server/services";
+import { loadConfig } from "../../server/settings/config";
+import { migrateToLatest } from "../../server/jobs/migrate";
+import { openDatabase } from "../../server/start-up/open-database";
+import { createLogger } from "../../server/logging/logger";
+import { createServices } from "../../server/start-up/services";
 
 /**
  * The WAL archive of a quiet store stays small (docs/decisions/2026-11-25-backups-outlive-the-disk.md):

@@ -5,7 +5,8 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { isEmptyStore, seedDemoData } from "../../seeds/demo";
-import { connectDatabase, migrateToLatest, type Database } from "../../server/db/database";
+import { connectDatabase, type Database } from "../../server/db/database";
+import { migrateToLatest } from "../../server/jobs/migrate";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../server/db/embedded-postgres";
 import { hashPassword } from "../../server/modules/accounts/passwords";
 

@@ -267,7 +267,7 @@ export function documentedSettings(markdown: string, heading: string): Set<strin
 /**
  * The settings server/ reads by name from the environment in its source (not its tests):
  * `process.env.NAME`, `env.NAME`, `env["NAME"]`. The settings read through the configuration's
- * schema come from the schema itself (SETTING_NAMES of server/config.ts).
+ * schema come from the schema itself (SETTING_NAMES of server/settings/config.ts).
  */
 export function settingsReadInSource(root: string, folder = "server"): Set<string> {
   const names = new Set<string>();

@@ -5,8 +5,9 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import knexFactory from "knex";
 import { ensureBuild } from "../../server/cli/ensure-build";
-import { connectDatabase, migrateToLatest } from "../../server/db/database";
-import { createDatabaseIfMissing } from "../../server/db/open-database";
+import { connectDatabase } from "../../server/db/database";
+import { migrateToLatest } from "../../server/jobs/migrate";
+import { createDatabaseIfMissing } from "../../server/start-up/open-database";
 import { runningPostmaster, startEmbeddedPostgres, type EmbeddedDatabase } from "../../server/db/embedded-postgres";
 
 export const TEMPLATE_DATABASE = "waqt_test_template";

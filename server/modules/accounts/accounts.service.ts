@@ -304,7 +304,7 @@ export class AccountsService {
 
   /**
    * The accounts that still sign in with a published demo password (the start refuses to face a
-   * network while there is one: server/start-store.ts), each with its password. Only the accounts
+   * network while there is one: server/start-up/start-store.ts), each with its password. Only the accounts
    * the demo seed made can hold one (no one may choose one: accounts.schemas.ts), found by their
    * mark rather than their email, which an operator may have changed; an account whose password
    * is none of them loses the mark, so later starts check it no more

@@ -1,6 +1,6 @@
 /**
  * The demo accounts' passwords (seeds/demo-accounts.ts): published in the README and in the
- * start-up log, so no account may face a network with one (server/start-store.ts) and no one may
+ * start-up log, so no account may face a network with one (server/start-up/start-store.ts) and no one may
  * choose one (accounts.schemas.ts). docs/decisions/2026-11-29-demo-passwords.md.
  */
 export const DEMO_PASSWORDS = { admin: "admin12345", customer: "customer12345" } as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { storeDetails } from "../../store-details";
+import { storeDetails } from "../../settings/store-details";
 import { orderPlacedMail } from "../orders/order-mails";
 import { renderMail } from "./mail-layout";
 

@@ -1,7 +1,7 @@
-import type { StoreDetails } from "../../store-details";
+import type { StoreDetails } from "../../settings/store-details";
 
 /**
- * What every mail is made from: the store's brand and contact details (server/store-details.ts)
+ * What every mail is made from: the store's brand and contact details (server/settings/store-details.ts)
  * and its public address, from which every link is made absolute (docs/product.md, "Mail").
  */
 export type MailContext = { store: StoreDetails; publicUrl: string };

@@ -2,7 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
-import { ConfigError, loadConfig } from "../../config";
+import { ConfigError, loadConfig } from "../../settings/config";
 import { orderShape } from "../../modules/orders/order.shape";
 import { COURIER_NAMES, courierProvidersChosen, trackingNumberRuleOf } from "./courier-providers.shared";
 import { manualCourier } from "./manual-courier.shared";

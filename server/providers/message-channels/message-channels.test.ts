@@ -2,7 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
-import { ConfigError, loadConfig } from "../../config";
+import { ConfigError, loadConfig } from "../../settings/config";
 import { composeStatement } from "../../modules/shared/statement";
 import { MessageChannels, messageOf, type Message } from "./message-channels";
 

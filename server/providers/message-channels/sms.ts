@@ -6,7 +6,7 @@ import {
   type TextChannelClient,
 } from "./text-channel";
 
-/** What the SMS channel needs (server/config.ts, TWILIO_*). */
+/** What the SMS channel needs (server/settings/config.ts, TWILIO_*). */
 export type SmsSettings = {
   apiUrl: string;
   accountSid: string;

@@ -6,7 +6,7 @@ import {
   type TextChannelClient,
 } from "./text-channel";
 
-/** What the WhatsApp channel needs (server/config.ts, WHATSAPP_*). */
+/** What the WhatsApp channel needs (server/settings/config.ts, WHATSAPP_*). */
 export type WhatsAppSettings = { apiUrl: string; phoneNumberId: string; token: string };
 
 /**

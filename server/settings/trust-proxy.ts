@@ -11,7 +11,7 @@ export type TrustProxy = {
   /** The setting as written, for messages. */
   setting: string;
   /**
-   * The very function Express is given (server/app.ts), so what was judged here is what runs:
+   * The very function Express is given (server/start-up/app.ts), so what was judged here is what runs:
    * the judge and the server cannot read one setting two ways.
    */
   trusts: TrustFunction;

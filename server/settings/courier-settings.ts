@@ -1,7 +1,7 @@
 import * as yup from "yup";
-import type { LeopardsConfig } from "./providers/couriers/leopards";
-import type { PostexConfig } from "./providers/couriers/postex";
-import { WEIGHT_GRAMS_MAX } from "./modules/catalog/catalog-values.shared";
+import type { LeopardsConfig } from "../providers/couriers/leopards";
+import type { PostexConfig } from "../providers/couriers/postex";
+import { WEIGHT_GRAMS_MAX } from "../modules/catalog/catalog-values.shared";
 import { ConfigError, httpUrl } from "./setting-rules";
 
 export type { LeopardsConfig, PostexConfig };
@@ -9,7 +9,7 @@ export type { LeopardsConfig, PostexConfig };
 /**
  * The couriers booked and followed through their merchant APIs, PostEx and Leopards (docs/product.md,
  * "Couriers through their APIs"; their formats in docs/couriers.md): their part of the
- * environment's schema, their types and the function that assembles them. server/config.ts
+ * environment's schema, their types and the function that assembles them. server/settings/config.ts
  * combines the part into the one schema that reads the environment.
  */
 export type CouriersConfig = {
@@ -90,7 +90,7 @@ export const courierSettingsSchema = yup.object({
 
 /**
  * A courier is on when all its settings are set; some of them only is a mistake said at start
- * (naming the first one missing), as the text channels' are (server/confirmation-settings.ts).
+ * (naming the first one missing), as the text channels' are (server/settings/confirmation-settings.ts).
  */
 export function couriersConfig(raw: yup.InferType<typeof courierSettingsSchema>): CouriersConfig {
   const postex = complete({

@@ -1,6 +1,6 @@
 import { isatty } from "node:tty";
 import { pino, type Logger } from "pino";
-import type { Config } from "./config";
+import type { Config } from "../settings/config";
 import { plainLogLine } from "./log-lines";
 
 export type { Logger };
@@ -10,7 +10,7 @@ export type LogOutput = { write(text: string): unknown; isTTY?: boolean; hasColo
 
 /**
  * The process's log: JSON lines for files and log shippers, plain lines for a person when the
- * output is a terminal (server/log-lines.ts).
+ * output is a terminal (server/logging/log-lines.ts).
  */
 export function createLogger(level: Config["logLevel"], output?: LogOutput): Logger {
   const options = {

@@ -1,12 +1,12 @@
 import path from "node:path";
 import * as yup from "yup";
-import type { OrderMessageKind } from "./modules/confirmation/order-confirmation.shared";
+import type { OrderMessageKind } from "../modules/confirmation/order-confirmation.shared";
 import { ConfigError, httpUrl } from "./setting-rules";
 
 /**
  * The customers' confirmation of their orders by WhatsApp or SMS (docs/product.md, "Confirming
  * an order"): its part of the environment's schema, its types and the function that assembles
- * them. server/config.ts combines the part into the one schema that reads the environment.
+ * them. server/settings/config.ts combines the part into the one schema that reads the environment.
  */
 export type WhatsAppConfig = {
   /** WHATSAPP_API_URL: the Graph API's versioned base, without a trailing slash. */

@@ -1,7 +1,7 @@
 /**
  * The log as a person reads it in a terminal: one line a record, "19:29:03 INFO  Waqt is ready:
  * open http://localhost:3000", a request as "GET /products 200 in 12 ms", an error's stack
- * below it, other fields as name=value. pino writes JSON; server/logger.ts passes it through here
+ * below it, other fields as name=value. pino writes JSON; server/logging/logger.ts passes it through here
  * only when its output is a terminal (files and log shippers keep the JSON). A few lines of our
  * own rather than pino-pretty and its dependencies (docs/decisions/2026-11-25-phone-first.md).
  */

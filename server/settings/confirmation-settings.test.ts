@@ -2,7 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./config";
-import { describeTextChannels } from "./start-store";
+import { describeTextChannels } from "../start-up/start-store";
 
 const env = (settings: Record<string, string> = {}) => ({
   SESSION_SECRET: "a session secret that is long enough for the store",

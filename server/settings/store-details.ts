@@ -1,4 +1,4 @@
-import { DEFAULT_COUNTRY } from "./modules/shared/address.shared";
+import { DEFAULT_COUNTRY } from "../modules/shared/address.shared";
 
 /**
  * The brand and the store's contact details: the one place they are set. Each may be

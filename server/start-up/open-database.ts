@@ -4,9 +4,9 @@ import pg from "pg";
 import { backupLayout } from "../backups/backup-archive";
 import { adoptBackupsFromOldDefault, BackupsOfAnEarlierDatabase, holdsBackups } from "../backups/backup-dir";
 import { walArchiveSettings } from "../backups/wal-archive";
-import type { Config } from "../config";
-import { connectDatabase, type Database } from "./database";
-import { startEmbeddedPostgres, type EmbeddedDatabase } from "./embedded-postgres";
+import type { Config } from "../settings/config";
+import { connectDatabase, type Database } from "../db/database";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "../db/embedded-postgres";
 
 export const EMBEDDED_DATABASE_NAME = "waqt";
 

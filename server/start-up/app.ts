@@ -4,28 +4,28 @@ import { createRequestHandler } from "@react-router/express";
 import express, { type Express, type RequestHandler } from "express";
 import type pg from "pg";
 import { RouterContextProvider, type ServerBuild } from "react-router";
-import { requestContext } from "../app/context";
-import { apiRoutes } from "./http/api/api-routes";
-import type { Config } from "./config";
-import type { Database } from "./db/database";
-import { isDatabaseUnavailable } from "./modules/shared/errors.shared";
-import { webhooksRouter } from "./http/webhooks";
-import { createApiRouter } from "./http/api-router";
-import { flashCookies } from "./http/flash-cookie";
-import { LITE_COOKIE, isLiteMode } from "./http/lite-mode";
-import { type PageCache, pageCacheMiddleware } from "./http/page-cache";
-import { pageErrorHandler, servicesForPages, sessionStoreUnavailable } from "./http/page-errors";
-import { pageFormPosts } from "./http/page-form-posts";
-import { pageSessionOf, pageSessions } from "./http/page-session";
-import { photoFiles } from "./http/photo-files";
-import { readPhotoFormRequest } from "./http/photo-upload";
-import { markPersonalised } from "./http/personalised-answer";
-import { queryCounter } from "./http/query-counter";
-import { requestLog } from "./http/request-log";
-import { responseCompression } from "./http/response-compression";
-import { contentSecurityPolicy, securityHeaders } from "./http/security-headers";
-import { sameOriginPagePosts } from "./http/same-origin";
-import type { Logger } from "./logger";
+import { requestContext } from "../../app/context";
+import { apiRoutes } from "../http/api/api-routes";
+import type { Config } from "../settings/config";
+import type { Database } from "../db/database";
+import { isDatabaseUnavailable } from "../modules/shared/errors.shared";
+import { webhooksRouter } from "../http/webhooks";
+import { createApiRouter } from "../http/api-router";
+import { flashCookies } from "../http/flash-cookie";
+import { LITE_COOKIE, isLiteMode } from "../http/lite-mode";
+import { type PageCache, pageCacheMiddleware } from "../http/page-cache";
+import { pageErrorHandler, servicesForPages, sessionStoreUnavailable } from "../http/page-errors";
+import { pageFormPosts } from "../http/page-form-posts";
+import { pageSessionOf, pageSessions } from "../http/page-session";
+import { photoFiles } from "../http/photo-files";
+import { readPhotoFormRequest } from "../http/photo-upload";
+import { markPersonalised } from "../http/personalised-answer";
+import { queryCounter } from "../http/query-counter";
+import { requestLog } from "../http/request-log";
+import { responseCompression } from "../http/response-compression";
+import { contentSecurityPolicy, securityHeaders } from "../http/security-headers";
+import { sameOriginPagePosts } from "../http/same-origin";
+import type { Logger } from "../logging/logger";
 import type { Services } from "./services";
 
 export type AppDependencies = {
@@ -50,7 +50,7 @@ export function createApp(deps: AppDependencies): Express {
   const { config, logger, db, services } = deps;
   const app = express();
   app.disable("x-powered-by");
-  // The function judged when the configuration was loaded, not the setting again (server/trust-proxy.ts).
+  // The function judged when the configuration was loaded, not the setting again (server/settings/trust-proxy.ts).
   app.set("trust proxy", config.trustProxy?.trusts ?? false);
   // Benchmark only (BENCH_QUERY_COUNT=on): database queries per request.
   if (config.benchQueryCount) app.use(queryCounter({ db, pools: [deps.sessionPool] }));

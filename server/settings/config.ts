@@ -5,11 +5,11 @@ import path from "node:path";
 import * as yup from "yup";
 import { confirmationConfig, confirmationSettingsSchema, type ConfirmationConfig } from "./confirmation-settings";
 import { courierSettingsSchema, couriersConfig, type CouriersConfig } from "./courier-settings";
-import { PUBLISHED_PASSWORDS } from "./modules/accounts/demo-passwords";
-import { PHOTO_QUEUE_MAX_DEFAULT } from "./modules/catalog/photo-lane";
-import { COURIER_PROVIDER_IDS } from "./providers/couriers/courier-providers.shared";
-import { MESSAGE_CHANNEL_IDS } from "./providers/message-channels/message-channel";
-import { PAYMENT_METHOD_IDS } from "./providers/payment-methods/payment-methods.shared";
+import { PUBLISHED_PASSWORDS } from "../modules/accounts/demo-passwords";
+import { PHOTO_QUEUE_MAX_DEFAULT } from "../modules/catalog/photo-lane";
+import { COURIER_PROVIDER_IDS } from "../providers/couriers/courier-providers.shared";
+import { MESSAGE_CHANNEL_IDS } from "../providers/message-channels/message-channel";
+import { PAYMENT_METHOD_IDS } from "../providers/payment-methods/payment-methods.shared";
 import { storeDetails, type StoreDetails } from "./store-details";
 import { ConfigError } from "./setting-rules";
 import { compileTrustProxy, TrustProxyRefused, type TrustProxy } from "./trust-proxy";
@@ -39,7 +39,7 @@ export type Config = {
   corsOrigins: string[];
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /**
-   * TRUST_PROXY: a hop count or the proxies' addresses, compiled and judged at load (server/trust-proxy.ts);
+   * TRUST_PROXY: a hop count or the proxies' addresses, compiled and judged at load (server/settings/trust-proxy.ts);
    * null when unset. Never `true` nor anything trusting as much, which would believe any client's
    * X-Forwarded-For and defeat every per-address limit.
    */

@@ -1,7 +1,7 @@
 import * as yup from "yup";
 
 /**
- * What the settings' files share (server/config.ts and the outside services' settings beside
+ * What the settings' files share (server/settings/config.ts and the outside services' settings beside
  * it, docs/decisions/2026-11-26-one-settings-file.md): the error that stops the start naming the
  * setting, and the rules more than one of them uses.
  */

@@ -2,21 +2,22 @@ import type http from "node:http";
 import path from "node:path";
 import type { RequestHandler } from "express";
 import pg from "pg";
-import { isEmptyStore, seedDemoData } from "../seeds/demo";
+import { isEmptyStore, seedDemoData } from "../../seeds/demo";
 import { createApp } from "./app";
-import { ConfigError, loadConfig, networkExposure, type Config } from "./config";
-import { describeCouriers } from "./courier-settings";
-import { backupDirSharesDataDirDisk, BackupsOfAnEarlierDatabase } from "./backups/backup-dir";
-import { startWalSwitchAtStop } from "./backups/backup-schedule";
-import { checkDatabase, connectsAsSuperuser, migrateToLatest } from "./db/database";
-import { embeddedClusterDir, openDatabase, type OpenDatabase } from "./db/open-database";
-import { createHttpServer } from "./http/http-server";
-import { startPageCache } from "./http/page-cache";
-import { createLogger, type Logger } from "./logger";
-import { createMailTransport } from "./mail/mail-transport";
-import { PROJECT_ROOT } from "./project-root";
+import { ConfigError, loadConfig, networkExposure, type Config } from "../settings/config";
+import { describeCouriers } from "../settings/courier-settings";
+import { backupDirSharesDataDirDisk, BackupsOfAnEarlierDatabase } from "../backups/backup-dir";
+import { startWalSwitchAtStop } from "../backups/backup-schedule";
+import { checkDatabase, connectsAsSuperuser } from "../db/database";
+import { migrateToLatest } from "../jobs/migrate";
+import { embeddedClusterDir, openDatabase, type OpenDatabase } from "./open-database";
+import { createHttpServer } from "../http/http-server";
+import { startPageCache } from "../http/page-cache";
+import { createLogger, type Logger } from "../logging/logger";
+import { createMailTransport } from "../mail/mail-transport";
+import { PROJECT_ROOT } from "../settings/project-root";
 import { createServices } from "./services";
-import { startStoreJobs } from "./jobs/job-tasks";
+import { startStoreJobs } from "../jobs/job-tasks";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -102,7 +103,7 @@ async function serve(
     logger.info({ email: config.initialAdmin.email, outcome }, "administrator from ADMIN_EMAIL");
   }
   // The demo accounts' passwords are published in the README: they must never face a network,
-  // whichever way it comes in (server/config.ts, networkExposure).
+  // whichever way it comes in (server/settings/config.ts, networkExposure).
   // Every account the demo seed made is checked, whatever its email is now (AccountsService.demoLogins).
   const exposure = networkExposure(config);
   const demoAccounts = await services.accounts.demoLogins();
