@@ -34,6 +34,7 @@ export const MODULE_ORDER = [
   "confirmation",
   "order-life",
   "catalog",
+  "reviews",
   "cart",
   "discounts",
   "reports",

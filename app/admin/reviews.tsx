@@ -3,9 +3,9 @@ import {
   REVIEW_HIDDEN_REASON_MAX,
   REVIEW_STATUSES,
   type ReviewStatus,
-} from "../../server/modules/catalog/review-values.shared";
-import { deskPhotoUrl, purchaseMonth, ratingText } from "../../server/modules/catalog/review-values.shared";
-import type { PublicReview } from "../../server/modules/catalog/review.shape";
+} from "../../server/modules/reviews/review-values.shared";
+import { deskPhotoUrl, purchaseMonth, ratingText } from "../../server/modules/reviews/review-values.shared";
+import type { PublicReview } from "../../server/modules/reviews/review.shape";
 import { formatStoreDateTime } from "../../server/modules/shared/store-dates.shared";
 import { ProductImage } from "../components/product-image";
 import { requestContext } from "../context";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { ratingText, starsOf } from "../../server/modules/catalog/review-values.shared";
+import { ratingText, starsOf } from "../../server/modules/reviews/review-values.shared";
 import type { PublicProduct } from "../../server/modules/catalog/product.model";
 import { AddToCartForm } from "../cart/add-to-cart-form";
 import { CompareButton } from "./compare-controls";

@@ -6,7 +6,7 @@ import {
   REVIEW_RATING_MAX,
   REVIEW_TEXT_MAX,
   REVIEW_TITLE_MAX,
-} from "../../server/modules/catalog/review-values.shared";
+} from "../../server/modules/reviews/review-values.shared";
 import { ForbiddenError, NotFoundError, statusOf } from "../../server/modules/shared/errors.shared";
 import { requestContext } from "../context";
 import { photoAccept } from "../admin/photo-field";

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import type { ReviewChance } from "../../server/modules/catalog/reviews.service";
-import type { PublicReview } from "../../server/modules/catalog/review.shape";
-import { purchaseMonth, ratingText, starsOf } from "../../server/modules/catalog/review-values.shared";
+import type { ReviewChance } from "../../server/modules/reviews/reviews.service";
+import type { PublicReview } from "../../server/modules/reviews/review.shape";
+import { purchaseMonth, ratingText, starsOf } from "../../server/modules/reviews/review-values.shared";
 import { ProductImage } from "../components/product-image";
 
 /**

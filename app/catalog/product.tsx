@@ -21,7 +21,7 @@ import { absoluteSiteUrl, pageMeta, siteOf } from "../lib/meta";
 import { foundOr404 } from "../lib/not-found";
 import { BrandName, RatingSummary, stockLabel } from "./product-card";
 import { ProductReviews } from "./product-reviews";
-import type { PublicReview } from "../../server/modules/catalog/review.shape";
+import type { PublicReview } from "../../server/modules/reviews/review.shape";
 import type { RootData } from "../root";
 import { QuantityStepper } from "./quantity-stepper";
 import { CompareButton } from "./compare-controls";

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import busboy from "busboy";
 import { photoTooLarge, type PhotoUpload } from "../modules/catalog/photo-processing";
 import { PHOTO_FIELD, PHOTO_MAX_BYTES } from "../modules/catalog/photo-values.shared";
-import { REVIEW_PHOTOS_MAX } from "../modules/catalog/review-values.shared";
+import { REVIEW_PHOTOS_MAX } from "../modules/reviews/review-values.shared";
 import { DomainError, UnsupportedMediaTypeError } from "../modules/shared/errors.shared";
 import { PAGE_BODY_LIMIT_BYTES, PHOTO_FORM_MAX_BYTES } from "./page-form-posts";
 

@@ -30,7 +30,7 @@ import { CatalogService } from "../modules/catalog/catalog.service";
 import { PhotoLane } from "../modules/catalog/photo-lane";
 import { StockAlertsService } from "../modules/catalog/stock-alerts.service";
 import { ComparisonService } from "../modules/catalog/comparison.service";
-import { ReviewsService } from "../modules/catalog/reviews.service";
+import { ReviewsService } from "../modules/reviews/reviews.service";
 import { ContactService } from "../modules/contact/contact.service";
 import { DiscountCodeGuard, DiscountsService } from "../modules/discounts/discounts.service";
 import type { MailContext } from "../modules/mail/mail-layout";

@@ -1,12 +1,12 @@
 import { defineApiRoute, type ApiRoute } from "../api-route";
-import { reviewShape } from "../../modules/catalog/review.shape";
+import { reviewShape } from "../../modules/reviews/review.shape";
 import {
   productReviewsQuerySchema,
   reviewInputSchema,
   reviewListQuerySchema,
   reviewModerationSchema,
-} from "../../modules/catalog/reviews.schemas";
-import { REVIEW_PHOTOS_MAX } from "../../modules/catalog/review-values.shared";
+} from "../../modules/reviews/reviews.schemas";
+import { REVIEW_PHOTOS_MAX } from "../../modules/reviews/review-values.shared";
 import { paginationShape } from "../../modules/shared/list-query";
 import { arrayOf } from "../../modules/shared/shapes";
 

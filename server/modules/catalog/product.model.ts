@@ -165,7 +165,7 @@ export class Product extends BaseModel {
   warrantyKind!: WatchSpecs["warrantyKind"];
   boxAndPapers!: boolean | null;
   certificateOfAuthenticity!: boolean | null;
-  /** The approved reviews' average and count, kept by the reviews' moderation (reviews.service.ts). */
+  /** The approved reviews' average and count, kept by the reviews' moderation (server/modules/reviews/reviews.service.ts). */
   ratingAverage!: number | null;
   ratingCount!: number;
   createdAt!: Date;

@@ -1,17 +1,17 @@
 import type { Knex } from "knex";
 import { InvalidInputError, TooLargeError } from "../shared/errors.shared";
-import type { PhotoLane } from "./photo-lane";
+import type { PhotoLane } from "../catalog/photo-lane";
 import {
   inspectPhoto,
   PHOTO_FILE_PATTERN,
   preparePhotos,
   type PhotoUpload,
   type PreparedPhoto,
-} from "./photo-processing";
-import { storePhoto } from "./photo-store";
-import { PhotoVariant } from "./product-photo.model";
+} from "../catalog/photo-processing";
+import { storePhoto } from "../catalog/photo-store";
+import { PhotoVariant } from "../catalog/product-photo.model";
 import { ReviewPhoto } from "./review.model";
-import { PHOTO_FIELD } from "./photo-values.shared";
+import { PHOTO_FIELD } from "../catalog/photo-values.shared";
 import { REVIEW_PHOTOS_MAX } from "./review-values.shared";
 
 /**
