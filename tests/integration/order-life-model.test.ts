@@ -147,8 +147,9 @@ const onOrder: Record<string, (orderId: string, world: World) => Promise<void>> 
     const before = await orderAsAdmin(id);
     const reopened = await asAdmin("PATCH", `/orders/${id}/status`, { status: "Pending" });
     answered("reopen", reopened);
-    // A delivery taken back by the admin (a mistake put right): its cash was never collected.
-    if (reopened.status === 200 && before.status === "Delivered") world.cash.delete(id);
+    // A delivery taken back by the admin, or a cancelled one restored (its refund dropped): the
+    // admin says the parcel was not delivered after all, so no cash was collected (docs/product.md).
+    if (reopened.status === 200 && ["Delivered", "Cancelled"].includes(before.status)) world.cash.delete(id);
   },
   deliver: async (id, world) => {
     const before = await orderAsAdmin(id);

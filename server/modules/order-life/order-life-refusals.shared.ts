@@ -27,7 +27,6 @@ export const LIFE_REFUSAL_CODES = [
   "RECEIVED_ALREADY",
   "NOT_CANCELLED",
   "REFUNDED",
-  "CASH_COLLECTED",
   "NO_REFUND",
   "COURIER_REFUSED",
 ] as const;
@@ -42,5 +41,3 @@ export const CONFIRMATION_CLOSED = "This order can no longer be confirmed or can
 export const BOOKING_UNDER_WAY =
   "A courier booking is under way for this order: wait for its answer (or try the booking again), then cancel it";
 export const REFUND_PAID_REOPEN = "This order's payment was refunded: place a new order instead of restoring it";
-export const CASH_COLLECTED_REOPEN =
-  "This order's cash was collected at its delivery and is owed back: record the refund, or place a new order instead of restoring it";

@@ -12,7 +12,6 @@ import {
 } from "../orders/order-values.shared";
 import {
   BOOKING_UNDER_WAY,
-  CASH_COLLECTED_REOPEN,
   CONFIRMATION_CLOSED,
   HANDED_TO_COURIER,
   REFUND_PAID_REOPEN,
@@ -36,8 +35,8 @@ import {
  *   order is refused, the admin's cancel cancels the consignment first;
  * - stock and a discount code's use go back exactly once, whatever the path (the `stock-back` and
  *   `stock-claim` effects come only with a move into and out of Cancelled);
- * - a cancelled order whose money the store holds has a refund to make (`refund-due`), and is not
- *   made live again while that money is owed back (nor once it was paid back).
+ * - a cancelled order whose money the store holds has a refund to make (`refund-due`); one whose
+ *   refund was paid is not made live again.
  */
 
 /** The four lives of an order, as the table reads them. */
@@ -391,9 +390,6 @@ export const ORDER_LIFE: Record<Exclude<LifeEventKind, "cancelled" | "payment-ve
     when: [
       guard((s) => s.status === "Cancelled", "NOT_CANCELLED", "Only a cancelled order can be restored"),
       guard((s) => s.refund !== "paid", "REFUNDED", REFUND_PAID_REOPEN),
-      // A live order would be delivered, and its cash collected, a second time (found by
-      // tests/integration/order-life-model.test.ts: delivered, cancelled, restored).
-      guard((s) => s.advance || s.refund !== "due", "CASH_COLLECTED", CASH_COLLECTED_REOPEN),
     ],
     to: () => ({ status: "Pending", outcome: "none", refund: "none" }),
     effects: (s) => [
